@@ -1,0 +1,247 @@
+//! Board geometry shared by the generator, the runtime's `build.rs` and the tests:
+//! square names, relevant occupancy masks, the slow ray walk and subset enumeration.
+//!
+//! Squares are numbered a1 = 0, h1 = 7, a8 = 56, h8 = 63.
+
+use core::fmt;
+
+/// A sliding piece whose attacks come from a magic table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Piece {
+    Rook,
+    Bishop,
+}
+
+impl Piece {
+    /// Both sliders, rook first: the order of every per-piece array in this crate.
+    pub const ALL: [Piece; 2] = [Piece::Rook, Piece::Bishop];
+
+    /// Returns 0 for the rook and 1 for the bishop.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the ray directions as (file step, rank step).
+    pub const fn directions(self) -> [(i8, i8); 4] {
+        match self {
+            Piece::Rook => [(1, 0), (-1, 0), (0, 1), (0, -1)],
+            Piece::Bishop => [(1, 1), (1, -1), (-1, 1), (-1, -1)],
+        }
+    }
+
+    /// Returns the index bits of a plain or fixed-shift table: 12 for rooks, 9 for bishops.
+    pub const fn fixed_bits(self) -> u8 {
+        match self {
+            Piece::Rook => 12,
+            Piece::Bishop => 9,
+        }
+    }
+
+    /// Returns the lower-case name used in files and messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Piece::Rook => "rook",
+            Piece::Bishop => "bishop",
+        }
+    }
+
+    /// Parses "rook" or "bishop" (any case).
+    pub fn parse(s: &str) -> Option<Piece> {
+        if s.eq_ignore_ascii_case("rook") {
+            Some(Piece::Rook)
+        } else if s.eq_ignore_ascii_case("bishop") {
+            Some(Piece::Bishop)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Returns the algebraic name of square `sq` (0..64), e.g. "e4" for 28.
+pub fn square_name(sq: u8) -> String {
+    let file = (b'a' + (sq & 7)) as char;
+    let rank = (b'1' + (sq >> 3)) as char;
+    format!("{file}{rank}")
+}
+
+/// Parses an algebraic square name ("a1".."h8", lower or upper case file) into 0..64.
+pub fn parse_square(s: &str) -> Option<u8> {
+    match s.as_bytes() {
+        [f, r] => {
+            let f = f.to_ascii_lowercase();
+            if (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(r) {
+                Some((r - b'1') * 8 + (f - b'a'))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Returns the attacks of `piece` on `sq` given `occupied`, by walking each ray until it
+/// leaves the board or hits a blocker (the blocker itself is attacked). The reference
+/// every table is checked against.
+pub const fn slow_attacks(piece: Piece, sq: u8, occupied: u64) -> u64 {
+    let dirs = piece.directions();
+    let mut attacks = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let mut f = (sq & 7) as i8 + df;
+        let mut r = (sq >> 3) as i8 + dr;
+        while f >= 0 && f < 8 && r >= 0 && r < 8 {
+            let bit = 1u64 << (r * 8 + f);
+            attacks |= bit;
+            if occupied & bit != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+        d += 1;
+    }
+    attacks
+}
+
+/// Returns the squares whose occupancy can change the attacks of `piece` on `sq`: the
+/// empty-board rays without their last square (a blocker on the board edge changes nothing).
+pub const fn relevant_mask(piece: Piece, sq: u8) -> u64 {
+    let dirs = piece.directions();
+    let mut mask = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let mut f = (sq & 7) as i8 + df;
+        let mut r = (sq >> 3) as i8 + dr;
+        // Stop one square early: include a square only if the next one is still on the board.
+        while f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8 {
+            mask |= 1u64 << (r * 8 + f);
+            f += df;
+            r += dr;
+        }
+        d += 1;
+    }
+    mask
+}
+
+/// Returns the empty-board attacks of `piece` on `sq`.
+pub const fn empty_board_attacks(piece: Piece, sq: u8) -> u64 {
+    slow_attacks(piece, sq, 0)
+}
+
+/// Iterates over every subset of a mask, starting with the empty set, using the
+/// carry-rippler `sub = (sub - mask) & mask`. Yields `2^popcount(mask)` values.
+#[derive(Clone, Debug)]
+pub struct Subsets {
+    mask: u64,
+    next: u64,
+    done: bool,
+}
+
+impl Iterator for Subsets {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.done {
+            return None;
+        }
+        let current = self.next;
+        self.next = current.wrapping_sub(self.mask) & self.mask;
+        self.done = self.next == 0;
+        Some(current)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        // Exact only before iteration starts; a lower bound of 0 otherwise is still valid.
+        (0, Some(1usize << self.mask.count_ones()))
+    }
+}
+
+/// Returns an iterator over every subset of `mask` (carry-rippler order, empty set first).
+pub fn subsets(mask: u64) -> Subsets {
+    Subsets {
+        mask,
+        next: 0,
+        done: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_popcounts_match_the_known_layout() {
+        // Standard bits: rook 12 in the corners, 10 in the middle; bishop 6..9.
+        let rook: u32 = (0..64)
+            .map(|s| relevant_mask(Piece::Rook, s).count_ones())
+            .sum();
+        let bishop: u32 = (0..64)
+            .map(|s| relevant_mask(Piece::Bishop, s).count_ones())
+            .sum();
+        assert_eq!(relevant_mask(Piece::Rook, 0).count_ones(), 12);
+        assert_eq!(relevant_mask(Piece::Rook, 27).count_ones(), 10);
+        assert_eq!(relevant_mask(Piece::Bishop, 27).count_ones(), 9);
+        assert_eq!(relevant_mask(Piece::Bishop, 0).count_ones(), 6);
+        // 102,400 rook and 5,248 bishop entries in a fancy table (Stockfish's sizes).
+        let rook_entries: u64 = (0..64)
+            .map(|s| 1u64 << relevant_mask(Piece::Rook, s).count_ones())
+            .sum();
+        let bishop_entries: u64 = (0..64)
+            .map(|s| 1u64 << relevant_mask(Piece::Bishop, s).count_ones())
+            .sum();
+        assert_eq!((rook_entries, bishop_entries), (0x19000, 0x1480));
+        assert_eq!((rook, bishop), (672, 364));
+    }
+
+    #[test]
+    fn rook_a1_mask_excludes_edges() {
+        // b1..g1 and a2..a7.
+        assert_eq!(relevant_mask(Piece::Rook, 0), 0x0001_0101_0101_017e);
+    }
+
+    #[test]
+    fn slow_attacks_stop_at_blockers() {
+        // Rook on d4 with blockers on d6 and b4.
+        let occ = (1u64 << parse_square("d6").unwrap()) | (1u64 << parse_square("b4").unwrap());
+        let a = slow_attacks(Piece::Rook, parse_square("d4").unwrap(), occ);
+        let expected = [
+            "d5", "d6", "c4", "b4", "e4", "f4", "g4", "h4", "d3", "d2", "d1",
+        ]
+        .iter()
+        .fold(0u64, |b, s| b | 1u64 << parse_square(s).unwrap());
+        assert_eq!(a, expected);
+    }
+
+    #[test]
+    fn subsets_enumerate_each_exactly_once() {
+        let mask = relevant_mask(Piece::Bishop, 27);
+        let all: Vec<u64> = subsets(mask).collect();
+        assert_eq!(all.len(), 1 << mask.count_ones());
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), all.len());
+        assert!(all.iter().all(|s| s & !mask == 0));
+        assert_eq!(subsets(0).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn square_names_round_trip() {
+        for sq in 0..64u8 {
+            assert_eq!(parse_square(&square_name(sq)), Some(sq));
+        }
+        assert_eq!(parse_square("e4"), Some(28));
+        assert_eq!(parse_square("E4"), Some(28));
+        for bad in ["", "e", "e9", "i1", "e44", "4e", "é4"] {
+            assert_eq!(parse_square(bad), None, "{bad}");
+        }
+    }
+}

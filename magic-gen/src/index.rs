@@ -1,0 +1,165 @@
+//! Index functions of every table variant, in plain software: no target intrinsics, so a
+//! host without BMI2 can build tables for a target with it, and the results are the same
+//! on every host.
+
+use core::fmt;
+
+/// How a square's occupancy becomes an index into the shared attack table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// `((occ & mask) * magic) >> (64 - bits) + offset`, bits chosen per square.
+    Fancy,
+    /// Like fancy with 12 bits for every rook square and 9 for every bishop square, one
+    /// array per square, laid out back to back.
+    Plain,
+    /// `((occ | !mask) * magic) >> (64 - 12 or 9) + offset`, ranges overlapping in one table.
+    Black,
+    /// `((occ & mask) * magic) >> (64 - 12 or 9) + offset`, ranges overlapping in one table.
+    White,
+    /// `pext(occ, mask) + offset`: the BMI2 perfect index; the magic is unused (0).
+    Pext,
+}
+
+impl Variant {
+    /// Every variant, in the order used for listings.
+    pub const ALL: [Variant; 5] = [
+        Variant::Fancy,
+        Variant::Plain,
+        Variant::Black,
+        Variant::White,
+        Variant::Pext,
+    ];
+
+    /// Returns the lower-case name used in files, messages and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Fancy => "fancy",
+            Variant::Plain => "plain",
+            Variant::Black => "black",
+            Variant::White => "white",
+            Variant::Pext => "pext",
+        }
+    }
+
+    /// Parses a variant name (any case).
+    pub fn parse(s: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Returns true where every square's bits are fixed at 12 (rook) or 9 (bishop).
+    pub const fn has_fixed_shift(self) -> bool {
+        matches!(self, Variant::Plain | Variant::Black | Variant::White)
+    }
+
+    /// Returns true where the per-square magic multiplies `occ | !mask` rather than `occ & mask`.
+    pub const fn is_black(self) -> bool {
+        matches!(self, Variant::Black)
+    }
+
+    /// Returns true where a magic multiplier is part of the index (all but PEXT).
+    pub const fn uses_magic(self) -> bool {
+        !matches!(self, Variant::Pext)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Returns the bits of `occ` selected by `mask`, packed into the low bits in mask order:
+/// the BMI2 `pext` instruction, in software.
+pub const fn pext(occ: u64, mut mask: u64) -> u64 {
+    let mut result = 0u64;
+    let mut bit = 1u64;
+    while mask != 0 {
+        if occ & mask & mask.wrapping_neg() != 0 {
+            result |= bit;
+        }
+        mask &= mask - 1;
+        bit <<= 1;
+    }
+    result
+}
+
+/// Returns the bits of `src`'s low end deposited at the set bits of `mask`, in mask order:
+/// the BMI2 `pdep` instruction, in software.
+pub const fn pdep(src: u64, mut mask: u64) -> u64 {
+    let mut result = 0u64;
+    let mut bit = 1u64;
+    while mask != 0 {
+        let lowest = mask & mask.wrapping_neg();
+        if src & bit != 0 {
+            result |= lowest;
+        }
+        mask &= mask - 1;
+        bit <<= 1;
+    }
+    result
+}
+
+/// Returns the magic hash of `occ` for a multiply variant, before the offset is added:
+/// `((occ & mask) * magic) >> (64 - bits)`, or with `occ | !mask` for black magics.
+#[inline]
+pub const fn magic_hash(black: bool, occ: u64, mask: u64, magic: u64, bits: u8) -> u64 {
+    let key = if black { occ | !mask } else { occ & mask };
+    key.wrapping_mul(magic) >> (64 - bits as u32)
+}
+
+/// Returns the index into the shared table of `occ` for one square of one variant.
+#[inline]
+pub const fn table_index(
+    variant: Variant,
+    occ: u64,
+    mask: u64,
+    magic: u64,
+    bits: u8,
+    offset: u32,
+) -> usize {
+    let local = match variant {
+        Variant::Pext => pext(occ, mask),
+        _ => magic_hash(variant.is_black(), occ, mask, magic, bits),
+    };
+    local as usize + offset as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pext_and_pdep_are_inverse_on_the_mask() {
+        let mask = 0x0001_0101_0101_017e;
+        for src in 0..(1u64 << 12) {
+            let deposited = pdep(src, mask);
+            assert_eq!(deposited & !mask, 0);
+            assert_eq!(pext(deposited, mask), src);
+        }
+        assert_eq!(pext(u64::MAX, 0), 0);
+        assert_eq!(pext(0b1010_0000, 0b1111_0000), 0b1010);
+        assert_eq!(pdep(0b11, 0x8000_0000_0000_0001), 0x8000_0000_0000_0001);
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(Variant::parse(v.name()), Some(v));
+        }
+        assert_eq!(Variant::parse("BLACK"), Some(Variant::Black));
+        assert_eq!(Variant::parse("grey"), None);
+    }
+
+    #[test]
+    fn black_hash_ignores_bits_outside_the_mask() {
+        let mask = 0x0000_0000_0000_0f0f;
+        let magic = 0x9e37_79b9_7f4a_7c15;
+        for occ in [0u64, 0x0f, 0xf0f0, u64::MAX] {
+            let a = magic_hash(true, occ, mask, magic, 12);
+            let b = magic_hash(true, occ & mask, mask, magic, 12);
+            assert_eq!(a, b);
+        }
+    }
+}

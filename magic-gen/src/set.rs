@@ -1,0 +1,146 @@
+//! A magic set: the variant and, per piece and square, the magic, index bits and offset
+//! into one shared attack table.
+
+use crate::geometry::{relevant_mask, square_name, Piece};
+use crate::index::{table_index, Variant};
+
+/// Largest table a set may describe: 2^26 entries (512 MiB of u64), far above any real set,
+/// so that `offset + 2^bits` always fits in a `u32` and a `usize` on 32-bit targets.
+pub const MAX_TABLE_LEN: u64 = 1 << 26;
+
+/// One square's index parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Entry {
+    /// The multiplier (0 for PEXT).
+    pub magic: u64,
+    /// Index bits: the hash is shifted right by `64 - bits`.
+    pub bits: u8,
+    /// Where this square's range starts in the shared table.
+    pub offset: u32,
+}
+
+/// A complete set for both sliders: `entries[piece.index()][square]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MagicSet {
+    /// How occupancies become indices.
+    pub variant: Variant,
+    /// Rook entries then bishop entries, a1 = 0.
+    pub entries: [[Entry; 64]; 2],
+}
+
+impl MagicSet {
+    /// Returns an empty set of `variant` (every entry zero), to be filled in.
+    pub fn new(variant: Variant) -> MagicSet {
+        MagicSet {
+            variant,
+            entries: [[Entry::default(); 64]; 2],
+        }
+    }
+
+    /// Returns the entry of `piece` on `sq`.
+    pub fn entry(&self, piece: Piece, sq: u8) -> &Entry {
+        &self.entries[piece.index()][sq as usize]
+    }
+
+    /// Returns the mutable entry of `piece` on `sq`.
+    pub fn entry_mut(&mut self, piece: Piece, sq: u8) -> &mut Entry {
+        &mut self.entries[piece.index()][sq as usize]
+    }
+
+    /// Returns the index into the shared table of occupancy `occ` for `piece` on `sq`.
+    pub fn index(&self, piece: Piece, sq: u8, occ: u64) -> usize {
+        let e = self.entry(piece, sq);
+        table_index(
+            self.variant,
+            occ,
+            relevant_mask(piece, sq),
+            e.magic,
+            e.bits,
+            e.offset,
+        )
+    }
+
+    /// Returns the PEXT set: bits = mask popcount, ranges back to back, rook first.
+    pub fn pext() -> MagicSet {
+        let mut set = MagicSet::new(Variant::Pext);
+        let mut offset = 0u32;
+        for piece in Piece::ALL {
+            for sq in 0..64u8 {
+                let bits = relevant_mask(piece, sq).count_ones() as u8;
+                *set.entry_mut(piece, sq) = Entry {
+                    magic: 0,
+                    bits,
+                    offset,
+                };
+                offset += 1 << bits;
+            }
+        }
+        set
+    }
+
+    /// Returns the offset a plain set must give `piece` on `sq`: 64 rook arrays of 4096
+    /// entries, then 64 bishop arrays of 512.
+    pub const fn plain_offset(piece: Piece, sq: u8) -> u32 {
+        match piece {
+            Piece::Rook => sq as u32 * 4096,
+            Piece::Bishop => 64 * 4096 + sq as u32 * 512,
+        }
+    }
+
+    /// Returns the index bits per square, `[piece][square]`.
+    pub fn bits(&self) -> [[u8; 64]; 2] {
+        let mut bits = [[0u8; 64]; 2];
+        for piece in Piece::ALL {
+            for sq in 0..64u8 {
+                bits[piece.index()][sq as usize] = self.entry(piece, sq).bits;
+            }
+        }
+        bits
+    }
+}
+
+/// Checks one entry's bits, magic and offset against its variant's rules. Returns a
+/// message (without the piece and square, which the caller names) on failure.
+pub fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> Result<(), String> {
+    let popcount = relevant_mask(piece, sq).count_ones() as u8;
+    let fixed = piece.fixed_bits();
+    match variant {
+        v if v.has_fixed_shift() && e.bits != fixed => {
+            return Err(format!(
+                "{v} magics use {fixed} index bits for every {piece} square, found {}",
+                e.bits
+            ))
+        }
+        Variant::Fancy if e.bits == 0 || e.bits > popcount => {
+            return Err(format!(
+                "index bits {} out of range 1..={popcount} (the mask popcount of {piece} {})",
+                e.bits,
+                square_name(sq)
+            ))
+        }
+        Variant::Pext if e.bits != popcount => {
+            return Err(format!(
+                "PEXT needs index bits = mask popcount {popcount}, found {}",
+                e.bits
+            ))
+        }
+        _ => {}
+    }
+    if variant.uses_magic() && e.magic == 0 {
+        return Err("magic is zero".to_string());
+    }
+    if variant == Variant::Plain && e.offset != MagicSet::plain_offset(piece, sq) {
+        return Err(format!(
+            "plain tables keep one array per square: offset must be {}, found {}",
+            MagicSet::plain_offset(piece, sq),
+            e.offset
+        ));
+    }
+    if e.offset as u64 + (1u64 << e.bits) > MAX_TABLE_LEN {
+        return Err(format!(
+            "offset {} puts the range past {MAX_TABLE_LEN} entries",
+            e.offset
+        ));
+    }
+    Ok(())
+}
