@@ -23,3 +23,5 @@ pub mod interchange;
 
 pub use emit::{emit_rust, set_from_magics, Magic, Provenance};
 pub use interchange::{parse_interchange, read_set_file, write_interchange, ReadError};
+#[cfg(feature = "search")]
+pub mod search;
