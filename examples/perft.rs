@@ -1,0 +1,73 @@
+//! Perft: counts the leaf nodes of the legal move tree of a position.
+//!
+//! ```text
+//! cargo run --release --example perft -- "<fen>" <depth>
+//! cargo run --release --example perft -- --divide "<fen>" <depth>
+//! ```
+//! `startpos` may stand for the FEN of the initial position. `--divide` prints each
+//! legal root move with the node count below it (to compare with another program).
+
+#[path = "perft/mod.rs"]
+mod chess;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: perft [--divide] \"<fen>\"|startpos <depth>";
+
+fn main() -> ExitCode {
+    let mut divide = false;
+    let mut rest = Vec::new();
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--divide" | "-d" | "divide" => divide = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ => rest.push(arg),
+        }
+    }
+    let [fen, depth] = rest.as_slice() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let depth: u32 = match depth.parse() {
+        Ok(d) if d <= 20 => d,
+        _ => {
+            eprintln!("error: depth must be an integer from 0 to 20, found {depth:?}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let board = if fen == "startpos" {
+        chess::Board::startpos()
+    } else {
+        match chess::parse_fen(fen) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+
+    let start = Instant::now();
+    let nodes = if divide && depth > 0 {
+        let mut total = 0;
+        for (m, n) in chess::divide(&board, depth) {
+            println!("{m}: {n}");
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        chess::perft(&board, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("fen: {}", board.to_fen());
+    println!("depth: {depth}");
+    println!("nodes: {nodes}");
+    println!("time: {secs:.3} s");
+    println!("nodes/s: {:.0}", nodes as f64 / secs.max(1e-9));
+    ExitCode::SUCCESS
+}

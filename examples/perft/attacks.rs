@@ -1,0 +1,16 @@
+//! The attack tables used by the generator: the `magic_bitboards` crate.
+
+pub use magic_bitboards::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    queen_attacks, rook_attacks, rook_rays, Color, Square,
+};
+
+/// Square from a bit index known to be < 64 (`u64::trailing_zeros` of a non-empty set).
+/// The mask lets the compiler drop the `None` branch of `Square::new`.
+#[inline(always)]
+pub fn sq(i: u32) -> Square {
+    match Square::new((i & 63) as u8) {
+        Some(s) => s,
+        None => unreachable!(),
+    }
+}
