@@ -1,1 +1,243 @@
+//! Chess attack bitboards as static data: magic and PEXT tables for rooks, bishops and
+//! queens, plus knight, king and pawn attacks, rays, `between` and `line`, all computed
+//! and verified by the build script and linked into read-only data. There is no
+//! initialisation call, no lazy static and no dependency; the crate is `#![no_std]`.
+//!
+//! ```
+//! use magic_bitboards::{queen_attacks, Square};
+//!
+//! let e4: Square = "e4".parse().unwrap();
+//! let occupied = Square::E7.bit() | Square::C2.bit() | Square::H4.bit();
+//! let attacks = queen_attacks(e4, occupied);
+//! assert!(attacks & Square::E7.bit() != 0); // the blocker is attacked
+//! assert!(attacks & Square::E8.bit() == 0); // the square behind it is not
+//! assert!(attacks & Square::B1.bit() == 0); // behind c2
+//! assert!(attacks & Square::H4.bit() != 0);
+//! ```
+//!
+//! Bitboards are plain `u64` (bit `i` is square `i`, a1 = 0, h8 = 63), so an engine with
+//! its own bitboard type converts for free. Squares are a [`Square`], which is always on
+//! the board: no lookup can panic or read out of bounds.
+//!
+//! # Backends
+//!
+//! The crate-level [`rook_attacks`], [`bishop_attacks`] and [`queen_attacks`] use the
+//! fastest backend for the target, chosen at compile time and named by [`BACKEND`]:
+//!
+//! * `pext` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`), unless built with
+//!   `--cfg magic_bitboards_no_pext` (for AMD Zen 1/Zen 2, whose PEXT is microcoded);
+//! * otherwise `black` (black magics: the fastest multiply backend measured, and the
+//!   smallest table);
+//! * `hyperbola` on 16-bit targets, where no table fits.
+//!
+//! Each backend is also a module with the same three functions, compiled in when its
+//! cargo feature is on: [`fancy`](crate#backends), `plain`, `black`, `pext` and
+//! `pext_compact` (both only on targets with BMI2) and the table-free `hyperbola`.
+
 #![no_std]
+#![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
+
+mod square;
+mod tables;
+
+pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
+
+use tables::{BETWEEN, BISHOP_RAYS, KING, KNIGHT, LINE, PAWN, ROOK_RAYS};
+
+#[cfg(feature = "fancy")]
+pub mod fancy;
+
+#[cfg(feature = "plain")]
+pub mod plain;
+
+#[cfg(feature = "black")]
+pub mod black;
+#[cfg(all(not(feature = "black"), mb_default = "black"))]
+#[allow(dead_code)]
+mod black;
+
+#[cfg(all(
+    feature = "pext",
+    mb_table = "pext",
+    target_arch = "x86_64",
+    target_feature = "bmi2"
+))]
+pub mod pext;
+#[cfg(all(
+    not(feature = "pext"),
+    mb_default = "pext",
+    target_arch = "x86_64",
+    target_feature = "bmi2"
+))]
+#[allow(dead_code)]
+mod pext;
+
+#[cfg(all(
+    feature = "pext_compact",
+    mb_table = "pext_compact",
+    target_arch = "x86_64",
+    target_feature = "bmi2"
+))]
+pub mod pext_compact;
+
+#[cfg(feature = "hyperbola")]
+pub mod hyperbola;
+#[cfg(all(not(feature = "hyperbola"), mb_default = "hyperbola"))]
+#[allow(dead_code)]
+mod hyperbola;
+
+#[cfg(all(mb_default = "pext", target_arch = "x86_64", target_feature = "bmi2"))]
+use pext as default_backend;
+
+#[cfg(mb_default = "black")]
+use black as default_backend;
+
+#[cfg(mb_default = "hyperbola")]
+use hyperbola as default_backend;
+
+/// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
+/// [`queen_attacks`]: `"pext"`, `"black"` or `"hyperbola"`.
+///
+/// ```
+/// assert!(["pext", "black", "hyperbola"].contains(&magic_bitboards::BACKEND));
+/// ```
+pub const BACKEND: &str = default_backend::NAME;
+
+/// Bytes of attack table the crate-level lookups link in.
+pub const BACKEND_TABLE_BYTES: usize = default_backend::TABLE_BYTES;
+
+/// Returns the squares a rook on `sq` attacks given the `occupied` squares, with the
+/// fastest backend for the target ([`BACKEND`]).
+///
+/// Bits of `occupied` off the rook's lines are ignored, so pass the whole board. The
+/// first blocker on each ray is included (mask out your own pieces afterwards).
+///
+/// ```
+/// use magic_bitboards::{rook_attacks, Square};
+///
+/// let attacks = rook_attacks(Square::A1, Square::A3.bit());
+/// assert_eq!(attacks, Square::A2.bit() | Square::A3.bit() | 0xfe);
+/// ```
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+    default_backend::rook_attacks(sq, occupied)
+}
+
+/// Returns the squares a bishop on `sq` attacks given the `occupied` squares, with the
+/// fastest backend for the target ([`BACKEND`]). Blockers are included.
+///
+/// ```
+/// use magic_bitboards::{bishop_attacks, Square};
+///
+/// let attacks = bishop_attacks(Square::A1, Square::C3.bit());
+/// assert_eq!(attacks, Square::B2.bit() | Square::C3.bit());
+/// ```
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+    default_backend::bishop_attacks(sq, occupied)
+}
+
+/// Returns the squares a queen on `sq` attacks given the `occupied` squares, with the
+/// fastest backend for the target ([`BACKEND`]): rook and bishop attacks together.
+///
+/// ```
+/// use magic_bitboards::{queen_attacks, Square};
+///
+/// assert_eq!(queen_attacks(Square::D4, 0).count_ones(), 27);
+/// ```
+#[inline]
+pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
+    default_backend::queen_attacks(sq, occupied)
+}
+
+/// Returns the squares a knight on `sq` attacks.
+///
+/// ```
+/// use magic_bitboards::{knight_attacks, Square};
+///
+/// assert_eq!(knight_attacks(Square::A1), Square::B3.bit() | Square::C2.bit());
+/// ```
+#[inline]
+pub fn knight_attacks(sq: Square) -> u64 {
+    KNIGHT.0[sq.index()]
+}
+
+/// Returns the squares a king on `sq` attacks.
+///
+/// ```
+/// use magic_bitboards::{king_attacks, Square};
+///
+/// assert_eq!(king_attacks(Square::E4).count_ones(), 8);
+/// ```
+#[inline]
+pub fn king_attacks(sq: Square) -> u64 {
+    KING.0[sq.index()]
+}
+
+/// Returns the squares a pawn of `color` on `sq` attacks (diagonally forward; nothing
+/// from the last rank).
+///
+/// ```
+/// use magic_bitboards::{pawn_attacks, Color, Square};
+///
+/// assert_eq!(pawn_attacks(Color::White, Square::E4), Square::D5.bit() | Square::F5.bit());
+/// assert_eq!(pawn_attacks(Color::Black, Square::A7), Square::B6.bit());
+/// ```
+#[inline]
+pub fn pawn_attacks(color: Color, sq: Square) -> u64 {
+    PAWN.0[color.index()][sq.index()]
+}
+
+/// Returns the rook's attacks from `sq` on an empty board: its rank and file, without `sq`.
+///
+/// ```
+/// use magic_bitboards::{rook_rays, Square};
+///
+/// assert_eq!(rook_rays(Square::E4).count_ones(), 14);
+/// ```
+#[inline]
+pub fn rook_rays(sq: Square) -> u64 {
+    ROOK_RAYS.0[sq.index()]
+}
+
+/// Returns the bishop's attacks from `sq` on an empty board: its diagonals, without `sq`.
+///
+/// ```
+/// use magic_bitboards::{bishop_rays, Square};
+///
+/// assert_eq!(bishop_rays(Square::A1), 0x8040_2010_0804_0200);
+/// ```
+#[inline]
+pub fn bishop_rays(sq: Square) -> u64 {
+    BISHOP_RAYS.0[sq.index()]
+}
+
+/// Returns the squares strictly between `a` and `b` if they share a rank, file or
+/// diagonal, else 0 (also 0 for neighbours and for `a == b`). For check blocks: a piece
+/// that lands on `between(king, checker)` blocks the check.
+///
+/// ```
+/// use magic_bitboards::{between, Square};
+///
+/// assert_eq!(between(Square::A1, Square::D4), Square::B2.bit() | Square::C3.bit());
+/// assert_eq!(between(Square::A1, Square::B3), 0);
+/// ```
+#[inline]
+pub fn between(a: Square, b: Square) -> u64 {
+    BETWEEN.0[a.index()][b.index()]
+}
+
+/// Returns the whole line (rank, file or diagonal, edge to edge, both squares included)
+/// through `a` and `b`, or 0 if they are not aligned or equal. For pins: a pinned piece
+/// may only move along `line(king, piece)`.
+///
+/// ```
+/// use magic_bitboards::{line, Square};
+///
+/// assert_eq!(line(Square::B2, Square::C3), 0x8040_2010_0804_0201);
+/// assert_eq!(line(Square::A1, Square::B3), 0);
+/// ```
+#[inline]
+pub fn line(a: Square, b: Square) -> u64 {
+    LINE.0[a.index()][b.index()]
+}

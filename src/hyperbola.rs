@@ -1,0 +1,73 @@
+//! Hyperbola Quintessence: table-free slider attacks from subtraction and byte swaps.
+//!
+//! Files and diagonals use the classic `o - 2s` trick on the line and on its byte-swapped
+//! (vertically mirrored) image; ranks, which a byte swap does not mirror, use the
+//! obstruction difference (the highest blocker below the slider, by `leading_zeros`).
+//! Line masks are computed, not looked up, so this backend links no table at all: pick it
+//! for small binaries (WASM, microcontrollers) and for code whose lookups each wait for
+//! the previous one, where a short dependency chain beats a cache miss.
+
+use crate::Square;
+
+/// The name of this backend.
+pub const NAME: &str = "hyperbola";
+
+/// Bytes of attack table this backend links in: none.
+pub const TABLE_BYTES: usize = 0;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const DIAGONAL: u64 = 0x8040_2010_0804_0201; // a1-h8
+const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080; // h1-a8
+
+/// The attacks along one line through `s` (mask without `s`) that the byte swap mirrors.
+#[inline(always)]
+fn hyperbola(occupied: u64, s: u64, mask: u64) -> u64 {
+    let forward = occupied & mask;
+    let reverse = forward.swap_bytes();
+    let up = forward.wrapping_sub(s.wrapping_mul(2));
+    let down = reverse.wrapping_sub(s.swap_bytes().wrapping_mul(2));
+    (up ^ down.swap_bytes()) & mask
+}
+
+/// Shifts `bits` up by `n` ranks, down for negative `n` (|n| < 8).
+#[inline(always)]
+fn shift_ranks(bits: u64, n: i32) -> u64 {
+    if n >= 0 {
+        bits << (8 * n)
+    } else {
+        bits >> (-8 * n)
+    }
+}
+
+/// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
+/// those off the rook's lines are ignored). The first blocker on each ray is included.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+    let s = sq.bit();
+    let file = hyperbola(occupied, s, (FILE_A << sq.file()) ^ s);
+    // Rank: blockers below and above the slider; the attacks run from the highest blocker
+    // below (or the board's first bit) to the lowest blocker above (or the rank's end).
+    let rank_mask = 0xffu64 << (sq.rank() * 8);
+    let o = occupied & rank_mask;
+    let below = o & (s - 1);
+    let above = o & !((s << 1).wrapping_sub(1));
+    let highest_below = 1u64 << (63 - (below | 1).leading_zeros());
+    let rank = (above ^ above.wrapping_sub(highest_below)) & (rank_mask ^ s);
+    file | rank
+}
+
+/// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+    let s = sq.bit();
+    let (file, rank) = (sq.file() as i32, sq.rank() as i32);
+    let diagonal = shift_ranks(DIAGONAL, rank - file) ^ s;
+    let anti_diagonal = shift_ranks(ANTI_DIAGONAL, rank + file - 7) ^ s;
+    hyperbola(occupied, s, diagonal) | hyperbola(occupied, s, anti_diagonal)
+}
+
+/// Returns the squares a queen on `sq` attacks given the `occupied` squares.
+#[inline]
+pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}

@@ -1,0 +1,332 @@
+//! The [`Square`] type: an index 0..64 that cannot be out of range.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// A square of the board, a1 = 0, h1 = 7, a8 = 56, h8 = 63.
+///
+/// Every value is on the board, so every lookup taking a `Square` is in bounds for any
+/// input: there is no way to build a `Square` from a bad index without going through a
+/// checked conversion ([`Square::new`], [`TryFrom`], [`FromStr`]).
+///
+/// ```
+/// use magic_bitboards::Square;
+///
+/// let e4: Square = "e4".parse().unwrap();
+/// assert_eq!(e4, Square::E4);
+/// assert_eq!(e4.index(), 28);
+/// assert_eq!(Square::new(28), Some(e4));
+/// assert_eq!(Square::new(64), None);
+/// assert_eq!(e4.to_string(), "e4");
+/// assert!("e9".parse::<Square>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub enum Square {
+    /// The square a1 (index 0).
+    A1 = 0,
+    /// The square b1 (index 1).
+    B1 = 1,
+    /// The square c1 (index 2).
+    C1 = 2,
+    /// The square d1 (index 3).
+    D1 = 3,
+    /// The square e1 (index 4).
+    E1 = 4,
+    /// The square f1 (index 5).
+    F1 = 5,
+    /// The square g1 (index 6).
+    G1 = 6,
+    /// The square h1 (index 7).
+    H1 = 7,
+    /// The square a2 (index 8).
+    A2 = 8,
+    /// The square b2 (index 9).
+    B2 = 9,
+    /// The square c2 (index 10).
+    C2 = 10,
+    /// The square d2 (index 11).
+    D2 = 11,
+    /// The square e2 (index 12).
+    E2 = 12,
+    /// The square f2 (index 13).
+    F2 = 13,
+    /// The square g2 (index 14).
+    G2 = 14,
+    /// The square h2 (index 15).
+    H2 = 15,
+    /// The square a3 (index 16).
+    A3 = 16,
+    /// The square b3 (index 17).
+    B3 = 17,
+    /// The square c3 (index 18).
+    C3 = 18,
+    /// The square d3 (index 19).
+    D3 = 19,
+    /// The square e3 (index 20).
+    E3 = 20,
+    /// The square f3 (index 21).
+    F3 = 21,
+    /// The square g3 (index 22).
+    G3 = 22,
+    /// The square h3 (index 23).
+    H3 = 23,
+    /// The square a4 (index 24).
+    A4 = 24,
+    /// The square b4 (index 25).
+    B4 = 25,
+    /// The square c4 (index 26).
+    C4 = 26,
+    /// The square d4 (index 27).
+    D4 = 27,
+    /// The square e4 (index 28).
+    E4 = 28,
+    /// The square f4 (index 29).
+    F4 = 29,
+    /// The square g4 (index 30).
+    G4 = 30,
+    /// The square h4 (index 31).
+    H4 = 31,
+    /// The square a5 (index 32).
+    A5 = 32,
+    /// The square b5 (index 33).
+    B5 = 33,
+    /// The square c5 (index 34).
+    C5 = 34,
+    /// The square d5 (index 35).
+    D5 = 35,
+    /// The square e5 (index 36).
+    E5 = 36,
+    /// The square f5 (index 37).
+    F5 = 37,
+    /// The square g5 (index 38).
+    G5 = 38,
+    /// The square h5 (index 39).
+    H5 = 39,
+    /// The square a6 (index 40).
+    A6 = 40,
+    /// The square b6 (index 41).
+    B6 = 41,
+    /// The square c6 (index 42).
+    C6 = 42,
+    /// The square d6 (index 43).
+    D6 = 43,
+    /// The square e6 (index 44).
+    E6 = 44,
+    /// The square f6 (index 45).
+    F6 = 45,
+    /// The square g6 (index 46).
+    G6 = 46,
+    /// The square h6 (index 47).
+    H6 = 47,
+    /// The square a7 (index 48).
+    A7 = 48,
+    /// The square b7 (index 49).
+    B7 = 49,
+    /// The square c7 (index 50).
+    C7 = 50,
+    /// The square d7 (index 51).
+    D7 = 51,
+    /// The square e7 (index 52).
+    E7 = 52,
+    /// The square f7 (index 53).
+    F7 = 53,
+    /// The square g7 (index 54).
+    G7 = 54,
+    /// The square h7 (index 55).
+    H7 = 55,
+    /// The square a8 (index 56).
+    A8 = 56,
+    /// The square b8 (index 57).
+    B8 = 57,
+    /// The square c8 (index 58).
+    C8 = 58,
+    /// The square d8 (index 59).
+    D8 = 59,
+    /// The square e8 (index 60).
+    E8 = 60,
+    /// The square f8 (index 61).
+    F8 = 61,
+    /// The square g8 (index 62).
+    G8 = 62,
+    /// The square h8 (index 63).
+    H8 = 63,
+}
+
+impl Square {
+    /// Every square in index order, a1 first.
+    #[rustfmt::skip]
+    pub const ALL: [Square; 64] = [Square::A1, Square::B1, Square::C1, Square::D1, Square::E1, Square::F1, Square::G1, Square::H1, Square::A2, Square::B2, Square::C2, Square::D2, Square::E2, Square::F2, Square::G2, Square::H2, Square::A3, Square::B3, Square::C3, Square::D3, Square::E3, Square::F3, Square::G3, Square::H3, Square::A4, Square::B4, Square::C4, Square::D4, Square::E4, Square::F4, Square::G4, Square::H4, Square::A5, Square::B5, Square::C5, Square::D5, Square::E5, Square::F5, Square::G5, Square::H5, Square::A6, Square::B6, Square::C6, Square::D6, Square::E6, Square::F6, Square::G6, Square::H6, Square::A7, Square::B7, Square::C7, Square::D7, Square::E7, Square::F7, Square::G7, Square::H7, Square::A8, Square::B8, Square::C8, Square::D8, Square::E8, Square::F8, Square::G8, Square::H8];
+
+    /// Returns the square with index `index` (0..64), or `None` past h8.
+    #[inline]
+    pub const fn new(index: u8) -> Option<Square> {
+        if index < 64 {
+            Some(Square::ALL[index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the square with index `index` (0..64), or `None` past h8.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<Square> {
+        if index < 64 {
+            Some(Square::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the square on `file` (0 = a) and `rank` (0 = first rank), or `None` if
+    /// either is 8 or more.
+    #[inline]
+    pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
+        if file < 8 && rank < 8 {
+            Some(Square::ALL[(rank * 8 + file) as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the index, 0 (a1) to 63 (h8).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the file, 0 (a) to 7 (h).
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self as u8 & 7
+    }
+
+    /// Returns the rank, 0 (first rank) to 7 (eighth rank).
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        self as u8 >> 3
+    }
+
+    /// Returns the bitboard with only this square set: `1 << index`.
+    #[inline]
+    pub const fn bit(self) -> u64 {
+        1u64 << self as u8
+    }
+}
+
+impl From<Square> for u8 {
+    #[inline]
+    fn from(sq: Square) -> u8 {
+        sq as u8
+    }
+}
+
+impl From<Square> for usize {
+    #[inline]
+    fn from(sq: Square) -> usize {
+        sq as usize
+    }
+}
+
+/// The error of converting a number of 64 or more into a [`Square`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareOutOfRange;
+
+impl fmt::Display for SquareOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("square index out of range 0..64")
+    }
+}
+
+impl TryFrom<u8> for Square {
+    type Error = SquareOutOfRange;
+
+    #[inline]
+    fn try_from(index: u8) -> Result<Square, SquareOutOfRange> {
+        Square::new(index).ok_or(SquareOutOfRange)
+    }
+}
+
+impl TryFrom<usize> for Square {
+    type Error = SquareOutOfRange;
+
+    #[inline]
+    fn try_from(index: usize) -> Result<Square, SquareOutOfRange> {
+        Square::from_index(index).ok_or(SquareOutOfRange)
+    }
+}
+
+/// The error of parsing a string that is not a square name `a1`..`h8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseSquareError;
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a square name: expected a file a-h and a rank 1-8, like \"e4\"")
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// Parses an algebraic name: a file `a`..`h` (either case) and a rank `1`..`8`.
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        match *s.as_bytes() {
+            [file, rank] => {
+                let file = file.to_ascii_lowercase().wrapping_sub(b'a');
+                let rank = rank.wrapping_sub(b'1');
+                Square::from_file_rank(file, rank).ok_or(ParseSquareError)
+            }
+            _ => Err(ParseSquareError),
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    /// Writes the algebraic name, e.g. `e4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = [b'a' + self.file(), b'1' + self.rank()];
+        // Both bytes are ASCII letters or digits.
+        f.write_str(core::str::from_utf8(&name).unwrap_or("??"))
+    }
+}
+
+/// A side: the colour whose pawns attack up the board (white) or down (black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Color {
+    /// White: pawns move towards rank 8.
+    White,
+    /// Black: pawns move towards rank 1.
+    Black,
+}
+
+impl Color {
+    /// Both colours, white first.
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    /// Returns 0 for white and 1 for black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the other colour.
+    #[inline]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+impl core::ops::Not for Color {
+    type Output = Color;
+
+    /// Returns the other colour.
+    #[inline]
+    fn not(self) -> Color {
+        self.opposite()
+    }
+}
