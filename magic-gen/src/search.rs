@@ -238,9 +238,10 @@ pub fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(
     used
 }
 
-/// Candidate magics tried per square by the fixed-shift search, keeping the one whose
-/// used index range is shortest, so packing has less to place.
-const FIXED_SHIFT_CANDIDATES: usize = 8;
+/// Candidate magics tried per square by the fixed-shift search, keeping the one with the
+/// fewest used slots (most constructive collisions), then the shortest used range, so
+/// packing has less to place.
+const FIXED_SHIFT_CANDIDATES: usize = 64;
 
 /// One job's result.
 struct Found {
@@ -389,14 +390,15 @@ fn find_fixed_shift(
 ) -> Found {
     let mut rng = job_rng(seed, variant, data.piece, data.square, bits);
     let idle = Progress::default();
-    let mut best: Option<(u32, u64)> = None;
+    let mut best: Option<((usize, u32), u64)> = None;
     for _ in 0..FIXED_SHIFT_CANDIDATES {
         let magic = find_magic(data, bits, &mut rng, None, &idle)
             .expect("a search without deadline or stop runs until it finds a magic");
         let used = used_slots(data, magic, bits, black);
         let span = used.last().map_or(0, |l| l.0) - used.first().map_or(0, |f| f.0);
-        if best.is_none_or(|(s, _)| span < s) {
-            best = Some((span, magic));
+        let score = (used.len(), span);
+        if best.is_none_or(|(s, _)| score < s) {
+            best = Some((score, magic));
         }
     }
     progress
@@ -524,5 +526,33 @@ mod tests {
         let out = search(&c, &Progress::default()).unwrap();
         assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
         assert_eq!(out.set.entry(Piece::Bishop, 27).bits, 9);
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+
+    #[test]
+    #[ignore = "probe"]
+    fn fixed_shift_sizes() {
+        for v in [Variant::White, Variant::Black] {
+            let t = Instant::now();
+            let c = SearchConfig {
+                variant: v,
+                targets: vec![],
+                bits: None,
+                seconds: None,
+                threads: 2,
+                seed: 1,
+            };
+            let out = search(&c, &Progress::default()).unwrap();
+            println!(
+                "{v}: {:?} len {} used {}",
+                t.elapsed(),
+                out.report.table_len,
+                out.report.slots_used
+            );
+        }
     }
 }
