@@ -333,18 +333,72 @@ pub fn legal_moves(b: &Board) -> MoveList {
     list
 }
 
+/// Visitor of interior perft nodes: makes each move as it is generated and recurses,
+/// so no move list is built or stored.
+struct Recurse<'a, S: Side> {
+    board: &'a Board,
+    depth: u32,
+    nodes: u64,
+    side: core::marker::PhantomData<S>,
+}
+
+impl<S: Side> Recurse<'_, S> {
+    #[inline(always)]
+    fn go(&mut self, m: Move) {
+        self.nodes += perft_side::<S::Other>(&self.board.make::<S>(m), self.depth - 1);
+    }
+}
+
+impl<S: Side> Visitor for Recurse<'_, S> {
+    #[inline(always)]
+    fn piece(&mut self, piece: usize, from: u32, targets: u64) {
+        for_each_bit(targets, |to, _| {
+            self.go(Move {
+                from: from as u8,
+                to: to as u8,
+                piece: piece as u8,
+                kind: NORMAL,
+            })
+        });
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: u64, delta: i32, kind: u8) {
+        for_each_bit(targets, |to, _| {
+            let mut m = Move {
+                from: ((to as i32 - delta) & 63) as u8,
+                to: to as u8,
+                piece: PAWN as u8,
+                kind,
+            };
+            if kind == PROMO {
+                for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                    m.kind = PROMO | p as u8;
+                    self.go(m);
+                }
+            } else {
+                self.go(m);
+            }
+        });
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.go(m);
+    }
+}
+
 fn perft_side<S: Side>(b: &Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_moves::<S>(b),
         _ => {
-            let mut list = MoveList::new();
-            generate::<S, _>(b, &mut list);
-            let mut nodes = 0;
-            for &m in list.as_slice() {
-                nodes += perft_side::<S::Other>(&b.make::<S>(m), depth - 1);
-            }
-            nodes
+            let mut r = Recurse::<S> {
+                board: b,
+                depth,
+                nodes: 0,
+                side: core::marker::PhantomData,
+            };
+            generate::<S, _>(b, &mut r);
+            r.nodes
         }
     }
 }
