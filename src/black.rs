@@ -14,7 +14,14 @@ pub const TABLE_BYTES: usize = crate::tables::BLACK_TABLE_BYTES;
 #[inline(always)]
 fn lookup(m: &Magic, occupied: u64, shift: u32) -> u64 {
     let hash = (occupied | m.mask).wrapping_mul(m.magic) >> shift;
-    BLACK_TABLE.0[m.offset as usize + hash as usize]
+    let i = m.offset as usize + hash as usize;
+    debug_assert!(i < BLACK_TABLE.0.len());
+    // SAFETY: `occupied | m.mask` equals `(occupied & relevant) | !relevant`, one of the keys
+    // build.rs verified for this square (magic_gen::verify, every subset of the relevant mask,
+    // 12 or 9 bits as fixed here): each lands on a slot of the table, whose length is one past
+    // the largest slot reached. `m` comes from the same verified set.
+    // Benchmark (README, "unsafe"): 13% faster independent queen lookups than `[]`.
+    *unsafe { BLACK_TABLE.0.get_unchecked(i) }
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

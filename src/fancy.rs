@@ -13,7 +13,13 @@ pub const TABLE_BYTES: usize = crate::tables::FANCY_TABLE_BYTES;
 #[inline(always)]
 fn lookup(m: &Magic, occupied: u64) -> u64 {
     let hash = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
-    FANCY_TABLE.0[m.offset as usize + hash as usize]
+    let i = m.offset as usize + hash as usize;
+    debug_assert!(i < FANCY_TABLE.0.len());
+    // SAFETY: `occupied & m.mask` is a subset of the square's relevant mask, and build.rs
+    // verified every such subset (magic_gen::verify): each lands on a slot of the table, whose
+    // length is one past the largest slot reached. `m` comes from the same verified set.
+    // Benchmark (README, "unsafe"): 9% faster independent queen lookups than `[]`.
+    *unsafe { FANCY_TABLE.0.get_unchecked(i) }
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

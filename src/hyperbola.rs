@@ -29,14 +29,13 @@ fn hyperbola(occupied: u64, s: u64, mask: u64) -> u64 {
     (up ^ down.swap_bytes()) & mask
 }
 
-/// Shifts `bits` up by `n` ranks, down for negative `n` (|n| < 8).
+/// Shifts `bits` up by `n` ranks, down for negative `n` (|n| < 8), without a branch
+/// (random squares would mispredict one): exactly one of the two shifts is non-zero.
 #[inline(always)]
 fn shift_ranks(bits: u64, n: i32) -> u64 {
-    if n >= 0 {
-        bits << (8 * n)
-    } else {
-        bits >> (-8 * n)
-    }
+    let up = (8 * n) & !(n >> 31); // 8n if n >= 0, else 0
+    let down = (-8 * n) & (n >> 31); // -8n if n < 0, else 0
+    (bits >> down) << up
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

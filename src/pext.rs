@@ -17,7 +17,13 @@ fn lookup(m: &Magic, occupied: u64) -> u64 {
     // SAFETY: this module is compiled only with `target_feature = "bmi2"` (see lib.rs), so
     // every CPU the binary is built for executes `pext`.
     let index = unsafe { _pext_u64(occupied, m.mask) };
-    PEXT_TABLE.0[m.offset as usize + index as usize]
+    let i = m.offset as usize + index as usize;
+    debug_assert!(i < PEXT_TABLE.0.len());
+    // SAFETY: `pext` packs the bits of the mask, so `index < 2^popcount(mask)`, and build.rs
+    // laid out every square's `2^popcount` range inside the table (magic_gen::verify of
+    // `MagicSet::pext()`, whose last range ends the table).
+    // Benchmark (README, "unsafe"): 16% faster independent queen lookups than `[]`.
+    *unsafe { PEXT_TABLE.0.get_unchecked(i) }
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

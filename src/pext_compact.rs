@@ -20,7 +20,11 @@ fn lookup(m: &Magic, occupied: u64) -> u64 {
     // SAFETY: this module is compiled only with `target_feature = "bmi2"` (see lib.rs), so
     // every CPU the binary is built for executes `pext`.
     let index = unsafe { _pext_u64(occupied, m.mask) };
-    let packed = PEXT_COMPACT_TABLE.0[m.offset as usize + index as usize];
+    let i = m.offset as usize + index as usize;
+    debug_assert!(i < PEXT_COMPACT_TABLE.0.len());
+    // SAFETY: as in the `pext` backend: `index < 2^popcount(mask)`, and every square's
+    // range lies inside the table (same layout, verified by build.rs).
+    let packed = *unsafe { PEXT_COMPACT_TABLE.0.get_unchecked(i) };
     // SAFETY: as above, for `pdep`.
     unsafe { _pdep_u64(u64::from(packed), m.magic) }
 }
