@@ -6,7 +6,7 @@
 
 use crate::geometry::{relevant_mask, square_name, Piece};
 use crate::index::Variant;
-use crate::interchange::{parse_hex, text_lines, EntryCollector, ReadError};
+use crate::interchange::{end_line, parse_hex, text_lines, EntryCollector, ReadError};
 use crate::set::{Entry, MagicSet};
 use crate::verify::{Failure, Report};
 
@@ -229,11 +229,11 @@ pub fn parse_emitted(file: &str, bytes: &[u8]) -> Result<(MagicSet, Provenance),
     }
     let c = collector.ok_or_else(|| {
         err(
-            None,
+            Some(end_line(bytes)),
             "no 'pub const VARIANT' line: not a magic-gen set".to_string(),
         )
     })?;
-    Ok((c.finish()?, provenance))
+    Ok((c.finish(end_line(bytes))?, provenance))
 }
 
 /// Parses ` magic: 0x.., mask: 0x.., shift: N, offset: N }, // sq`.

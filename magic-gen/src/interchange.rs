@@ -90,6 +90,14 @@ pub(crate) fn text_lines<'a>(
     Ok(lines)
 }
 
+/// Returns the number of the file's last line (a final newline ends a line rather than
+/// starting one), at least 1: where whole-file problems such as missing entries are reported.
+pub(crate) fn end_line(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let unterminated = usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+    (newlines + unterminated).max(1)
+}
+
 /// Parses a hex magic with a `0x` prefix; underscores are allowed between digits.
 pub(crate) fn parse_hex(s: &str) -> Result<u64, String> {
     let digits = s
@@ -155,8 +163,9 @@ impl<'a> EntryCollector<'a> {
         Ok(())
     }
 
-    /// Returns the set, or an error listing the missing entries.
-    pub(crate) fn finish(self) -> Result<MagicSet, ReadError> {
+    /// Returns the set, or an error listing the missing entries, reported at `end_line`
+    /// (the file's last line, where the reader noticed).
+    pub(crate) fn finish(self, end_line: usize) -> Result<MagicSet, ReadError> {
         let missing: Vec<String> = Piece::ALL
             .iter()
             .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
@@ -178,8 +187,11 @@ impl<'a> EntryCollector<'a> {
             String::new()
         };
         Err(self.error(
-            None,
-            format!("missing {} of 128 entries: {shown}{more}", missing.len()),
+            Some(end_line),
+            format!(
+                "missing {} of 128 entries at end of file: {shown}{more}",
+                missing.len()
+            ),
         ))
     }
 }
@@ -273,11 +285,11 @@ pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError
         )?;
     }
     match collector {
-        Some((_, c)) => c.finish(),
+        Some((_, c)) => c.finish(end_line(bytes)),
         None if any_content => unreachable_variant(file),
         None => Err(ReadError {
             file: file.to_string(),
-            line: None,
+            line: Some(end_line(bytes)),
             message: "empty file: no variant and no entries".to_string(),
         }),
     }

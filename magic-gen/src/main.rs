@@ -5,6 +5,15 @@
 
 #![forbid(unsafe_code)]
 
+/// `println!` that ignores a closed stdout (e.g. `magic-gen stats X | head`) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 use std::path::PathBuf;

@@ -24,17 +24,18 @@ fn read_and_verify(file: &Path) -> Result<Result<(MagicSet, Verified), usize>, S
 }
 
 fn rejected(file: &Path, count: usize) -> String {
-    let squares = if count == 1 { "square" } else { "squares" };
-    format!(
-        "{}: rejected: {count} {squares} fail verification",
-        show(file)
-    )
+    let squares = if count == 1 {
+        "square fails"
+    } else {
+        "squares fail"
+    };
+    format!("{}: rejected: {count} {squares} verification", show(file))
 }
 
 /// Prints the table length and slots used lines shared by `verify` and `stats`.
 fn print_size(v: &Verified) {
     let r = &v.report;
-    println!(
+    say!(
         "table length: {} entries ({:.1} KiB of u64)",
         r.table_len,
         r.kib(8)
@@ -44,14 +45,14 @@ fn print_size(v: &Verified) {
     } else {
         100.0 * r.slots_used as f64 / r.table_len as f64
     };
-    println!("slots used:   {} ({fill:.1}% of the table)", r.slots_used);
+    say!("slots used:   {} ({fill:.1}% of the table)", r.slots_used);
 }
 
 /// `magic-gen verify FILE`.
 pub fn verify(file: &Path) -> Result<ExitCode, String> {
     match read_and_verify(file)? {
         Ok((set, v)) => {
-            println!(
+            say!(
                 "{}: {} set, collision-free (every occupancy of all 128 squares checked)",
                 show(file),
                 set.variant
@@ -70,18 +71,18 @@ pub fn stats(file: &Path) -> Result<ExitCode, String> {
         Err(count) => return Err(rejected(file, count)),
     };
     let r = &v.report;
-    println!("{}: {} set", show(file), set.variant);
+    say!("{}: {} set", show(file), set.variant);
     print_size(&v);
     for piece in Piece::ALL {
         let bits = &r.bits[piece.index()];
         let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
-        println!(
+        say!(
             "\n{piece}: index bits per square; {} squares below the mask popcount; ranges of 2^bits add up to {total} entries",
             r.squares_below_popcount(piece)
         );
-        print!("{}", board(piece, bits));
+        say!("{}", board(piece, bits).trim_end());
     }
-    println!(
+    say!(
         "\nlegend: N = index bits; {BELOW} = fewer than the mask popcount (denser than standard), {ABOVE} = more (fixed shift), blank = equal"
     );
     Ok(ExitCode::SUCCESS)
@@ -103,7 +104,7 @@ pub fn emit(file: &Path, out: &Path) -> Result<ExitCode, String> {
     };
     let text = render(out, &set, &v.report, &provenance);
     write_atomic(out, text.as_bytes())?;
-    println!(
+    say!(
         "wrote {}: {} set, {} entries ({:.1} KiB of u64)",
         show(out),
         set.variant,

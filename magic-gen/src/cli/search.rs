@@ -104,6 +104,20 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
         threads,
         seed: args.seed,
     };
+    if let Some(out) = &args.out {
+        // Fail before a long search, not after it.
+        let dir = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(format!(
+                "{}: cannot write: directory {} does not exist",
+                show(out),
+                show(dir)
+            ));
+        }
+    }
     let progress = Arc::new(Progress::default());
     {
         // First Ctrl-C: stop reduced-bit jobs and keep the verified set; second: exit now.
@@ -131,7 +145,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     let interrupted = progress.stop.load(Ordering::SeqCst);
 
     let r = &outcome.report;
-    println!(
+    say!(
         "searched {} magics, seed {}: 128 squares in {:.3} s on {threads} thread{}, {} candidates tried",
         args.variant,
         args.seed,
@@ -139,14 +153,14 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
         if threads == 1 { "" } else { "s" },
         progress.candidates.load(Ordering::Relaxed)
     );
-    println!("verified: collision-free (every occupancy of all 128 squares checked)");
-    println!(
+    say!("verified: collision-free (every occupancy of all 128 squares checked)");
+    say!(
         "table: {} entries ({:.1} KiB of u64), {} slots used",
         r.table_len,
         r.kib(8),
         r.slots_used
     );
-    println!("piece   squares  index bits  below popcount  2^bits total");
+    say!("piece   squares  index bits  below popcount  2^bits total");
     for piece in Piece::ALL {
         let bits = &r.bits[piece.index()];
         let (lo, hi) = (bits.iter().min(), bits.iter().max());
@@ -159,7 +173,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
         let standard: u64 = (0..64u8)
             .map(|sq| 1u64 << relevant_mask(piece, sq).count_ones())
             .sum();
-        println!(
+        say!(
             "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
             piece.name(),
             64,
@@ -174,7 +188,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
             .iter()
             .map(|&(p, s)| format!("{p} {}", square_name(s)))
             .collect();
-        println!(
+        say!(
             "{} of the --bits squares fell back to default bits: {}",
             names.len(),
             names.join(", ")
@@ -189,9 +203,9 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
             };
             let text = render(out, &outcome.set, r, &provenance);
             write_atomic(out, text.as_bytes())?;
-            println!("wrote {}", show(out));
+            say!("wrote {}", show(out));
         }
-        None => println!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
+        None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }
     if interrupted {
         eprintln!("interrupted: the set above is complete and verified; unfinished --bits squares use default bits");

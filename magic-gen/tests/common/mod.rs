@@ -1,0 +1,71 @@
+//! Helpers shared by the integration tests: the built binary, scratch directories and the
+//! committed sets.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one run of the binary did.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts the run failed cleanly: exit code 1 or 2 (not a panic's 101, not a signal).
+    pub fn assert_clean_failure(&self) {
+        assert!(
+            self.code == 1 || self.code == 2,
+            "expected exit 1 or 2, got {}\nstdout:\n{}\nstderr:\n{}",
+            self.code,
+            self.stdout,
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+        assert!(self.stderr.contains("error"), "{}", self.stderr);
+    }
+
+    /// Asserts the run succeeded.
+    pub fn assert_success(&self) {
+        assert_eq!(
+            self.code, 0,
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+    }
+}
+
+/// Runs `magic-gen args...` in `cwd`.
+pub fn magic_gen(cwd: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the magic-gen binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Returns a fresh, empty scratch directory named after the test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("magic-gen-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Returns the path of a committed set, e.g. `committed("fancy")` for `magics/fancy.rs`.
+pub fn committed(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("magics")
+        .join(format!("{name}.rs"))
+}
+
+/// The committed sets: every one the runtime builds from.
+pub const COMMITTED: [&str; 3] = ["fancy", "plain", "black"];
