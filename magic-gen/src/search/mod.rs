@@ -1,21 +1,33 @@
-//! The magic search: seeded, parallel, deterministic.
+//! The magic search: seeded, parallel, deterministic, shardable and resumable.
 //!
-//! Each (piece, square) is an independent job whose random stream is seeded from the run's
-//! seed, the variant, the piece, the square and the requested bits, so the result does not
-//! depend on how many threads run or in which order jobs finish. Only a time budget (for
-//! fewer bits than the mask popcount) can make two runs differ.
+//! Every (piece, square) is a job scanning its own candidate stream ([`space`]) block by
+//! block. Workers take jobs round-robin, one block at a time, so all squares advance
+//! together and a time budget is shared fairly. A job's result depends only on which
+//! blocks it scanned, never on threads or timing, so the same seed and arguments give the
+//! same set; a time budget (or Ctrl-C) only decides when scanning stops. The scan state
+//! ([`state`]) is what checkpoints, resumes and shard merges work on; fixed-shift pools
+//! are packed into one table by [`pack`].
+
+pub mod pack;
+pub mod space;
+pub mod state;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece};
 use crate::index::{magic_hash, Variant};
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
+
+use pack::{pack, Pattern};
+use space::{Shard, Stream};
+use state::{is_packed, Budget, Found, Job, SearchState};
+
+pub use space::sparse_candidate;
 
 /// What to search for.
 #[derive(Clone, Debug)]
@@ -158,67 +170,6 @@ impl EpochTable {
     }
 }
 
-/// Returns a sparse random candidate: the AND of three random words.
-pub fn sparse_candidate(rng: &mut Xoshiro256PlusPlus) -> u64 {
-    rng.next_u64() & rng.next_u64() & rng.next_u64()
-}
-
-/// Returns the random stream of one job: a SplitMix64-style mix of its identity.
-pub fn job_rng(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> Xoshiro256PlusPlus {
-    let mut x = seed;
-    for part in [variant as u64, piece as u64, sq as u64, bits as u64] {
-        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15).wrapping_add(part);
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^= x >> 31;
-    }
-    Xoshiro256PlusPlus::seed_from_u64(x)
-}
-
-/// Searches one magic for `data` with `bits` index bits. Returns `None` if `deadline`
-/// passes or `stop` is set first (checked every few thousand candidates).
-pub fn find_magic(
-    data: &SquareData,
-    bits: u8,
-    rng: &mut Xoshiro256PlusPlus,
-    deadline: Option<Instant>,
-    progress: &Progress,
-) -> Option<u64> {
-    let mut table = EpochTable::new(bits);
-    let mut entries: Vec<(u64, u8)> = data
-        .keys
-        .iter()
-        .copied()
-        .zip(data.attack_ids.iter().copied())
-        .collect();
-    let mut tried = 0u64;
-    loop {
-        for _ in 0..4096 {
-            let magic = sparse_candidate(rng);
-            // No top-byte filter (Stockfish's "popcount((mask * magic) >> 56) >= 6"): with
-            // three-way AND candidates it rejects nine in ten and, averaged over 20 seeds,
-            // made the full fancy search 1.7x slower than trying every candidate.
-            tried += 1;
-            match table.try_magic(&entries, magic, bits) {
-                Ok(()) => {
-                    progress.candidates.fetch_add(tried, Ordering::Relaxed);
-                    return Some(magic);
-                }
-                // Move the occupancy that failed halfway to the front: occupancies that
-                // collide often end up checked first, so bad candidates fail sooner. The
-                // order never changes which candidate passes, only how fast others fail.
-                Err(k) => entries.swap(k, k.saturating_sub(1)),
-            }
-        }
-        progress.candidates.fetch_add(tried, Ordering::Relaxed);
-        tried = 0;
-        let late = deadline.is_some_and(|d| Instant::now() >= d);
-        if late || progress.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-    }
-}
-
 /// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired
 /// with their attacks, sorted by index and without duplicates.
 pub fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(u32, u64)> {
@@ -238,131 +189,431 @@ pub fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(
     used
 }
 
-/// Candidate magics tried per square by the fixed-shift search, keeping the one with the
-/// fewest used slots (most constructive collisions), then the shortest used range, so
-/// packing has less to place.
-const FIXED_SHIFT_CANDIDATES: usize = 64;
-
-/// One job's result.
-struct Found {
-    magic: u64,
+/// Searches one magic for `data` with `bits` index bits from a stream seeded by `rng`.
+/// Returns `None` if `deadline` passes or `progress.stop` is set first.
+pub fn find_magic(
+    data: &SquareData,
     bits: u8,
-    met: bool,
+    rng: &mut Xoshiro256PlusPlus,
+    deadline: Option<Instant>,
+    progress: &Progress,
+) -> Option<u64> {
+    let mut table = EpochTable::new(bits);
+    let mut entries: Vec<(u64, u8)> = data
+        .keys
+        .iter()
+        .copied()
+        .zip(data.attack_ids.iter().copied())
+        .collect();
+    loop {
+        for _ in 0..space::BLOCK_LEN {
+            let magic = sparse_candidate(rng);
+            if let Err(k) = table.try_magic(&entries, magic, bits) {
+                entries.swap(k, k.saturating_sub(1));
+            } else {
+                progress.candidates.fetch_add(1, Ordering::Relaxed);
+                return Some(magic);
+            }
+        }
+        progress
+            .candidates
+            .fetch_add(space::BLOCK_LEN, Ordering::Relaxed);
+        if deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+    }
 }
 
-/// Runs the search described by `config`, reporting through `progress`.
-pub fn search(config: &SearchConfig, progress: &Progress) -> Result<SearchOutcome, SearchError> {
+/// Valid magics each fixed-shift job keeps for the packer, by default.
+pub const DEFAULT_POOL: usize = 64;
+
+/// The search options beyond [`SearchConfig`]: what record hunts and long runs need.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HuntOptions {
+    /// The slice of the candidate space this run scans.
+    pub shard: Shard,
+    /// How long each job scans.
+    pub budget: Budget,
+    /// Valid magics each fixed-shift job keeps for the packer.
+    pub pool: usize,
+    /// Ask the targets for this many bits fewer than their mask popcount (fancy), instead
+    /// of an absolute `bits`.
+    pub bits_under: Option<u8>,
+    /// Seconds the packer may spend improving a fixed-shift table after the scan.
+    pub pack_seconds: Option<f64>,
+    /// The command line, recorded in state files.
+    pub command: String,
+}
+
+impl Default for HuntOptions {
+    fn default() -> Self {
+        HuntOptions {
+            shard: Shard::WHOLE,
+            budget: Budget::UntilFound,
+            pool: DEFAULT_POOL,
+            bits_under: None,
+            pack_seconds: None,
+            command: String::new(),
+        }
+    }
+}
+
+/// Returns the index bits a job asks for.
+fn wanted_bits(
+    config: &SearchConfig,
+    hunt: &HuntOptions,
+    piece: Piece,
+    sq: u8,
+) -> Result<u8, SearchError> {
+    let popcount = relevant_mask(piece, sq).count_ones() as u8;
+    let default = if config.variant.has_fixed_shift() {
+        piece.fixed_bits()
+    } else {
+        popcount
+    };
+    let is_target = config.targets.is_empty() || config.targets.contains(&(piece, sq));
+    if !is_target {
+        return Ok(default);
+    }
+    let bits = match (config.bits, hunt.bits_under) {
+        (Some(b), _) => b,
+        (None, Some(under)) => popcount.saturating_sub(under),
+        (None, None) => default,
+    };
+    if bits == 0 || bits > popcount.max(default) {
+        return Err(SearchError(format!(
+            "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
+            square_name(sq)
+        )));
+    }
+    Ok(bits)
+}
+
+/// Returns a fresh state for `config` and `hunt`: one job per piece and square.
+pub fn new_state(config: &SearchConfig, hunt: &HuntOptions) -> Result<SearchState, SearchError> {
     let variant = config.variant;
     if variant == Variant::Pext {
         return Err(SearchError(
             "PEXT needs no search: its index is the mask itself".into(),
         ));
     }
-    if config.bits.is_some() && variant != Variant::Fancy {
+    if (config.bits.is_some() || hunt.bits_under.is_some()) && variant != Variant::Fancy {
         return Err(SearchError(format!(
             "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy"
         )));
     }
-    let threads = config.threads.max(1);
-    let jobs: Vec<(Piece, u8)> = Piece::ALL
-        .iter()
-        .flat_map(|&p| (0..64u8).map(move |s| (p, s)))
+    let mut jobs = Vec::with_capacity(128);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let bits = wanted_bits(config, hunt, piece, sq)?;
+            jobs.push(Job {
+                piece,
+                square: sq,
+                bits,
+                next: 0,
+                found: Vec::new(),
+                done: false,
+            });
+        }
+    }
+    Ok(SearchState {
+        variant,
+        seed: config.seed,
+        shard: hunt.shard,
+        budget: hunt.budget,
+        pool: hunt.pool,
+        command: hunt.command.clone(),
+        jobs,
+    })
+}
+
+/// What a worker keeps between blocks of one job (not part of the saved state).
+struct Scratch {
+    data: SquareData,
+    /// Occupancies in checking order, learnt from failures.
+    entries: Vec<(u64, u8)>,
+    table: EpochTable,
+}
+
+/// Scans block `job.next` of `job`'s shard, recording valid magics.
+fn scan_block(
+    state_policy: &state::Policy,
+    seed: u64,
+    job: &mut Job,
+    scratch: &mut Scratch,
+) -> u64 {
+    let variant = state_policy.variant;
+    let stream = Stream {
+        seed,
+        variant,
+        piece: job.piece,
+        square: job.square,
+        bits: job.bits,
+    };
+    let block = state_policy.shard.block(job.next);
+    let limit = match state_policy.budget {
+        Budget::Candidates(limit) => limit,
+        Budget::UntilFound => u64::MAX,
+    };
+    let packed = is_packed(variant);
+    let mut tried = 0;
+    for (index, magic) in stream.block(block) {
+        if index >= limit {
+            break;
+        }
+        tried += 1;
+        match scratch.table.try_magic(&scratch.entries, magic, job.bits) {
+            Ok(()) => {
+                let (used, span) = if packed {
+                    let slots = used_slots(&scratch.data, magic, job.bits, variant.is_black());
+                    let span =
+                        slots.last().map_or(0, |l| l.0 + 1) - slots.first().map_or(0, |f| f.0);
+                    (slots.len() as u32, span)
+                } else {
+                    (0, 0)
+                };
+                state_policy.insert(
+                    job,
+                    Found {
+                        index,
+                        magic,
+                        used,
+                        span,
+                    },
+                );
+                if state_policy.finished(job)
+                    && !matches!(state_policy.budget, Budget::Candidates(_))
+                {
+                    break;
+                }
+                if !packed {
+                    // Fancy and plain keep the first find: the rest of the block cannot win.
+                    break;
+                }
+            }
+            // Move the occupancy that failed one step forward: occupancies that collide
+            // often drift to the front, so bad candidates fail sooner. The order never
+            // changes which candidate passes, only how fast the others fail.
+            Err(k) => scratch.entries.swap(k, k.saturating_sub(1)),
+        }
+    }
+    job.next += 1;
+    job.done = state_policy.finished(job);
+    tried
+}
+
+/// How often to save, and the function that saves a consistent copy of the state.
+pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
+
+/// Runs `state`'s unfinished jobs on `threads` workers until every job is done, `deadline`
+/// passes or `progress.stop` is set. Every `checkpoint.0` it hands a consistent copy of the
+/// state to `checkpoint.1` (to be saved); the state is left consistent at any stop.
+pub fn run(
+    state: &mut SearchState,
+    threads: usize,
+    deadline: Option<Instant>,
+    progress: &Progress,
+    mut checkpoint: Option<Checkpoint<'_>>,
+) {
+    let policy = state.policy();
+    let seed = state.seed;
+    let black = state.variant.is_black();
+    let jobs: Vec<Mutex<(Job, Option<Scratch>)>> = state
+        .jobs
+        .drain(..)
+        .map(|j| Mutex::new((j, None)))
         .collect();
-    let is_target = |p: Piece, s: u8| config.targets.is_empty() || config.targets.contains(&(p, s));
-    for &(p, s) in &config.targets {
-        if let Some(b) = config.bits {
-            let popcount = relevant_mask(p, s).count_ones() as u8;
-            if b == 0 || b > popcount {
-                return Err(SearchError(format!(
-                    "--bits {b} out of range for {p} {}: 1..={popcount} (its mask popcount)",
-                    square_name(s)
-                )));
+    let count_done = |jobs: &[Mutex<(Job, Option<Scratch>)>]| {
+        jobs.iter()
+            .filter(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.done)
+            .count()
+    };
+    progress.total.store(jobs.len(), Ordering::Relaxed);
+    progress.done.store(count_done(&jobs), Ordering::Relaxed);
+    let cursor = AtomicUsize::new(0);
+    let out_of_time =
+        || deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed);
+
+    let work = || {
+        // Jobs seen in a row that were done or busy on another worker.
+        let mut idle = 0;
+        while !out_of_time() {
+            if idle >= jobs.len() {
+                if progress.done.load(Ordering::Relaxed) >= jobs.len() {
+                    break;
+                }
+                // Fewer open jobs than workers: wait instead of spinning.
+                std::thread::sleep(Duration::from_millis(1));
+                idle = 0;
+            }
+            let i = cursor.fetch_add(1, Ordering::Relaxed) % jobs.len();
+            let Ok(mut guard) = jobs[i].try_lock() else {
+                idle += 1;
+                continue;
+            };
+            let (job, scratch) = &mut *guard;
+            if job.done {
+                idle += 1;
+                continue;
+            }
+            idle = 0;
+            let scratch = scratch.get_or_insert_with(|| {
+                let data = SquareData::new(job.piece, job.square, black);
+                let entries = data
+                    .keys
+                    .iter()
+                    .copied()
+                    .zip(data.attack_ids.iter().copied())
+                    .collect();
+                Scratch {
+                    data,
+                    entries,
+                    table: EpochTable::new(job.bits),
+                }
+            });
+            let tried = scan_block(&policy, seed, job, scratch);
+            progress.candidates.fetch_add(tried, Ordering::Relaxed);
+            if job.done {
+                // Free the scratch of finished jobs: 128 of them would hold ~10 MB.
+                guard.1 = None;
+                progress.done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    };
+    let snapshot = |jobs: &[Mutex<(Job, Option<Scratch>)>]| -> Vec<Job> {
+        jobs.iter()
+            .map(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.clone())
+            .collect()
+    };
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+        let mut last = Instant::now();
+        while workers.iter().any(|w| !w.is_finished()) {
+            std::thread::sleep(Duration::from_millis(20));
+            if let Some((every, save)) = checkpoint.as_mut() {
+                if last.elapsed() >= *every {
+                    let mut copy = state.clone();
+                    copy.jobs = snapshot(&jobs);
+                    save(&copy);
+                    last = Instant::now();
+                }
+            }
+        }
+    });
+    state.jobs = jobs
+        .into_iter()
+        .map(|j| j.into_inner().unwrap_or_else(|e| e.into_inner()).0)
+        .collect();
+}
+
+/// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
+/// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.
+fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u64 {
+    let data = SquareData::new(piece, sq, variant.is_black());
+    let mut entries: Vec<(u64, u8)> = data
+        .keys
+        .iter()
+        .copied()
+        .zip(data.attack_ids.iter().copied())
+        .collect();
+    let mut table = EpochTable::new(bits);
+    let stream = Stream {
+        seed,
+        variant,
+        piece,
+        square: sq,
+        bits,
+    };
+    for block in 0.. {
+        for (_, magic) in stream.block(block) {
+            match table.try_magic(&entries, magic, bits) {
+                Ok(()) => return magic,
+                Err(k) => entries.swap(k, k.saturating_sub(1)),
             }
         }
     }
-    progress.total.store(jobs.len(), Ordering::Relaxed);
-    let deadline = config
-        .seconds
-        .map(|s| Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
-    let black = variant.is_black();
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Found>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
+    unreachable!("the candidate space is unbounded")
+}
 
-    let work = || loop {
-        let j = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(piece, sq)) = jobs.get(j) else {
-            break;
-        };
-        let data = SquareData::new(piece, sq, black);
-        let popcount = data.mask.count_ones() as u8;
-        let default_bits = if variant.has_fixed_shift() {
-            piece.fixed_bits()
-        } else {
-            popcount
-        };
-        let wanted = if is_target(piece, sq) {
-            config.bits.unwrap_or(default_bits)
-        } else {
-            default_bits
-        };
-        let found = if variant == Variant::Black || variant == Variant::White {
-            find_fixed_shift(&data, wanted, black, config.seed, variant, progress)
-        } else {
-            let reduced = wanted < default_bits;
-            let mut rng = job_rng(config.seed, variant, piece, sq, wanted);
-            let limit = if reduced { deadline } else { None };
-            match find_magic(&data, wanted, &mut rng, limit, progress) {
-                Some(magic) => Found {
+/// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
+/// without one fall back to default bits, listed as unmet) or the packed pools (fixed
+/// shift). `pack_deadline` lets the packer improve the table until then.
+pub fn finish(
+    state: &SearchState,
+    pack_deadline: Option<Instant>,
+) -> Result<SearchOutcome, SearchError> {
+    let variant = state.variant;
+    let mut set = MagicSet::new(variant);
+    let mut unmet = Vec::new();
+    if is_packed(variant) {
+        let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
+        for job in &state.jobs {
+            let data = SquareData::new(job.piece, job.square, variant.is_black());
+            let mut pool: Vec<Pattern> = job
+                .found
+                .iter()
+                .map(|f| {
+                    Pattern::new(
+                        f.magic,
+                        used_slots(&data, f.magic, job.bits, variant.is_black())
+                            .into_iter()
+                            .map(|s| s.0),
+                    )
+                })
+                .collect();
+            if pool.is_empty() {
+                // Not reached within the budget: the first magic of the whole space, what
+                // an unbounded scan of shard 0/1 would have kept first.
+                let magic = first_magic(state.seed, variant, job.piece, job.square, job.bits);
+                pool.push(Pattern::new(
                     magic,
-                    bits: wanted,
-                    met: true,
-                },
+                    used_slots(&data, magic, job.bits, variant.is_black())
+                        .into_iter()
+                        .map(|s| s.0),
+                ));
+            }
+            pools[job.piece.index() * 64 + job.square as usize] = pool;
+        }
+        if state.jobs.len() != 128 {
+            return Err(SearchError(format!(
+                "a state needs 128 jobs, found {}",
+                state.jobs.len()
+            )));
+        }
+        set = pack(variant, &pools, state.seed, pack_deadline);
+    } else {
+        for job in &state.jobs {
+            let default = if variant.has_fixed_shift() {
+                job.piece.fixed_bits()
+            } else {
+                relevant_mask(job.piece, job.square).count_ones() as u8
+            };
+            let entry = set.entry_mut(job.piece, job.square);
+            match job.found.first() {
+                Some(f) => {
+                    *entry = Entry {
+                        magic: f.magic,
+                        bits: job.bits,
+                        offset: 0,
+                    }
+                }
                 None => {
-                    // Fall back to default bits: always found, never interrupted.
-                    let mut rng = job_rng(config.seed, variant, piece, sq, default_bits);
-                    let idle = Progress::default();
-                    let magic = find_magic(&data, default_bits, &mut rng, None, &idle)
-                        .expect("a search without deadline or stop runs until it finds a magic");
-                    Found {
+                    // Not reached within the budget (or stopped): the first default-bits
+                    // magic of the whole space, which is also what an unbounded default-bits
+                    // job finds, so only a job that asked for fewer bits is unmet.
+                    let magic = first_magic(state.seed, variant, job.piece, job.square, default);
+                    *entry = Entry {
                         magic,
-                        bits: default_bits,
-                        met: false,
+                        bits: default,
+                        offset: 0,
+                    };
+                    if job.bits != default {
+                        unmet.push((job.piece, job.square));
                     }
                 }
             }
-        };
-        results.lock().unwrap_or_else(|e| e.into_inner())[j] = Some(found);
-        progress.done.fetch_add(1, Ordering::Relaxed);
-    };
-    std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(work);
         }
-        work();
-    });
-
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut set = MagicSet::new(variant);
-    let mut unmet = Vec::new();
-    for (&(piece, sq), found) in jobs.iter().zip(results) {
-        let found = found.ok_or_else(|| {
-            SearchError(format!(
-                "internal: no result for {piece} {}",
-                square_name(sq)
-            ))
-        })?;
-        if !found.met {
-            unmet.push((piece, sq));
-        }
-        *set.entry_mut(piece, sq) = Entry {
-            magic: found.magic,
-            bits: found.bits,
-            offset: 0,
-        };
-    }
-    match variant {
-        Variant::Black | Variant::White => pack_first_fit(&mut set),
-        _ => lay_out_back_to_back(&mut set),
+        lay_out_back_to_back(&mut set);
     }
     let verified = verify(&set).map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
@@ -378,38 +629,27 @@ pub fn search(config: &SearchConfig, progress: &Progress) -> Result<SearchOutcom
     })
 }
 
-/// Finds `FIXED_SHIFT_CANDIDATES` magics for a fixed-shift square and keeps the one with
-/// the shortest used index range.
-fn find_fixed_shift(
-    data: &SquareData,
-    bits: u8,
-    black: bool,
-    seed: u64,
-    variant: Variant,
+/// Searches the set described by `config` (default hunt options, the time budget of
+/// `config.seconds`), reporting through `progress`.
+pub fn search(config: &SearchConfig, progress: &Progress) -> Result<SearchOutcome, SearchError> {
+    search_with(config, &HuntOptions::default(), progress)
+}
+
+/// Searches with explicit hunt options: scan, then finish.
+pub fn search_with(
+    config: &SearchConfig,
+    hunt: &HuntOptions,
     progress: &Progress,
-) -> Found {
-    let mut rng = job_rng(seed, variant, data.piece, data.square, bits);
-    let idle = Progress::default();
-    let mut best: Option<((usize, u32), u64)> = None;
-    for _ in 0..FIXED_SHIFT_CANDIDATES {
-        let magic = find_magic(data, bits, &mut rng, None, &idle)
-            .expect("a search without deadline or stop runs until it finds a magic");
-        let used = used_slots(data, magic, bits, black);
-        let span = used.last().map_or(0, |l| l.0) - used.first().map_or(0, |f| f.0);
-        let score = (used.len(), span);
-        if best.is_none_or(|(s, _)| score < s) {
-            best = Some((score, magic));
-        }
-    }
-    progress
-        .candidates
-        .fetch_add(idle.candidates.load(Ordering::Relaxed), Ordering::Relaxed);
-    let (_, magic) = best.expect("at least one candidate");
-    Found {
-        magic,
-        bits,
-        met: true,
-    }
+) -> Result<SearchOutcome, SearchError> {
+    let mut state = new_state(config, hunt)?;
+    let deadline = config
+        .seconds
+        .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    run(&mut state, config.threads, deadline, progress, None);
+    let pack_deadline = hunt
+        .pack_seconds
+        .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    finish(&state, pack_deadline)
 }
 
 /// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.
@@ -421,48 +661,6 @@ pub fn lay_out_back_to_back(set: &mut MagicSet) {
             e.offset = offset;
             offset += 1 << e.bits;
         }
-    }
-}
-
-/// Packs fixed-shift ranges into one shared table, first fit: squares with the most used
-/// slots first, each at the lowest offset where its used slots land on free slots or on
-/// slots already holding the same attacks (a constructive overlap).
-pub fn pack_first_fit(set: &mut MagicSet) {
-    let black = set.variant.is_black();
-    type Placement = (Piece, u8, Vec<(u32, u64)>);
-    let mut squares: Vec<Placement> = Piece::ALL
-        .iter()
-        .flat_map(|&p| (0..64u8).map(move |s| (p, s)))
-        .map(|(p, s)| {
-            let data = SquareData::new(p, s, black);
-            let e = set.entry(p, s);
-            (p, s, used_slots(&data, e.magic, e.bits, black))
-        })
-        .collect();
-    squares.sort_by_key(|(p, s, used)| (core::cmp::Reverse(used.len()), *p, *s));
-    let mut table: Vec<Option<u64>> = Vec::new();
-    for (piece, sq, used) in squares {
-        let mut offset = 0usize;
-        loop {
-            let fits = used
-                .iter()
-                .all(|&(i, a)| match table.get(offset + i as usize) {
-                    Some(Some(existing)) => *existing == a,
-                    _ => true,
-                });
-            if fits {
-                break;
-            }
-            offset += 1;
-        }
-        for &(i, a) in &used {
-            let slot = offset + i as usize;
-            if slot >= table.len() {
-                table.resize(slot + 1, None);
-            }
-            table[slot] = Some(a);
-        }
-        set.entry_mut(piece, sq).offset = offset as u32;
     }
 }
 
@@ -536,19 +734,31 @@ mod probe {
     #[test]
     #[ignore = "probe"]
     fn fixed_shift_sizes() {
-        for v in [Variant::White, Variant::Black] {
+        for (variant, pool) in [(Variant::Black, 16), (Variant::Black, 64)] {
             let t = Instant::now();
             let c = SearchConfig {
-                variant: v,
+                variant,
                 targets: vec![],
                 bits: None,
                 seconds: None,
                 threads: 2,
                 seed: 1,
             };
-            let out = search(&c, &Progress::default()).unwrap();
+            let mut st = new_state(
+                &c,
+                &HuntOptions {
+                    pool,
+                    budget: Budget::Candidates(1 << 20),
+                    ..HuntOptions::default()
+                },
+            )
+            .unwrap();
+            run(&mut st, 2, None, &Progress::default(), None);
+            println!("scan {:?}", t.elapsed());
+            let t = Instant::now();
+            let out = finish(&st, None).unwrap();
             println!(
-                "{v}: {:?} len {} used {}",
+                "{variant} pool {pool} finish {:?} len {} used {}",
                 t.elapsed(),
                 out.report.table_len,
                 out.report.slots_used

@@ -1,0 +1,366 @@
+//! The state of a search: per job, how far it has scanned its shard of the candidate space
+//! and the valid magics it has kept. Written as text at every checkpoint (atomically, by the
+//! caller), read back to resume, and combined across shards by [`merge`].
+//!
+//! ```text
+//! magic-gen-state 1
+//! variant black
+//! seed 1
+//! shard 0/4
+//! budget candidates 1048576
+//! pool 64
+//! command magic-gen search --variant black --shard 0/4 --candidates 1048576 --out s0.state
+//! job rook a1 12 next 3 done 0
+//! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
+//! ```
+
+use crate::geometry::{parse_square, square_name, Piece};
+use crate::index::Variant;
+use crate::interchange::{parse_hex, text_lines, ReadError};
+
+use super::space::{Shard, BLOCK_LEN};
+
+/// How long each job scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
+    UntilFound,
+    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
+    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
+    Candidates(u64),
+}
+
+/// A valid magic a job found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Found {
+    /// Its index in the job's candidate space.
+    pub index: u64,
+    pub magic: u64,
+    /// Distinct slots its occupancies use (fixed shift; 0 otherwise).
+    pub used: u32,
+    /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
+    pub span: u32,
+}
+
+/// One (piece, square) search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub piece: Piece,
+    pub square: u8,
+    /// Index bits searched for.
+    pub bits: u8,
+    /// Blocks of this shard scanned so far.
+    pub next: u64,
+    /// Valid magics kept, best first.
+    pub found: Vec<Found>,
+    /// True once the budget is spent or the goal reached.
+    pub done: bool,
+}
+
+/// A whole search: configuration and every job's progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchState {
+    pub variant: Variant,
+    pub seed: u64,
+    pub shard: Shard,
+    pub budget: Budget,
+    /// Valid magics kept per job (fixed shift).
+    pub pool: usize,
+    /// The command that started the search.
+    pub command: String,
+    /// Rook jobs then bishop jobs, a1 first (only those searched).
+    pub jobs: Vec<Job>,
+}
+
+/// Which finds a job keeps, and when it is finished: a function of the variant, budget and
+/// pool size alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub variant: Variant,
+    pub budget: Budget,
+    pub pool: usize,
+    pub shard: Shard,
+}
+
+impl Policy {
+    /// Returns the order in which finds are kept: the lowest candidate index when the budget
+    /// stops at the first finds, else the fewest used slots, then the shortest span, then the
+    /// lowest index. Keeping by this key is what makes merged shards equal one run.
+    pub fn rank(&self, f: &Found) -> (u32, u32, u64) {
+        match (is_packed(self.variant), self.budget) {
+            (true, Budget::Candidates(_)) => (f.used, f.span, f.index),
+            _ => (0, 0, f.index),
+        }
+    }
+
+    /// Returns how many finds a job keeps.
+    pub fn keep(&self) -> usize {
+        if is_packed(self.variant) {
+            self.pool.max(1)
+        } else {
+            1
+        }
+    }
+
+    /// Inserts `f` into `job.found`, keeping the best [`Policy::keep`] by rank.
+    pub fn insert(&self, job: &mut Job, f: Found) {
+        let key = self.rank(&f);
+        let at = job.found.partition_point(|g| self.rank(g) <= key);
+        job.found.insert(at, f);
+        job.found.truncate(self.keep());
+    }
+
+    /// Returns true when `job` has reached its goal or spent its budget.
+    pub fn finished(&self, job: &Job) -> bool {
+        let enough = job.found.len() >= self.keep();
+        match self.budget {
+            Budget::UntilFound => enough,
+            Budget::Candidates(limit) => {
+                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
+                spent || (enough && !is_packed(self.variant))
+            }
+        }
+    }
+}
+
+impl SearchState {
+    /// Returns the keeping policy of this search.
+    pub fn policy(&self) -> Policy {
+        Policy {
+            variant: self.variant,
+            budget: self.budget,
+            pool: self.pool,
+            shard: self.shard,
+        }
+    }
+
+    /// Returns the state as text (see the module documentation).
+    pub fn to_text(&self) -> String {
+        let mut out = String::from("magic-gen-state 1\n");
+        out.push_str(&format!(
+            "variant {}\nseed {}\nshard {}\n",
+            self.variant, self.seed, self.shard
+        ));
+        match self.budget {
+            Budget::UntilFound => out.push_str("budget until-found\n"),
+            Budget::Candidates(n) => out.push_str(&format!("budget candidates {n}\n")),
+        }
+        out.push_str(&format!("pool {}\ncommand {}\n", self.pool, self.command));
+        for j in &self.jobs {
+            out.push_str(&format!(
+                "job {} {} {} next {} done {}\n",
+                j.piece,
+                square_name(j.square),
+                j.bits,
+                j.next,
+                j.done as u8
+            ));
+            for f in &j.found {
+                out.push_str(&format!(
+                    "found {} {} {:#018x} index {} used {} span {}\n",
+                    j.piece,
+                    square_name(j.square),
+                    f.magic,
+                    f.index,
+                    f.used,
+                    f.span
+                ));
+            }
+        }
+        out
+    }
+
+    /// Parses a state written by [`SearchState::to_text`]; errors name the file and line.
+    pub fn parse(file: &str, bytes: &[u8]) -> Result<SearchState, ReadError> {
+        let err = |line: usize, message: String| ReadError {
+            file: file.to_string(),
+            line: Some(line),
+            message,
+        };
+        let lines = text_lines(file, bytes)?;
+        let mut it = lines.into_iter().filter(|(_, t)| !t.trim().is_empty());
+        match it.next() {
+            Some((_, "magic-gen-state 1")) => {}
+            Some((line, _)) => {
+                return Err(err(
+                    line,
+                    "not a magic-gen search state (expected 'magic-gen-state 1')".into(),
+                ))
+            }
+            None => {
+                return Err(ReadError {
+                    file: file.into(),
+                    line: None,
+                    message: "empty file".into(),
+                })
+            }
+        }
+        let mut header = |key: &str| -> Result<(usize, String), ReadError> {
+            match it.next() {
+                Some((line, t)) => t
+                    .strip_prefix(key)
+                    .and_then(|r| r.strip_prefix(' '))
+                    .map(|r| (line, r.to_string()))
+                    .ok_or_else(|| err(line, format!("expected '{key} ...'"))),
+                None => Err(ReadError {
+                    file: file.into(),
+                    line: None,
+                    message: format!("missing '{key}' line"),
+                }),
+            }
+        };
+        let (l, v) = header("variant")?;
+        let variant = Variant::parse(&v).ok_or_else(|| err(l, format!("unknown variant '{v}'")))?;
+        let (l, v) = header("seed")?;
+        let seed = v.parse().map_err(|_| err(l, format!("bad seed '{v}'")))?;
+        let (l, v) = header("shard")?;
+        let shard = Shard::parse(&v).map_err(|m| err(l, m))?;
+        let (l, v) = header("budget")?;
+        let budget = match v.split_whitespace().collect::<Vec<_>>()[..] {
+            ["until-found"] => Budget::UntilFound,
+            ["candidates", n] => Budget::Candidates(
+                n.parse()
+                    .map_err(|_| err(l, format!("bad candidate count '{n}'")))?,
+            ),
+            _ => return Err(err(l, format!("bad budget '{v}'"))),
+        };
+        let (l, v) = header("pool")?;
+        let pool = v
+            .parse()
+            .map_err(|_| err(l, format!("bad pool size '{v}'")))?;
+        let (_, command) = header("command")?;
+        let mut state = SearchState {
+            variant,
+            seed,
+            shard,
+            budget,
+            pool,
+            command,
+            jobs: Vec::new(),
+        };
+        for (line, text) in it {
+            let f: Vec<&str> = text.split_whitespace().collect();
+            let place = |p: &str, s: &str| -> Result<(Piece, u8), ReadError> {
+                let piece =
+                    Piece::parse(p).ok_or_else(|| err(line, format!("unknown piece '{p}'")))?;
+                let sq =
+                    parse_square(s).ok_or_else(|| err(line, format!("unknown square '{s}'")))?;
+                Ok((piece, sq))
+            };
+            let num = |s: &str| -> Result<u64, ReadError> {
+                s.parse()
+                    .map_err(|_| err(line, format!("'{s}' is not a number")))
+            };
+            match f[..] {
+                ["job", p, s, bits, "next", next, "done", done] => {
+                    let (piece, square) = place(p, s)?;
+                    if state
+                        .jobs
+                        .iter()
+                        .any(|j| (j.piece, j.square) == (piece, square))
+                    {
+                        return Err(err(line, format!("duplicate job {piece} {s}")));
+                    }
+                    let bits = num(bits)?;
+                    if !(1..=63).contains(&bits) {
+                        return Err(err(line, format!("index bits {bits} out of range")));
+                    }
+                    let done = match done {
+                        "0" => false,
+                        "1" => true,
+                        _ => return Err(err(line, format!("done must be 0 or 1, found '{done}'"))),
+                    };
+                    state.jobs.push(Job {
+                        piece,
+                        square,
+                        bits: bits as u8,
+                        next: num(next)?,
+                        found: Vec::new(),
+                        done,
+                    });
+                }
+                ["found", p, s, magic, "index", index, "used", used, "span", span] => {
+                    let (piece, square) = place(p, s)?;
+                    let magic = parse_hex(magic).map_err(|m| err(line, m))?;
+                    let found = Found {
+                        index: num(index)?,
+                        magic,
+                        used: num(used)? as u32,
+                        span: num(span)? as u32,
+                    };
+                    let job = state
+                        .jobs
+                        .last_mut()
+                        .filter(|j| (j.piece, j.square) == (piece, square))
+                        .ok_or_else(|| {
+                            err(
+                                line,
+                                format!("'found' for {piece} {s} does not follow its 'job' line"),
+                            )
+                        })?;
+                    job.found.push(found);
+                }
+                _ => return Err(err(line, format!("unexpected line '{text}'"))),
+            }
+        }
+        Ok(state)
+    }
+}
+
+/// Returns true for the variants whose ranges are packed into one overlapping table.
+pub fn is_packed(variant: Variant) -> bool {
+    matches!(variant, Variant::Black | Variant::White)
+}
+
+/// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
+/// distinct shards of the same count. Each job keeps the best finds of all shards by
+/// [`SearchState::rank`], so merging the N shards of a space gives what one run over it gives.
+pub fn merge(states: &[SearchState]) -> Result<SearchState, String> {
+    let first = states.first().ok_or("nothing to merge")?;
+    let mut seen = Vec::new();
+    for s in states {
+        let same = s.variant == first.variant
+            && s.seed == first.seed
+            && s.budget == first.budget
+            && s.pool == first.pool
+            && s.shard.count == first.shard.count;
+        if !same {
+            return Err(format!(
+                "shard {} was run with other settings than shard {} (variant, seed, budget, pool and shard count must match)",
+                s.shard, first.shard
+            ));
+        }
+        let jobs = |st: &SearchState| {
+            st.jobs
+                .iter()
+                .map(|j| (j.piece, j.square, j.bits))
+                .collect::<Vec<_>>()
+        };
+        if jobs(s) != jobs(first) {
+            return Err(format!(
+                "shard {} searched other squares or bits than shard {}",
+                s.shard, first.shard
+            ));
+        }
+        if seen.contains(&s.shard.index) {
+            return Err(format!("shard {} given twice", s.shard));
+        }
+        seen.push(s.shard.index);
+    }
+    let mut merged = first.clone();
+    merged.command = format!("merge of {} of {} shards", states.len(), first.shard.count);
+    for (i, job) in merged.jobs.iter_mut().enumerate() {
+        job.found.clear();
+        job.done = states.iter().all(|s| s.jobs[i].done);
+        job.next = states.iter().map(|s| s.jobs[i].next).min().unwrap_or(0);
+    }
+    let policy = merged.policy();
+    for s in states {
+        for (i, job) in s.jobs.iter().enumerate() {
+            for &f in &job.found {
+                policy.insert(&mut merged.jobs[i], f);
+            }
+        }
+    }
+    Ok(merged)
+}
