@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn shards_partition_the_blocks() {
-        let mut seen = vec![0u32; 40];
+        let mut seen = [0u32; 40];
         for k in 0..4 {
             let s = Shard { index: k, count: 4 };
             for n in 0..10 {
