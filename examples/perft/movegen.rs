@@ -150,6 +150,26 @@ fn attacked<S: Side>(b: &Board, target: u32, occ: u64) -> bool {
         || (bishop_attacks(s, occ) & (b.pieces[BISHOP] | b.pieces[QUEEN]) & them) != 0
 }
 
+/// Up to this many king destinations are tested one by one; more use the attack map.
+const KING_TEST_MAX: u32 = 1;
+
+/// Every square attacked by side `S::THEM` with occupancy `occ`.
+#[inline(always)]
+fn attack_map<S: Side>(b: &Board, occ: u64) -> u64 {
+    let them = b.colors[S::THEM];
+    let pawns = b.pieces[PAWN] & them;
+    let mut a = shift(pawns & !FILE_A, -S::UP_EAST) | shift(pawns & !FILE_H, -S::UP_WEST);
+    a |= king_attacks(sq((b.pieces[KING] & them).trailing_zeros()));
+    for_each_bit(b.pieces[KNIGHT] & them, |s, _| a |= knight_attacks(sq(s)));
+    for_each_bit((b.pieces[BISHOP] | b.pieces[QUEEN]) & them, |s, _| {
+        a |= bishop_attacks(sq(s), occ)
+    });
+    for_each_bit((b.pieces[ROOK] | b.pieces[QUEEN]) & them, |s, _| {
+        a |= rook_attacks(sq(s), occ)
+    });
+    a
+}
+
 /// Set-wise pawn moves for the pawns in `pawns`, destinations limited to `mask`.
 #[inline(always)]
 fn pawn_moves<S: Side, V: Visitor>(pawns: u64, mask: u64, them: u64, empty: u64, v: &mut V) {
@@ -182,20 +202,34 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
     let their_rq = (b.pieces[ROOK] | b.pieces[QUEEN]) & them;
     let their_bq = (b.pieces[BISHOP] | b.pieces[QUEEN]) & them;
 
-    let checkers = (knight_attacks(k) & b.pieces[KNIGHT] & them)
-        | (pawn_attacks(S::COLOR, k) & b.pieces[PAWN] & them)
-        | (rook_attacks(k, occ) & their_rq)
-        | (bishop_attacks(k, occ) & their_bq);
+    // Enemy sliders on the king's empty-board lines: the only possible slider checkers
+    // and pinners. Most often there are none, which skips the magic lookups.
+    let rook_snipers = rook_rays(k) & their_rq;
+    let bishop_snipers = bishop_rays(k) & their_bq;
+    let mut checkers = (knight_attacks(k) & b.pieces[KNIGHT] & them)
+        | (pawn_attacks(S::COLOR, k) & b.pieces[PAWN] & them);
+    if rook_snipers != 0 {
+        checkers |= rook_attacks(k, occ) & rook_snipers;
+    }
+    if bishop_snipers != 0 {
+        checkers |= bishop_attacks(k, occ) & bishop_snipers;
+    }
 
     // King moves: each destination tested with the king removed from the occupancy, so
     // that it cannot hide behind itself on a slider's line.
     let occ_no_king = occ ^ king_bb;
-    let mut safe = 0;
-    for_each_bit(king_attacks(k) & !us, |t, bit| {
-        if !attacked::<S>(b, t, occ_no_king) {
-            safe |= bit;
-        }
-    });
+    let king_targets = king_attacks(k) & !us;
+    let safe = if king_targets.count_ones() <= KING_TEST_MAX {
+        let mut safe = 0;
+        for_each_bit(king_targets, |t, bit| {
+            if !attacked::<S>(b, t, occ_no_king) {
+                safe |= bit;
+            }
+        });
+        safe
+    } else {
+        king_targets & !attack_map::<S>(b, occ_no_king)
+    };
     v.piece(KING, ki, safe);
 
     if checkers & checkers.wrapping_sub(1) != 0 {
@@ -209,7 +243,7 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
     };
 
     // Pinned pieces: our only piece between the king and an enemy slider on an empty-board ray.
-    let snipers = (rook_rays(k) & their_rq) | (bishop_rays(k) & their_bq);
+    let snipers = rook_snipers | bishop_snipers;
     let mut pinned = 0;
     for_each_bit(snipers, |s, _| {
         let blockers = between(k, sq(s)) & occ;
