@@ -234,10 +234,16 @@ fn random_games_match_cozy_chess() {
         rng ^= rng << 17;
         rng
     };
+    // Unoptimised test builds play a few short games; optimised ones many long ones.
+    let (games, plies) = if cfg!(debug_assertions) {
+        (2, 40)
+    } else {
+        (40, 120)
+    };
     for &(fen, _) in SUITE {
-        for _game in 0..4 {
+        for _game in 0..games {
             let mut board = parse_fen(fen).unwrap();
-            for _ply in 0..60 {
+            for _ply in 0..plies {
                 let cboard = cozy(&board.to_fen());
                 let moves = legal_moves(&board);
                 let mut theirs = Vec::new();
