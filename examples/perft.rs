@@ -54,7 +54,13 @@ fn main() -> ExitCode {
     let start = Instant::now();
     let nodes = if divide && depth > 0 {
         let mut total = 0;
-        for (m, n) in chess::divide(&board, depth) {
+        // Sorted by move, so the output diffs cleanly against other programs' divide.
+        let mut split: Vec<(String, u64)> = chess::divide(&board, depth)
+            .into_iter()
+            .map(|(m, n)| (m.to_string(), n))
+            .collect();
+        split.sort();
+        for (m, n) in split {
             println!("{m}: {n}");
             total += n;
         }
