@@ -207,22 +207,53 @@ fn main() {
     for set in ["fancy", "plain", "black"] {
         println!("cargo:rerun-if-changed=magics/{set}.rs");
     }
+    const BACKENDS: [&str; 6] = [
+        "fancy",
+        "plain",
+        "black",
+        "pext",
+        "pext_compact",
+        "hyperbola",
+    ];
+    let values = BACKENDS.map(|b| format!("\"{b}\"")).join(", ");
     println!("cargo:rustc-check-cfg=cfg(magic_bitboards_no_pext)");
-    println!(
-        "cargo:rustc-check-cfg=cfg(mb_table, values(\"fancy\", \"plain\", \"black\", \"pext\", \"pext_compact\"))"
-    );
-    println!("cargo:rustc-check-cfg=cfg(mb_default, values(\"pext\", \"black\", \"hyperbola\"))");
+    println!("cargo:rustc-check-cfg=cfg(magic_bitboards_backend, values({values}))");
+    println!("cargo:rustc-check-cfg=cfg(mb_table, values({values}))");
+    println!("cargo:rustc-check-cfg=cfg(mb_default, values({values}))");
 
     let target = Target::from_env();
-    // Default path: PEXT where the target has it; otherwise black magics, the fastest
-    // multiply backend measured here (README); table-free on 16-bit targets, where no
-    // 700 KiB table fits the address space.
-    let default = if target.pext {
-        "pext"
-    } else if target.pointer_width >= 32 {
-        "black"
-    } else {
-        "hyperbola"
+    let default = match env::var("CARGO_CFG_MAGIC_BITBOARDS_BACKEND") {
+        // `--cfg magic_bitboards_backend="NAME"` picks the crate-level backend outright.
+        Ok(name) => {
+            if !BACKENDS.contains(&name.as_str()) {
+                fail(&format!(
+                    "--cfg magic_bitboards_backend=\"{name}\": expected one of {BACKENDS:?}"
+                ));
+            }
+            if name.starts_with("pext") && !target.pext {
+                fail(&format!(
+                    "--cfg magic_bitboards_backend=\"{name}\" needs an x86_64 target with bmi2 \
+                     (e.g. -C target-cpu=x86-64-v3) and no --cfg magic_bitboards_no_pext"
+                ));
+            }
+            BACKENDS
+                .into_iter()
+                .find(|b| *b == name)
+                .unwrap_or("hyperbola")
+        }
+        // By measurement (README, "Choosing a backend"): PEXT with u16 entries where the
+        // target has BMI2; else the smaller table of fancy and black, which do the same
+        // work per lookup, so the one with fewer cache misses wins; nothing on 16-bit
+        // targets, where no such table fits the address space.
+        Err(_) if target.pext => "pext_compact",
+        Err(_) if target.pointer_width >= 32 => {
+            if sets::black::TABLE_LEN < sets::fancy::TABLE_LEN {
+                "black"
+            } else {
+                "fancy"
+            }
+        }
+        Err(_) => "hyperbola",
     };
     let wanted = |name: &str| feature(name) || default == name;
     let mut tables: Vec<&str> = ["fancy", "plain", "black"]

@@ -1,7 +1,7 @@
 //! Chess attack bitboards as static data: magic and PEXT tables for rooks, bishops and
 //! queens, plus knight, king and pawn attacks, rays, `between` and `line`, all computed
 //! and verified by the build script and linked into read-only data. There is no
-//! initialisation call, no lazy static and no dependency; the crate is `#![no_std]`.
+//! initialisation call, no lazy static and no dependency, and the crate is `no_std`.
 //!
 //! ```
 //! use magic_bitboards::{queen_attacks, Square};
@@ -24,15 +24,21 @@
 //! The crate-level [`rook_attacks`], [`bishop_attacks`] and [`queen_attacks`] use the
 //! fastest backend for the target, chosen at compile time and named by [`BACKEND`]:
 //!
-//! * `pext` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`), unless built with
-//!   `--cfg magic_bitboards_no_pext` (for AMD Zen 1/Zen 2, whose PEXT is microcoded);
-//! * otherwise `black` (black magics: the fastest multiply backend measured, and the
-//!   smallest table);
+//! * `pext_compact` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`): PEXT
+//!   index, 210 KiB of `u16` entries expanded with PDEP; measured faster than `u64` PEXT
+//!   entries for queens and for dependent lookups. Build with
+//!   `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older AMD), which run
+//!   PEXT/PDEP in microcode, slower than a multiply;
+//! * otherwise the multiply backend with the smaller committed table of `fancy` and
+//!   `black` (both do the same work per lookup; the smaller table misses cache less);
 //! * `hyperbola` on 16-bit targets, where no table fits.
 //!
+//! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
+//! outright, e.g. `"hyperbola"` for the smallest binary.
+//!
 //! Each backend is also a module with the same three functions, compiled in when its
-//! cargo feature is on: [`fancy`](crate#backends), `plain`, `black`, `pext` and
-//! `pext_compact` (both only on targets with BMI2) and the table-free `hyperbola`.
+//! cargo feature is on: `fancy`, `plain`, `black`, `pext` and `pext_compact` (the last two
+//! only on x86_64 targets with BMI2) and the table-free `hyperbola`.
 
 #![no_std]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
@@ -44,11 +50,21 @@ pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
 
 use tables::{BETWEEN, BISHOP_RAYS, KING, KNIGHT, LINE, PAWN, ROOK_RAYS};
 
+// Each backend is public with its feature, and private (for the crate-level functions
+// only) when it is the default path without its feature. build.rs sets `mb_default` and
+// `mb_table` from CARGO_CFG_* of the target; PEXT modules also need the compiler's own
+// BMI2 cfg, which makes the intrinsics sound to call.
 #[cfg(feature = "fancy")]
 pub mod fancy;
+#[cfg(all(not(feature = "fancy"), mb_default = "fancy"))]
+#[allow(dead_code)]
+mod fancy;
 
 #[cfg(feature = "plain")]
 pub mod plain;
+#[cfg(all(not(feature = "plain"), mb_default = "plain"))]
+#[allow(dead_code)]
+mod plain;
 
 #[cfg(feature = "black")]
 pub mod black;
@@ -79,6 +95,14 @@ mod pext;
     target_feature = "bmi2"
 ))]
 pub mod pext_compact;
+#[cfg(all(
+    not(feature = "pext_compact"),
+    mb_default = "pext_compact",
+    target_arch = "x86_64",
+    target_feature = "bmi2"
+))]
+#[allow(dead_code)]
+mod pext_compact;
 
 #[cfg(feature = "hyperbola")]
 pub mod hyperbola;
@@ -86,20 +110,30 @@ pub mod hyperbola;
 #[allow(dead_code)]
 mod hyperbola;
 
-#[cfg(all(mb_default = "pext", target_arch = "x86_64", target_feature = "bmi2"))]
-use pext as default_backend;
-
 #[cfg(mb_default = "black")]
 use black as default_backend;
-
+#[cfg(mb_default = "fancy")]
+use fancy as default_backend;
 #[cfg(mb_default = "hyperbola")]
 use hyperbola as default_backend;
+#[cfg(all(mb_default = "pext", target_arch = "x86_64", target_feature = "bmi2"))]
+use pext as default_backend;
+#[cfg(all(
+    mb_default = "pext_compact",
+    target_arch = "x86_64",
+    target_feature = "bmi2"
+))]
+use pext_compact as default_backend;
+#[cfg(mb_default = "plain")]
+use plain as default_backend;
 
 /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
-/// [`queen_attacks`]: `"pext"`, `"black"` or `"hyperbola"`.
+/// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3 and
+/// `"fancy"` on baseline x86-64 (see the crate documentation).
 ///
 /// ```
-/// assert!(["pext", "black", "hyperbola"].contains(&magic_bitboards::BACKEND));
+/// let backends = ["fancy", "plain", "black", "pext", "pext_compact", "hyperbola"];
+/// assert!(backends.contains(&magic_bitboards::BACKEND));
 /// ```
 pub const BACKEND: &str = default_backend::NAME;
 
