@@ -61,28 +61,28 @@ fn watch(progress: &Progress, done: &AtomicBool, start: Instant) {
         }
         if bar.is_none() && start.elapsed() >= BAR_DELAY {
             let total = progress.total.load(Ordering::Relaxed) as u64;
-            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let mut b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             let style = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} squares  {msg}",
+                "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} squares, {msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar());
             b.set_style(style);
+            b = b.with_elapsed(start.elapsed());
             bar = Some(b);
         }
         if let Some(b) = &bar {
             let done_jobs = progress.done.load(Ordering::Relaxed) as u64;
             b.set_position(done_jobs);
             let stage = if done_jobs >= progress.total.load(Ordering::Relaxed) as u64 {
-                "laying out and verifying"
+                "laying out, verifying"
             } else if progress.stop.load(Ordering::Relaxed) {
-                "stopping: falling back to default bits"
+                "stopping"
             } else {
                 "searching"
             };
-            b.set_message(format!(
-                "{} candidates, {stage} (Ctrl-C keeps the best so far)",
-                progress.candidates.load(Ordering::Relaxed)
-            ));
+            let tried = progress.candidates.load(Ordering::Relaxed) as f64;
+            b.set_message(format!("{:.1}M tried, {stage}", tried / 1e6));
+            b.tick();
         }
     }
     if let Some(b) = bar {
