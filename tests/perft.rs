@@ -270,6 +270,21 @@ fn random_games_match_cozy_chess() {
 }
 
 #[test]
+fn many_moves() {
+    // The 218-move position, and nine queens with no other blockers: the move list
+    // holds every move the parser's material limits allow.
+    let b = parse_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+    assert_eq!(legal_moves(&b).len(), 218);
+    assert_eq!(perft(&b, 1), 218);
+    let b = parse_fen("QQQQQQQQ/Q7/8/8/8/8/6pp/K5bk w - - 0 1").unwrap();
+    assert_eq!(legal_moves(&b).len() as u64, perft(&b, 1));
+    assert_eq!(
+        perft(&b, 2),
+        cozy_perft(&cozy("QQQQQQQQ/Q7/8/8/8/8/6pp/K5bk w - - 0 1"), 2)
+    );
+}
+
+#[test]
 fn fen_round_trip() {
     for &(fen, _) in SUITE {
         assert_eq!(parse_fen(fen).unwrap().to_fen(), fen);
@@ -374,6 +389,33 @@ fn bad_fens_are_errors() {
         ),
         ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra", |e| {
             matches!(e, FieldCount(7))
+        }),
+        ("QQQQQQQQ/QQQQQQQQ/8/8/8/8/8/k1K5 w - - 0 1", |e| {
+            matches!(
+                e,
+                TooMuchMaterial {
+                    color: "white",
+                    reason: "more than 16 pieces"
+                }
+            )
+        }),
+        ("k7/8/8/8/8/P7/PPPPPPPP/K7 w - - 0 1", |e| {
+            matches!(
+                e,
+                TooMuchMaterial {
+                    color: "white",
+                    reason: "more than 8 pawns"
+                }
+            )
+        }),
+        ("k7/8/8/8/8/8/PPPPPPPP/KQQ5 w - - 0 1", |e| {
+            matches!(
+                e,
+                TooMuchMaterial {
+                    reason: "more promoted pieces than missing pawns",
+                    ..
+                }
+            )
         }),
         // Black king in check with white to move.
         ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", |e| {

@@ -26,6 +26,12 @@ pub enum FenError {
     MissingKing { color: &'static str },
     /// Piece placement: a side has more than one king.
     TooManyKings { color: &'static str, count: u32 },
+    /// Piece placement: more material than a game can produce (more than 16 pieces or 8
+    /// pawns, or more promoted pieces than missing pawns).
+    TooMuchMaterial {
+        color: &'static str,
+        reason: &'static str,
+    },
     /// Piece placement: a pawn on the first or eighth rank.
     PawnOnBackRank { square: String },
     /// Side to move is not `w` or `b`.
@@ -83,6 +89,12 @@ impl fmt::Display for FenError {
             MissingKing { color } => write!(f, "piece placement: {color} has no king"),
             TooManyKings { color, count } => {
                 write!(f, "piece placement: {color} has {count} kings")
+            }
+            TooMuchMaterial { color, reason } => {
+                write!(
+                    f,
+                    "piece placement: {color} has too much material: {reason}"
+                )
             }
             PawnOnBackRank { square } => write!(
                 f,
@@ -215,6 +227,28 @@ pub fn parse(fen: &str) -> Result<Board, FenError> {
             1 => {}
             count => return Err(FenError::TooManyKings { color: name, count }),
         }
+    }
+    for (color, name) in [(WHITE, "white"), (BLACK, "black")] {
+        let own = b.colors[color];
+        let count = |p: usize| (b.pieces[p] & own).count_ones();
+        let pawns = count(PAWN);
+        let promoted = count(QUEEN).saturating_sub(1)
+            + count(ROOK).saturating_sub(2)
+            + count(BISHOP).saturating_sub(2)
+            + count(KNIGHT).saturating_sub(2);
+        let reason = if own.count_ones() > 16 {
+            "more than 16 pieces"
+        } else if pawns > 8 {
+            "more than 8 pawns"
+        } else if promoted > 8 - pawns {
+            "more promoted pieces than missing pawns"
+        } else {
+            continue;
+        };
+        return Err(FenError::TooMuchMaterial {
+            color: name,
+            reason,
+        });
     }
     let back = b.pieces[PAWN] & (RANK_1 | RANK_8);
     if back != 0 {

@@ -44,8 +44,11 @@ impl Visitor for Counter {
     }
 }
 
-/// Upper bound on the number of legal moves in a chess position (218 is the known maximum).
-pub const MAX_MOVES: usize = 256;
+/// Capacity of a [`MoveList`]. Reachable positions have at most 218 legal moves; the FEN
+/// parser's material limits (at most 9 queens, 2 rooks, 2 bishops, 2 knights and a king
+/// when all pawns promote to queens) bound any accepted position by
+/// 9 * 27 + 2 * 14 + 2 * 13 + 2 * 8 + 8 = 321.
+pub const MAX_MOVES: usize = 324;
 
 /// A fixed-size move list (no heap).
 pub struct MoveList {
