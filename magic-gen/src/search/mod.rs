@@ -168,6 +168,84 @@ impl EpochTable {
         }
         Ok(())
     }
+
+    /// Returns how many of `entries` collide destructively under `magic`: the fitness a
+    /// reduced-bit climb minimises (0 means valid).
+    pub fn conflicts(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> u32 {
+        self.epoch += 1;
+        if self.epoch == 1 << 24 {
+            self.slots.fill(0);
+            self.epoch = 1;
+        }
+        let stamp = self.epoch << 8;
+        let shift = 64 - bits as u32;
+        let last = self.slots.len() - 1;
+        let mut bad = 0;
+        for &(key, id) in entries {
+            let slot = &mut self.slots[(key.wrapping_mul(magic) >> shift) as usize & last];
+            if *slot & !0xff != stamp {
+                *slot = stamp | id as u32;
+            } else if *slot != stamp | id as u32 {
+                bad += 1;
+            }
+        }
+        bad
+    }
+}
+
+/// Returns the climbs a reduced-bit job starts per block: one per 4096 occupancies
+/// evaluated per move, so a block costs about the same on every square and round-robin
+/// scheduling shares time fairly (64 climbs for a 6-bit bishop, 1 for a 12-bit rook).
+pub const fn climbs_per_block(popcount: u8) -> u64 {
+    1 << (12 - if popcount < 12 { popcount } else { 12 })
+}
+
+/// Moves without improvement after which a climb gives up. Measured on bishop a3 and b3 at
+/// one bit under: 1000 found them 2-10x sooner than 100, 300 or 3000.
+const CLIMB_PATIENCE: u32 = 1000;
+
+/// A local search for a magic with fewer bits than the mask popcount, guided by
+/// constructive collisions: from `start`, flip one or two random bits at a time and keep
+/// the change when it does not add destructive collisions, until none are left or
+/// [`CLIMB_PATIENCE`] moves bring no improvement. Random sparse candidates almost never
+/// work below the popcount (none of 128 squares in 1.4 billion tries); climbing finds
+/// bishop a1 at 5 bits in about 100,000 evaluations.
+pub fn climb(
+    entries: &[(u64, u8)],
+    bits: u8,
+    start: u64,
+    rng: &mut Xoshiro256PlusPlus,
+    table: &mut EpochTable,
+) -> Option<u64> {
+    climb_with(entries, bits, start, rng, table, CLIMB_PATIENCE)
+}
+
+fn climb_with(
+    entries: &[(u64, u8)],
+    bits: u8,
+    start: u64,
+    rng: &mut Xoshiro256PlusPlus,
+    table: &mut EpochTable,
+    patience: u32,
+) -> Option<u64> {
+    use rand_xoshiro::rand_core::RngCore;
+    let mut magic = start;
+    let mut current = table.conflicts(entries, magic, bits);
+    let mut stale = 0;
+    while current > 0 && stale < patience {
+        let r = rng.next_u64();
+        let mut trial = magic ^ (1 << (r & 63));
+        if r & 64 != 0 {
+            trial ^= 1 << ((r >> 8) & 63);
+        }
+        let c = table.conflicts(entries, trial, bits);
+        stale = if c < current { 0 } else { stale + 1 };
+        if c <= current {
+            magic = trial;
+            current = c;
+        }
+    }
+    (current == 0).then_some(magic)
 }
 
 /// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired
@@ -356,6 +434,43 @@ fn scan_block(
         Budget::UntilFound => u64::MAX,
     };
     let packed = is_packed(variant);
+    let popcount = scratch.data.mask.count_ones() as u8;
+    if !packed && job.bits < popcount {
+        // Reduced bits: each candidate of the block starts a climb.
+        let mut tried = 0;
+        // A stream of its own, apart from the block's candidates.
+        let mut rng = stream.block_rng(block | 1 << 63);
+        for (index, start) in stream
+            .block(block)
+            .take(climbs_per_block(popcount) as usize)
+        {
+            if index >= limit {
+                break;
+            }
+            tried += 1;
+            if let Some(magic) = climb(
+                &scratch.entries,
+                job.bits,
+                start,
+                &mut rng,
+                &mut scratch.table,
+            ) {
+                state_policy.insert(
+                    job,
+                    Found {
+                        index,
+                        magic,
+                        used: 0,
+                        span: 0,
+                    },
+                );
+                break;
+            }
+        }
+        job.next += 1;
+        job.done = state_policy.finished(job);
+        return tried;
+    }
     let mut tried = 0;
     for (index, magic) in stream.block(block) {
         if index >= limit {
@@ -715,6 +830,21 @@ mod tests {
     }
 
     #[test]
+    fn climbing_finds_bishop_a1_one_bit_under() {
+        let mut c = config(Variant::Fancy, 2);
+        c.targets = vec![(Piece::Bishop, 0)];
+        let hunt = HuntOptions {
+            bits_under: Some(1),
+            budget: Budget::Candidates(4 * space::BLOCK_LEN),
+            ..HuntOptions::default()
+        };
+        let out = search_with(&c, &hunt, &Progress::default()).unwrap();
+        assert!(out.unmet.is_empty());
+        assert_eq!(out.set.entry(Piece::Bishop, 0).bits, 5);
+        assert_eq!(out.report.table_len, 107_648 - 32);
+    }
+
+    #[test]
     fn an_impossible_target_falls_back_when_the_budget_runs_out() {
         // 3 bits cannot index the 108 distinct attack sets of a bishop on d4.
         let mut c = config(Variant::Fancy, 1);
@@ -734,7 +864,7 @@ mod probe {
     #[test]
     #[ignore = "probe"]
     fn fixed_shift_sizes() {
-        for (variant, pool) in [(Variant::Black, 16), (Variant::Black, 64)] {
+        for (variant, pool) in [(Variant::Black, 64)] {
             let t = Instant::now();
             let c = SearchConfig {
                 variant,
@@ -748,13 +878,36 @@ mod probe {
                 &c,
                 &HuntOptions {
                     pool,
-                    budget: Budget::Candidates(1 << 20),
+                    budget: Budget::Candidates(1 << 18),
                     ..HuntOptions::default()
                 },
             )
             .unwrap();
             run(&mut st, 2, None, &Progress::default(), None);
             println!("scan {:?}", t.elapsed());
+            let spans: u64 = st
+                .jobs
+                .iter()
+                .map(|j| j.found.iter().map(|f| f.span).min().unwrap_or(0) as u64)
+                .sum();
+            let used: u64 = st
+                .jobs
+                .iter()
+                .map(|j| j.found.iter().map(|f| f.used).min().unwrap_or(0) as u64)
+                .sum();
+            println!("sum min span {spans} sum min used {used}");
+            for j in st.jobs.iter().step_by(9) {
+                println!(
+                    "{} {} span {:?}",
+                    j.piece,
+                    j.square,
+                    j.found
+                        .iter()
+                        .take(4)
+                        .map(|f| (f.span, f.used))
+                        .collect::<Vec<_>>()
+                );
+            }
             let t = Instant::now();
             let out = finish(&st, None).unwrap();
             println!(
@@ -764,5 +917,45 @@ mod probe {
                 out.report.slots_used
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod probe_under {
+    use super::*;
+
+    #[test]
+    #[ignore = "probe"]
+    fn one_under() {
+        let secs: f64 = std::env::var("SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60.0);
+        let c = SearchConfig {
+            variant: Variant::Fancy,
+            targets: vec![],
+            bits: None,
+            seconds: Some(secs),
+            threads: 2,
+            seed: 1,
+        };
+        let h = HuntOptions {
+            bits_under: Some(1),
+            ..HuntOptions::default()
+        };
+        let p = Progress::default();
+        let out = search_with(&c, &h, &p).unwrap();
+        for piece in Piece::ALL {
+            let met: Vec<String> = (0..64u8)
+                .filter(|&s| !out.unmet.contains(&(piece, s)))
+                .map(square_name)
+                .collect();
+            println!("{piece} met {}: {}", met.len(), met.join(" "));
+        }
+        println!(
+            "len {} climbs {}",
+            out.report.table_len,
+            p.candidates.load(Ordering::Relaxed)
+        );
     }
 }
