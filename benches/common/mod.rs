@@ -1,0 +1,689 @@
+//! Shared by `benches/attacks.rs` (criterion) and `benches/quick.rs` (one markdown table):
+//! the query set, every implementation under test behind one trait, the timed loops, and
+//! the check of every implementation against magic-gen's slow ray walk.
+//!
+//! Each implementation gets the queries in its own square type (converted before timing),
+//! so a loop measures the lookup and nothing else.
+
+#![allow(dead_code)] // Each bench binary uses a different part of this module.
+
+use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
+
+/// Queries in the set: half from real positions, half random sparse occupancies.
+pub const QUERIES: usize = 8192;
+
+/// xorshift64* (Vigna): deterministic, seeded, no dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// Perft positions: (FEN, depth of the tree whose nodes are collected).
+const POSITIONS: &[(&str, u8)] = &[
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        3,
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        2,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        2,
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        2,
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        2,
+    ),
+];
+
+/// The occupancy of a FEN's piece placement (a1 = 0): a check on cozy-chess's parser and
+/// on our square numbering.
+pub fn fen_occupancy(fen: &str) -> u64 {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let mut occ = 0u64;
+    for (i, row) in placement.split('/').enumerate() {
+        let rank = 7 - i as u32;
+        let mut file = 0u32;
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(n) => file += n,
+                None => {
+                    occ |= 1u64 << (rank * 8 + file);
+                    file += 1;
+                }
+            }
+        }
+    }
+    occ
+}
+
+fn collect(board: &cozy_chess::Board, depth: u8, out: &mut Vec<u64>) {
+    out.push(board.occupied().0);
+    if depth == 0 {
+        return;
+    }
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            collect(&child, depth - 1, out);
+        }
+        false
+    });
+}
+
+/// Occupancies of every node of small perft trees from six well-known positions.
+pub fn real_occupancies() -> Vec<u64> {
+    let mut all = Vec::new();
+    for &(fen, depth) in POSITIONS {
+        let board = cozy_chess::Board::from_fen(fen, false)
+            .unwrap_or_else(|e| panic!("bad FEN {fen}: {e:?}"));
+        assert_eq!(
+            board.occupied().0,
+            fen_occupancy(fen),
+            "cozy-chess and the FEN parser disagree on {fen}"
+        );
+        collect(&board, depth, &mut all);
+    }
+    all
+}
+
+/// The fixed query set, as (square index, occupancy): interleaved, one from a real
+/// position (a random node of the perft trees, a random occupied square of it: a piece
+/// whose attacks a move generator would ask for), one random sparse (uniform square,
+/// occupancy the AND of three random words, about 8 of 64 squares).
+pub fn queries() -> Vec<(u8, u64)> {
+    let real = real_occupancies();
+    let mut rng = Rng::new(0x5eed_b17b_0a4d_5eed);
+    let mut q = Vec::with_capacity(QUERIES);
+    while q.len() < QUERIES {
+        let occ = real[rng.below(real.len())];
+        let n = rng.below(occ.count_ones() as usize);
+        let mut bits = occ;
+        for _ in 0..n {
+            bits &= bits - 1;
+        }
+        q.push((bits.trailing_zeros() as u8, occ));
+        let sq = rng.below(64) as u8;
+        let occ = rng.next_u64() & rng.next_u64() & rng.next_u64();
+        q.push((sq, occ));
+    }
+    q
+}
+
+/// One implementation of slider attacks. `Sq` is its own square type; `&self` carries
+/// the run-time tables of the implementations that build them (the phf dictionary).
+pub trait Slider {
+    type Sq: Copy;
+    fn name(&self) -> String;
+    fn square(&self, index: u8) -> Self::Sq;
+    fn rook(&self, sq: Self::Sq, occ: u64) -> u64;
+    fn bishop(&self, sq: Self::Sq, occ: u64) -> u64;
+    #[inline(always)]
+    fn queen(&self, sq: Self::Sq, occ: u64) -> u64 {
+        self.rook(sq, occ) | self.bishop(sq, occ)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Rook,
+    Bishop,
+    Queen,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Rook, Kind::Bishop, Kind::Queen];
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Rook => "rook",
+            Kind::Bishop => "bishop",
+            Kind::Queen => "queen",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Independent lookups: throughput.
+    Independent,
+    /// Each lookup's occupancy depends on the previous result: latency.
+    Dependent,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 2] = [Mode::Independent, Mode::Dependent];
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Independent => "independent",
+            Mode::Dependent => "dependent",
+        }
+    }
+}
+
+/// The slow ray walk: the reference every implementation is checked against.
+pub fn reference(kind: Kind, sq: u8, occ: u64) -> u64 {
+    match kind {
+        Kind::Rook => slow_attacks(Piece::Rook, sq, occ),
+        Kind::Bishop => slow_attacks(Piece::Bishop, sq, occ),
+        Kind::Queen => slow_attacks(Piece::Rook, sq, occ) | slow_attacks(Piece::Bishop, sq, occ),
+    }
+}
+
+/// The bits of a result fed into the next occupancy in dependent mode: the four centre
+/// squares (d4, e4, d5, e5), which do change later lookups (a corner such as a1 would not:
+/// LLVM proved that toggling it never changes a slider's attacks and dropped the chain of
+/// the Kogge-Stone fill). Two cycles (AND, XOR) added to every implementation's chain.
+pub const CHAIN_MASK: u64 = 0x0000_0018_1800_0000;
+
+/// Returns `x` unchanged, hidden from the optimiser. On x86_64 an empty `asm!` with the
+/// value in a register: unlike `black_box`, no round trip through the stack; like it, no
+/// hoisting, folding or vectorising (no AVX-512 or AVX2 gathers) across it.
+#[inline(always)]
+pub fn opaque(mut x: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty template: reads and writes only the register holding `x`.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(reg) x, options(nomem, nostack, preserves_flags));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        x = std::hint::black_box(x);
+    }
+    x
+}
+
+/// Independent lookups over `queries`: each occupancy goes through [`opaque`], so LLVM
+/// can neither hoist, vectorise (gathers) nor fold the lookups; results are XORed.
+#[inline(always)]
+pub fn run_independent<S, F>(queries: &[(S, u64)], f: F) -> u64
+where
+    S: Copy,
+    F: Fn(S, u64) -> u64,
+{
+    let mut acc = 0u64;
+    for &(sq, occ) in queries {
+        acc ^= f(sq, opaque(occ));
+    }
+    acc
+}
+
+/// Dependent lookups: the occupancy of each query takes a bit of the previous result,
+/// so each lookup waits for the one before (latency, as in a chain of attack tests).
+#[inline(always)]
+pub fn run_dependent<S, F>(queries: &[(S, u64)], f: F) -> u64
+where
+    S: Copy,
+    F: Fn(S, u64) -> u64,
+{
+    let mut prev = 0u64;
+    for &(sq, occ) in queries {
+        prev = f(sq, occ ^ (prev & CHAIN_MASK));
+    }
+    prev
+}
+
+/// The queries converted to `s`'s square type.
+pub fn convert<S: Slider>(s: &S, queries: &[(u8, u64)]) -> Vec<(S::Sq, u64)> {
+    queries
+        .iter()
+        .map(|&(sq, occ)| (s.square(sq), occ))
+        .collect()
+}
+
+#[inline(always)]
+pub fn lookup<S: Slider>(s: &S, kind: Kind, sq: S::Sq, occ: u64) -> u64 {
+    match kind {
+        Kind::Rook => s.rook(sq, occ),
+        Kind::Bishop => s.bishop(sq, occ),
+        Kind::Queen => s.queen(sq, occ),
+    }
+}
+
+/// Checks `s` against the slow ray walk on every query, for every piece, and its
+/// dependent chain against the chain of the ray walk; panics naming the first mismatch.
+pub fn check<S: Slider>(s: &S, queries: &[(u8, u64)]) {
+    let typed = convert(s, queries);
+    for kind in Kind::ALL {
+        for (&(sq, occ), &(tsq, _)) in queries.iter().zip(&typed) {
+            let want = reference(kind, sq, occ);
+            let got = lookup(s, kind, tsq, occ);
+            assert_eq!(
+                got,
+                want,
+                "{}: wrong {} attacks from square {sq} with occupancy {occ:#018x}: \
+                 {got:#018x}, the slow ray walk gives {want:#018x}",
+                s.name(),
+                kind.name()
+            );
+        }
+        let mut prev = 0u64;
+        for &(sq, occ) in queries {
+            prev = reference(kind, sq, occ ^ (prev & CHAIN_MASK));
+        }
+        let chain = run_dependent(&typed, |sq, occ| lookup(s, kind, sq, occ));
+        assert_eq!(
+            chain,
+            prev,
+            "{}: dependent {} chain ends at {chain:#018x}, the slow ray walk's at {prev:#018x}",
+            s.name(),
+            kind.name()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Our backends.
+
+/// One backend module of magic-bitboards.
+macro_rules! ours {
+    ($ty:ident, $label:expr, $($path:tt)+) => {
+        pub struct $ty;
+        impl Slider for $ty {
+            type Sq = magic_bitboards::Square;
+            fn name(&self) -> String {
+                $label.to_string()
+            }
+            fn square(&self, index: u8) -> Self::Sq {
+                magic_bitboards::Square::new(index).expect("square index below 64")
+            }
+            #[inline(always)]
+            fn rook(&self, sq: Self::Sq, occ: u64) -> u64 {
+                $($path)+::rook_attacks(sq, occ)
+            }
+            #[inline(always)]
+            fn bishop(&self, sq: Self::Sq, occ: u64) -> u64 {
+                $($path)+::bishop_attacks(sq, occ)
+            }
+            #[inline(always)]
+            fn queen(&self, sq: Self::Sq, occ: u64) -> u64 {
+                $($path)+::queen_attacks(sq, occ)
+            }
+        }
+    };
+}
+
+ours!(
+    DefaultBackend,
+    format!("**default** ({})", magic_bitboards::BACKEND),
+    magic_bitboards
+);
+#[cfg(feature = "fancy")]
+ours!(Fancy, "fancy", magic_bitboards::fancy);
+#[cfg(feature = "plain")]
+ours!(Plain, "plain", magic_bitboards::plain);
+#[cfg(feature = "black")]
+ours!(Black, "black", magic_bitboards::black);
+#[cfg(all(feature = "pext", mb_table = "pext"))]
+ours!(Pext, "pext", magic_bitboards::pext);
+#[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+ours!(PextCompact, "pext_compact", magic_bitboards::pext_compact);
+#[cfg(feature = "hyperbola")]
+ours!(Hyperbola, "hyperbola", magic_bitboards::hyperbola);
+
+/// Backends the bench was built without (a reminder to build with `--all-features`).
+pub fn missing_backends() -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if cfg!(not(feature = "fancy")) {
+        v.push("fancy");
+    }
+    if cfg!(not(feature = "plain")) {
+        v.push("plain");
+    }
+    if cfg!(not(feature = "black")) {
+        v.push("black");
+    }
+    if cfg!(not(all(feature = "pext", mb_table = "pext"))) {
+        v.push("pext");
+    }
+    if cfg!(not(all(
+        feature = "pext_compact",
+        mb_table = "pext_compact"
+    ))) {
+        v.push("pext_compact");
+    }
+    if cfg!(not(feature = "hyperbola")) {
+        v.push("hyperbola");
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// Table-free baselines.
+
+/// magic-gen's ray walk: one step at a time until a blocker or the edge.
+pub struct SlowWalk;
+
+impl Slider for SlowWalk {
+    type Sq = u8;
+    fn name(&self) -> String {
+        "slow ray walk".into()
+    }
+    fn square(&self, index: u8) -> u8 {
+        index
+    }
+    #[inline(always)]
+    fn rook(&self, sq: u8, occ: u64) -> u64 {
+        slow_attacks(Piece::Rook, sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: u8, occ: u64) -> u64 {
+        slow_attacks(Piece::Bishop, sq, occ)
+    }
+}
+
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// Kogge-Stone occluded fills (chessprogramming wiki): each direction fills the slider
+/// through empty squares in three doubling steps, then shifts one step to take the
+/// first blocker.
+pub struct KoggeStone;
+
+#[inline(always)]
+fn fill_up(mut gen: u64, mut pro: u64, wrap: u64, step: u32) -> u64 {
+    pro &= wrap;
+    gen |= pro & (gen << step);
+    pro &= pro << step;
+    gen |= pro & (gen << (2 * step));
+    pro &= pro << (2 * step);
+    gen |= pro & (gen << (4 * step));
+    (gen << step) & wrap
+}
+
+#[inline(always)]
+fn fill_down(mut gen: u64, mut pro: u64, wrap: u64, step: u32) -> u64 {
+    pro &= wrap;
+    gen |= pro & (gen >> step);
+    pro &= pro >> step;
+    gen |= pro & (gen >> (2 * step));
+    pro &= pro >> (2 * step);
+    gen |= pro & (gen >> (4 * step));
+    (gen >> step) & wrap
+}
+
+impl KoggeStone {
+    #[inline(always)]
+    fn rook_bits(gen: u64, empty: u64) -> u64 {
+        fill_up(gen, empty, !0, 8)
+            | fill_down(gen, empty, !0, 8)
+            | fill_up(gen, empty, NOT_A, 1)
+            | fill_down(gen, empty, NOT_H, 1)
+    }
+    #[inline(always)]
+    fn bishop_bits(gen: u64, empty: u64) -> u64 {
+        fill_up(gen, empty, NOT_A, 9)
+            | fill_up(gen, empty, NOT_H, 7)
+            | fill_down(gen, empty, NOT_A, 7)
+            | fill_down(gen, empty, NOT_H, 9)
+    }
+}
+
+impl Slider for KoggeStone {
+    type Sq = u8;
+    fn name(&self) -> String {
+        "Kogge-Stone fill".into()
+    }
+    fn square(&self, index: u8) -> u8 {
+        index
+    }
+    #[inline(always)]
+    fn rook(&self, sq: u8, occ: u64) -> u64 {
+        KoggeStone::rook_bits(1u64 << sq, !occ)
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: u8, occ: u64) -> u64 {
+        KoggeStone::bishop_bits(1u64 << sq, !occ)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The hashing dictionary: phf's perfect hash from relevant occupancy to attacks.
+
+/// One square's map, laid out as `phf::Map` lays out its generated statics: SipHash-1-3
+/// of the key with the map's seed, displacement, then a key check.
+struct PhfMap {
+    mask: u64,
+    seed: phf_shared::HashKey,
+    disps: Vec<(u32, u32)>,
+    entries: Vec<(u64, u64)>,
+}
+
+impl PhfMap {
+    fn new(piece: Piece, sq: u8) -> PhfMap {
+        let mask = relevant_mask(piece, sq);
+        let keys: Vec<u64> = subsets(mask).collect();
+        let state = phf_generator::generate_hash(&keys);
+        let entries = state
+            .map
+            .iter()
+            .map(|&i| (keys[i], slow_attacks(piece, sq, keys[i])))
+            .collect();
+        PhfMap {
+            mask,
+            seed: state.key,
+            disps: state.disps,
+            entries,
+        }
+    }
+
+    /// `phf::Map::get(&(occ & mask)).copied().unwrap_or(0)`.
+    #[inline(always)]
+    fn get(&self, occ: u64) -> u64 {
+        let key = occ & self.mask;
+        let hashes = phf_shared::hash(&key, &self.seed);
+        let index = phf_shared::get_index(&hashes, &self.disps, self.entries.len());
+        let (k, v) = self.entries[index as usize];
+        if k == key {
+            v
+        } else {
+            0
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.entries.len() * 16 + self.disps.len() * 8
+    }
+}
+
+/// 128 perfect-hash maps (rook and bishop, one per square), built at start-up with
+/// `phf_generator` as `phf_codegen` would build them for static maps.
+pub struct PhfDict {
+    rook: Vec<PhfMap>,
+    bishop: Vec<PhfMap>,
+}
+
+impl PhfDict {
+    pub fn new() -> PhfDict {
+        PhfDict {
+            rook: (0..64).map(|sq| PhfMap::new(Piece::Rook, sq)).collect(),
+            bishop: (0..64).map(|sq| PhfMap::new(Piece::Bishop, sq)).collect(),
+        }
+    }
+
+    /// Bytes of keys, values and displacements.
+    pub fn bytes(&self) -> usize {
+        self.rook
+            .iter()
+            .chain(&self.bishop)
+            .map(PhfMap::bytes)
+            .sum()
+    }
+}
+
+impl Slider for PhfDict {
+    type Sq = u8;
+    fn name(&self) -> String {
+        "phf dictionary".into()
+    }
+    fn square(&self, index: u8) -> u8 {
+        index
+    }
+    #[inline(always)]
+    fn rook(&self, sq: u8, occ: u64) -> u64 {
+        self.rook[sq as usize].get(occ)
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: u8, occ: u64) -> u64 {
+        self.bishop[sq as usize].get(occ)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Peer crates.
+
+/// cozy-chess: black magics, or its PEXT tables when the target has BMI2 (Cargo.toml
+/// turns its `pext` feature on for such targets).
+pub struct Cozy;
+
+impl Slider for Cozy {
+    type Sq = cozy_chess::Square;
+    fn name(&self) -> String {
+        if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
+            "cozy-chess 0.3 (pext)".into()
+        } else {
+            "cozy-chess 0.3 (black)".into()
+        }
+    }
+    fn square(&self, index: u8) -> Self::Sq {
+        cozy_chess::Square::index(index as usize)
+    }
+    #[inline(always)]
+    fn rook(&self, sq: Self::Sq, occ: u64) -> u64 {
+        cozy_chess::get_rook_moves(sq, cozy_chess::BitBoard(occ)).0
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: Self::Sq, occ: u64) -> u64 {
+        cozy_chess::get_bishop_moves(sq, cozy_chess::BitBoard(occ)).0
+    }
+}
+
+/// shakmaty: fixed-shift ("white") magics in a const-evaluated static.
+pub struct Shakmaty;
+
+impl Slider for Shakmaty {
+    type Sq = shakmaty::Square;
+    fn name(&self) -> String {
+        "shakmaty 0.30 (fixed shift)".into()
+    }
+    fn square(&self, index: u8) -> Self::Sq {
+        shakmaty::Square::new(u32::from(index))
+    }
+    #[inline(always)]
+    fn rook(&self, sq: Self::Sq, occ: u64) -> u64 {
+        shakmaty::attacks::rook_attacks(sq, shakmaty::Bitboard(occ)).0
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: Self::Sq, occ: u64) -> u64 {
+        shakmaty::attacks::bishop_attacks(sq, shakmaty::Bitboard(occ)).0
+    }
+    #[inline(always)]
+    fn queen(&self, sq: Self::Sq, occ: u64) -> u64 {
+        shakmaty::attacks::queen_attacks(sq, shakmaty::Bitboard(occ)).0
+    }
+}
+
+/// chess: fancy magics with a post-mask, the lookups its move generator uses.
+pub struct Chess;
+
+impl Slider for Chess {
+    type Sq = chess::Square;
+    fn name(&self) -> String {
+        "chess 3.2 (fancy)".into()
+    }
+    fn square(&self, index: u8) -> Self::Sq {
+        chess::ALL_SQUARES[index as usize]
+    }
+    #[inline(always)]
+    fn rook(&self, sq: Self::Sq, occ: u64) -> u64 {
+        chess::get_rook_moves(sq, chess::BitBoard(occ)).0
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: Self::Sq, occ: u64) -> u64 {
+        chess::get_bishop_moves(sq, chess::BitBoard(occ)).0
+    }
+}
+
+/// chess with BMI2: PEXT index into u16 entries expanded by PDEP (`get_rook_moves_bmi`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub struct ChessBmi;
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+impl Slider for ChessBmi {
+    type Sq = chess::Square;
+    fn name(&self) -> String {
+        "chess 3.2 (pext u16)".into()
+    }
+    fn square(&self, index: u8) -> Self::Sq {
+        chess::ALL_SQUARES[index as usize]
+    }
+    #[inline(always)]
+    fn rook(&self, sq: Self::Sq, occ: u64) -> u64 {
+        chess::get_rook_moves_bmi(sq, chess::BitBoard(occ)).0
+    }
+    #[inline(always)]
+    fn bishop(&self, sq: Self::Sq, occ: u64) -> u64 {
+        chess::get_bishop_moves_bmi(sq, chess::BitBoard(occ)).0
+    }
+}
+
+/// Who an implementation is, for the tables: ours, a baseline, or a peer crate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Group {
+    Ours,
+    Baseline,
+    Peer,
+}
+
+/// Calls `$m!(expr, group)` for every implementation compiled into this build, in table
+/// order. A macro, not a `Vec<Box<dyn ...>>`, so that every timed loop is monomorphised
+/// and the lookup inlined into it.
+macro_rules! for_each_impl {
+    ($m:ident) => {{
+        $m!(crate::common::DefaultBackend, crate::common::Group::Ours);
+        #[cfg(feature = "fancy")]
+        $m!(crate::common::Fancy, crate::common::Group::Ours);
+        #[cfg(feature = "plain")]
+        $m!(crate::common::Plain, crate::common::Group::Ours);
+        #[cfg(feature = "black")]
+        $m!(crate::common::Black, crate::common::Group::Ours);
+        #[cfg(all(feature = "pext", mb_table = "pext"))]
+        $m!(crate::common::Pext, crate::common::Group::Ours);
+        #[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+        $m!(crate::common::PextCompact, crate::common::Group::Ours);
+        #[cfg(feature = "hyperbola")]
+        $m!(crate::common::Hyperbola, crate::common::Group::Ours);
+        $m!(crate::common::SlowWalk, crate::common::Group::Baseline);
+        $m!(crate::common::KoggeStone, crate::common::Group::Baseline);
+        $m!(
+            crate::common::PhfDict::new(),
+            crate::common::Group::Baseline
+        );
+        $m!(crate::common::Cozy, crate::common::Group::Peer);
+        $m!(crate::common::Shakmaty, crate::common::Group::Peer);
+        $m!(crate::common::Chess, crate::common::Group::Peer);
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        $m!(crate::common::ChessBmi, crate::common::Group::Peer);
+    }};
+}

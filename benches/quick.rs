@@ -1,0 +1,288 @@
+//! Quick mode: every implementation (our backends, table-free baselines, the phf
+//! dictionary, the peer crates) in one run of well under a minute, printed as one
+//! markdown table of ns per lookup with the ratio to the fastest peer crate.
+//!
+//! ```text
+//! CARGO_TARGET_DIR=/work/target-bench cargo bench --all-features --bench quick
+//! RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=/work/target-bench-v3 \
+//!     cargo bench --all-features --bench quick
+//! ```
+//!
+//! Method: every implementation is first checked against the slow ray walk on the whole
+//! query set (and on the dependent chain). Each cell (implementation x piece x mode) is
+//! then timed as samples of whole passes over the 8192 queries, about
+//! `QUICK_SAMPLE_MS` (default 2) ms each; the samples go round-robin over all cells,
+//! `QUICK_SAMPLES` (default 31) rounds, so that load from other processes hits every
+//! cell alike, and the table shows each cell's fastest sample.
+//!
+//! The first-lookup table runs this binary again once per implementation and sample
+//! (`QUICK_FIRST_RUNS`, default 15; 0 skips it) in a fresh process that times its very
+//! first queen lookup (tables not yet touched: page faults and cache misses) and the same
+//! lookup again, with `Instant` around each.
+
+#[macro_use]
+mod common;
+
+use std::hint::black_box;
+use std::process::Command;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use common::{Group, Kind, Mode, Slider};
+
+type Runner = Box<dyn Fn(u32) -> Duration>;
+
+struct Row {
+    name: String,
+    group: Group,
+    /// Kind-major, then mode: (rook, independent), (rook, dependent), ...
+    runners: Vec<Runner>,
+    passes: Vec<u32>,
+    best: Vec<f64>,
+}
+
+fn runner<S, F>(imp: Rc<S>, typed: Rc<Vec<(S::Sq, u64)>>, mode: Mode, f: F) -> Runner
+where
+    S: Slider + 'static,
+    F: Fn(&S, S::Sq, u64) -> u64 + Copy + 'static,
+{
+    match mode {
+        Mode::Independent => Box::new(move |passes| {
+            let start = Instant::now();
+            for _ in 0..passes {
+                // `black_box(&typed)`: without it LLVM may hoist a pure pass out of this loop.
+                black_box(common::run_independent(black_box(&typed), |s, o| {
+                    f(&imp, s, o)
+                }));
+            }
+            start.elapsed()
+        }),
+        Mode::Dependent => Box::new(move |passes| {
+            let start = Instant::now();
+            for _ in 0..passes {
+                black_box(common::run_dependent(black_box(&typed), |s, o| {
+                    f(&imp, s, o)
+                }));
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+fn row<S: Slider + 'static>(imp: S, group: Group, queries: &[(u8, u64)]) -> Row {
+    common::check(&imp, queries);
+    let name = imp.name();
+    let typed = Rc::new(common::convert(&imp, queries));
+    let imp = Rc::new(imp);
+    let mut runners = Vec::new();
+    for kind in Kind::ALL {
+        for mode in Mode::ALL {
+            let (i, t) = (imp.clone(), typed.clone());
+            runners.push(match kind {
+                Kind::Rook => runner(i, t, mode, |s: &S, q, o| s.rook(q, o)),
+                Kind::Bishop => runner(i, t, mode, |s: &S, q, o| s.bishop(q, o)),
+                Kind::Queen => runner(i, t, mode, |s: &S, q, o| s.queen(q, o)),
+            });
+        }
+    }
+    let n = runners.len();
+    Row {
+        name,
+        group,
+        runners,
+        passes: vec![1; n],
+        best: vec![f64::INFINITY; n],
+    }
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// Child mode: time the first queen lookup of a fresh process, then the same again.
+fn first_lookup<S: Slider>(imp: &S) -> ! {
+    // e4 in the Kiwipete position.
+    let occ = common::fen_occupancy("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R");
+    let sq = imp.square(28);
+    let t0 = Instant::now();
+    let t1 = Instant::now();
+    let a = imp.queen(black_box(sq), black_box(occ));
+    let t2 = Instant::now();
+    let b = imp.queen(black_box(sq), black_box(occ ^ black_box(0)));
+    let t3 = Instant::now();
+    assert_eq!(a, b);
+    assert_eq!(a, common::reference(Kind::Queen, 28, occ), "{}", imp.name());
+    let empty = (t1 - t0).as_nanos();
+    println!(
+        "{} {}",
+        (t2 - t1).as_nanos().saturating_sub(empty),
+        (t3 - t2).as_nanos().saturating_sub(empty)
+    );
+    std::process::exit(0)
+}
+
+fn child(which: &str) {
+    macro_rules! pick {
+        ($e:expr, $g:expr) => {
+            if which == stringify!($e) {
+                first_lookup(&$e);
+            }
+        };
+    }
+    for_each_impl!(pick);
+    panic!("unknown implementation {which}");
+}
+
+fn median(v: &mut [u128]) -> u128 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// Runs `child` for every implementation with tables and prints first and repeated
+/// lookup times (medians over fresh processes).
+fn first_lookups(runs: usize) {
+    let exe = std::env::current_exe().expect("path of this binary");
+    let mut names = Vec::new();
+    macro_rules! name {
+        ($e:expr, $g:expr) => {
+            // The phf maps are built at run time, and the ray walk has no table.
+            if !stringify!($e).contains("Phf") && stringify!($e) != "SlowWalk" {
+                names.push((stringify!($e), $e.name()));
+            }
+        };
+    }
+    for_each_impl!(name);
+    println!("\nFirst queen lookup in a fresh process (median of {runs} processes, ns):\n");
+    println!("| implementation | first lookup | same lookup again |");
+    println!("|---|---:|---:|");
+    for (id, name) in names {
+        let (mut first, mut again) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let out = Command::new(&exe)
+                .env("QUICK_FIRST_LOOKUP", id)
+                .output()
+                .expect("run the bench binary again");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let mut it = text.split_whitespace().map(|w| w.parse::<u128>().unwrap());
+            first.push(it.next().expect("first lookup time"));
+            again.push(it.next().expect("second lookup time"));
+        }
+        println!(
+            "| {name} | {} | {} |",
+            median(&mut first),
+            median(&mut again)
+        );
+    }
+}
+
+fn main() {
+    if let Ok(which) = std::env::var("QUICK_FIRST_LOOKUP") {
+        child(&which);
+    }
+    let samples: usize = env_or("QUICK_SAMPLES", 31);
+    let sample = Duration::from_micros((env_or("QUICK_SAMPLE_MS", 2.0f64) * 1000.0) as u64);
+    let first_runs: usize = env_or("QUICK_FIRST_RUNS", 15);
+    let started = Instant::now();
+
+    let queries = common::queries();
+    let mut rows: Vec<Row> = Vec::new();
+    macro_rules! add {
+        ($e:expr, $g:expr) => {
+            rows.push(row($e, $g, &queries))
+        };
+    }
+    for_each_impl!(add);
+    let setup = started.elapsed();
+
+    // Calibrate: passes per sample so that a sample takes about `sample`.
+    for r in &mut rows {
+        for (i, run) in r.runners.iter().enumerate() {
+            run(1);
+            let one = run(1).max(Duration::from_nanos(1));
+            r.passes[i] = (sample.as_nanos() / one.as_nanos()).clamp(1, 10_000) as u32;
+        }
+    }
+    for _ in 0..samples {
+        for r in &mut rows {
+            for (i, run) in r.runners.iter().enumerate() {
+                let t = run(r.passes[i]).as_secs_f64() * 1e9;
+                let ns = t / (f64::from(r.passes[i]) * common::QUERIES as f64);
+                if ns < r.best[i] {
+                    r.best[i] = ns;
+                }
+            }
+        }
+    }
+
+    let cells = rows[0].best.len();
+    let fastest_peer: Vec<f64> = (0..cells)
+        .map(|i| {
+            rows.iter()
+                .filter(|r| r.group == Group::Peer)
+                .map(|r| r.best[i])
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+
+    let bmi2 = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
+    println!(
+        "\nns per lookup (fastest of {samples} samples) and, in brackets, the ratio to the \
+         fastest peer crate in the column; {} queries (half from perft positions, half \
+         sparse random); {} build, {}.\n",
+        common::QUERIES,
+        if bmi2 { "BMI2" } else { "no-BMI2" },
+        cpu_model()
+    );
+    let mut header = String::from("| implementation |");
+    let mut rule = String::from("|---|");
+    for mode in Mode::ALL {
+        for kind in Kind::ALL {
+            header += &format!(" {} {} |", kind.name(), &mode.name()[..3]);
+            rule += "---:|";
+        }
+    }
+    println!("{header}\n{rule}");
+    for r in &rows {
+        let mut line = format!("| {} |", r.name);
+        // Columns mode-major: independent rook, bishop, queen, then dependent.
+        for m in 0..2 {
+            for k in 0..3 {
+                let i = k * 2 + m;
+                line += &format!(" {:.2} ({:.2}) |", r.best[i], r.best[i] / fastest_peer[i]);
+            }
+        }
+        println!("{line}");
+    }
+    let missing = common::missing_backends();
+    if !missing.is_empty() {
+        println!(
+            "\nNot in this build: {} (build with --all-features; PEXT needs BMI2).",
+            missing.join(", ")
+        );
+    }
+    let measured = started.elapsed();
+    if first_runs > 0 {
+        first_lookups(first_runs);
+    }
+    eprintln!(
+        "\nset-up and checks {:.1} s, timing {:.1} s, total {:.1} s",
+        setup.as_secs_f64(),
+        (measured - setup).as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+}
