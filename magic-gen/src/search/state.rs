@@ -88,7 +88,7 @@ impl Policy {
     /// lowest index. Keeping by this key is what makes merged shards equal one run.
     pub fn rank(&self, f: &Found) -> (u32, u32, u64) {
         match (is_packed(self.variant), self.budget) {
-            (true, Budget::Candidates(_)) => (f.span + f.used, f.used, f.index),
+            (true, Budget::Candidates(_)) => (f.used + f.span, f.used, f.index),
             _ => (0, 0, f.index),
         }
     }
