@@ -3,7 +3,9 @@
 //! The generator hands moves to a [`Visitor`] in batches: a piece and its set of
 //! destinations, or a set of pawn destinations sharing one from-to delta. Counting a
 //! batch is a popcount, so the leaves of perft are counted without making or even
-//! listing the moves (bulk counting); interior nodes use a fixed-size [`MoveList`].
+//! listing the moves (bulk counting). Interior perft nodes make and recurse straight from
+//! the visitor (no list at all); `legal_moves` and `divide` fill a fixed-size
+//! [`MoveList`]. Nothing is allocated on the heap below the root.
 
 use super::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
