@@ -241,7 +241,7 @@ fn main() {
                 .find(|b| *b == name)
                 .unwrap_or("hyperbola")
         }
-        // By measurement (README, "Choosing a backend"): PEXT with u16 entries where the
+        // By measurement (README, "Backends"): PEXT with u16 entries where the
         // target has BMI2; else the smaller table of fancy and black, which do the same
         // work per lookup, so the one with fewer cache misses wins; nothing on 16-bit
         // targets, where no such table fits the address space.
