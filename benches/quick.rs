@@ -18,7 +18,8 @@
 //! The first-lookup table runs this binary again once per implementation and sample
 //! (`QUICK_FIRST_RUNS`, default 15; 0 skips it) in a fresh process that times its very
 //! first queen lookup (tables not yet touched: page faults and cache misses) and the same
-//! lookup again, with `Instant` around each.
+//! lookup again, with `Instant` around each, and counts the minor page faults of the first
+//! (the binary's pages are in the page cache: a warm disk, a cold process).
 
 #[macro_use]
 mod common;
@@ -114,22 +115,37 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
-/// Child mode: time the first queen lookup of a fresh process, then the same again.
+/// Minor page faults of this process so far (field 10 of `/proc/self/stat`), or 0.
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    rest.split_whitespace()
+        .nth(7)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Child mode: time the first queen lookup of a fresh process, then the same again, and
+/// count the page faults the first one took.
 fn first_lookup<S: Slider>(imp: &S) -> ! {
     // e4 in the Kiwipete position.
     let occ = common::fen_occupancy("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R");
     let sq = imp.square(28);
+    minor_faults(); // warm the /proc read path
+    let f0 = minor_faults();
     let t0 = Instant::now();
     let t1 = Instant::now();
     let a = imp.queen(black_box(sq), black_box(occ));
     let t2 = Instant::now();
     let b = imp.queen(black_box(sq), black_box(occ ^ black_box(0)));
     let t3 = Instant::now();
+    let faults = minor_faults() - f0;
     assert_eq!(a, b);
     assert_eq!(a, common::reference(Kind::Queen, 28, occ), "{}", imp.name());
     let empty = (t1 - t0).as_nanos();
     println!(
-        "{} {}",
+        "{} {} {faults}",
         (t2 - t1).as_nanos().saturating_sub(empty),
         (t3 - t2).as_nanos().saturating_sub(empty)
     );
@@ -168,10 +184,10 @@ fn first_lookups(runs: usize) {
     }
     for_each_impl!(name);
     println!("\nFirst queen lookup in a fresh process (median of {runs} processes, ns):\n");
-    println!("| implementation | first lookup | same lookup again |");
-    println!("|---|---:|---:|");
+    println!("| implementation | first lookup | same lookup again | page faults |");
+    println!("|---|---:|---:|---:|");
     for (id, name) in names {
-        let (mut first, mut again) = (Vec::new(), Vec::new());
+        let (mut first, mut again, mut faults) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..runs {
             let out = Command::new(&exe)
                 .env("QUICK_FIRST_LOOKUP", id)
@@ -181,11 +197,13 @@ fn first_lookups(runs: usize) {
             let mut it = text.split_whitespace().map(|w| w.parse::<u128>().unwrap());
             first.push(it.next().expect("first lookup time"));
             again.push(it.next().expect("second lookup time"));
+            faults.push(it.next().expect("page faults"));
         }
         println!(
-            "| {name} | {} | {} |",
+            "| {name} | {} | {} | {} |",
             median(&mut first),
-            median(&mut again)
+            median(&mut again),
+            median(&mut faults)
         );
     }
 }
@@ -275,6 +293,10 @@ fn main() {
             missing.join(", ")
         );
     }
+    println!(
+        "\nThe phf dictionary holds {} bytes of keys, attack sets and displacements.",
+        common::PhfDict::new().bytes()
+    );
     let measured = started.elapsed();
     if first_runs > 0 {
         first_lookups(first_runs);
