@@ -9,6 +9,7 @@
 //! shard 0/4
 //! budget candidates 1048576
 //! pool 64
+//! patience 1000
 //! command magic-gen search --variant black --shard 0/4 --candidates 1048576 --out s0.state
 //! job rook a1 12 next 3 done 0
 //! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
@@ -66,19 +67,22 @@ pub struct SearchState {
     pub budget: Budget,
     /// Valid magics kept per job (fixed shift).
     pub pool: usize,
+    /// Patience of the density climb of fixed-shift finds (0: none).
+    pub patience: u32,
     /// The command that started the search.
     pub command: String,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub jobs: Vec<Job>,
 }
 
-/// Which finds a job keeps, and when it is finished: a function of the variant, budget and
-/// pool size alone.
+/// Which finds a job keeps, how it climbs, and when it is finished: the settings every
+/// shard of one search shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     pub variant: Variant,
     pub budget: Budget,
     pub pool: usize,
+    pub patience: u32,
     pub shard: Shard,
 }
 
@@ -130,6 +134,7 @@ impl SearchState {
             variant: self.variant,
             budget: self.budget,
             pool: self.pool,
+            patience: self.patience,
             shard: self.shard,
         }
     }
@@ -145,7 +150,10 @@ impl SearchState {
             Budget::UntilFound => out.push_str("budget until-found\n"),
             Budget::Candidates(n) => out.push_str(&format!("budget candidates {n}\n")),
         }
-        out.push_str(&format!("pool {}\ncommand {}\n", self.pool, self.command));
+        out.push_str(&format!(
+            "pool {}\npatience {}\ncommand {}\n",
+            self.pool, self.patience, self.command
+        ));
         for j in &self.jobs {
             out.push_str(&format!(
                 "job {} {} {} next {} done {}\n",
@@ -228,6 +236,10 @@ impl SearchState {
         let pool = v
             .parse()
             .map_err(|_| err(l, format!("bad pool size '{v}'")))?;
+        let (l, v) = header("patience")?;
+        let patience = v
+            .parse()
+            .map_err(|_| err(l, format!("bad patience '{v}'")))?;
         let (_, command) = header("command")?;
         let mut state = SearchState {
             variant,
@@ -235,6 +247,7 @@ impl SearchState {
             shard,
             budget,
             pool,
+            patience,
             command,
             jobs: Vec::new(),
         };
@@ -323,10 +336,11 @@ pub fn merge(states: &[SearchState]) -> Result<SearchState, String> {
             && s.seed == first.seed
             && s.budget == first.budget
             && s.pool == first.pool
+            && s.patience == first.patience
             && s.shard.count == first.shard.count;
         if !same {
             return Err(format!(
-                "shard {} was run with other settings than shard {} (variant, seed, budget, pool and shard count must match)",
+                "shard {} was run with other settings than shard {} (variant, seed, budget, pool, patience and shard count must match)",
                 s.shard, first.shard
             ));
         }
