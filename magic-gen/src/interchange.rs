@@ -49,15 +49,31 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// Largest set file read: 4 MiB, hundreds of times a real set.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
 /// Reads a set from `path`: the Rust source format for `.rs` files, the interchange format
 /// otherwise. Checks the format and each entry's rules, not collisions (see [`crate::verify()`]).
 pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance), ReadError> {
+    use std::io::Read;
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ReadError {
+    let cannot_read = |e: std::io::Error| ReadError {
         file: file.clone(),
         line: None,
         message: format!("cannot read: {e}"),
-    })?;
+    };
+    // A set is about 15 KB; stop early on anything huge or endless (e.g. /dev/zero).
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot_read)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError {
+            file,
+            line: None,
+            message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
+        });
+    }
     if path.extension().is_some_and(|e| e == "rs") {
         parse_emitted(&file, &bytes)
     } else {

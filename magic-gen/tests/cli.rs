@@ -440,6 +440,19 @@ fn a_missing_file_is_an_error_not_a_panic() {
             run.stderr
         );
     }
+    // A directory, and an endless file, are refused without reading them whole.
+    let run = magic_gen(&dir, &["verify", "."]);
+    run.assert_clean_failure();
+    #[cfg(unix)]
+    {
+        let run = magic_gen(&dir, &["verify", "/dev/zero"]);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains("error: /dev/zero: larger than"),
+            "{}",
+            run.stderr
+        );
+    }
 }
 
 #[test]
