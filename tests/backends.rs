@@ -1,6 +1,9 @@
 //! Every backend against magic-gen's slow ray walk: every square, every subset of the
 //! relevant mask, and random full-board occupancies (bits off the lines must not matter);
 //! backends against each other; the static tables against magic-gen's own fill.
+//!
+//! Gated on the features and the target's cfgs only (not on the cfgs build.rs gives the
+//! crate itself), so `.ci/test-outside` can run this file from a package of its own.
 
 use magic_bitboards::Square;
 use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
@@ -32,9 +35,19 @@ fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
     add!(plain);
     #[cfg(feature = "black")]
     add!(black);
-    #[cfg(all(feature = "pext", mb_table = "pext"))]
+    #[cfg(all(
+        feature = "pext",
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
+    ))]
     add!(pext);
-    #[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+    #[cfg(all(
+        feature = "pext_compact",
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
+    ))]
     add!(pext_compact);
     #[cfg(feature = "hyperbola")]
     add!(hyperbola);
@@ -228,7 +241,12 @@ fn plain_tables_are_magic_gens_fill() {
     assert!(flat == table);
 }
 
-#[cfg(all(feature = "pext", mb_table = "pext"))]
+#[cfg(all(
+    feature = "pext",
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(magic_bitboards_no_pext)
+))]
 #[test]
 fn pext_table_is_magic_gens_fill() {
     let table = magic_gen::verify(&magic_gen::MagicSet::pext())
@@ -237,7 +255,12 @@ fn pext_table_is_magic_gens_fill() {
     assert!(magic_bitboards::pext::raw_table() == &table[..]);
 }
 
-#[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+#[cfg(all(
+    feature = "pext_compact",
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(magic_bitboards_no_pext)
+))]
 #[test]
 fn compact_table_expands_to_magic_gens_fill() {
     let set = magic_gen::MagicSet::pext();
