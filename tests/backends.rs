@@ -19,6 +19,7 @@ fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
         magic_bitboards::bishop_attacks,
         magic_bitboards::queen_attacks,
     )];
+    #[allow(unused_macros)] // Used only when backend features are on.
     macro_rules! add {
         ($m:ident) => {
             v.push((
