@@ -241,18 +241,12 @@ fn main() {
                 .find(|b| *b == name)
                 .unwrap_or("hyperbola")
         }
-        // By measurement (README, "Backends"): PEXT with u16 entries where the
-        // target has BMI2; else the smaller table of fancy and black, which do the same
-        // work per lookup, so the one with fewer cache misses wins; nothing on 16-bit
-        // targets, where no such table fits the address space.
-        Err(_) if target.pext => "pext_compact",
-        Err(_) if target.pointer_width >= 32 => {
-            if sets::black::TABLE_LEN < sets::fancy::TABLE_LEN {
-                "black"
-            } else {
-                "fancy"
-            }
-        }
+        // By measurement (README, "Backends"): perft with each backend as the crate-level
+        // one, and the benchmarks on real positions, put PEXT with u64 entries first where
+        // the target has BMI2 and black magics first elsewhere; nothing on 16-bit targets,
+        // where no table fits the address space.
+        Err(_) if target.pext => "pext",
+        Err(_) if target.pointer_width >= 32 => "black",
         Err(_) => "hyperbola",
     };
     let wanted = |name: &str| feature(name) || default == name;

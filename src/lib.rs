@@ -24,13 +24,10 @@
 //! The crate-level [`rook_attacks`], [`bishop_attacks`] and [`queen_attacks`] use the
 //! fastest backend for the target, chosen at compile time and named by [`BACKEND`]:
 //!
-//! * `pext_compact` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`): PEXT
-//!   index, 210 KiB of `u16` entries expanded with PDEP; measured faster than `u64` PEXT
-//!   entries for queens and for dependent lookups. Build with
+//! * `pext` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`). Build with
 //!   `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older AMD), which run
-//!   PEXT/PDEP in microcode, slower than a multiply;
-//! * otherwise the multiply backend with the smaller committed table of `fancy` and
-//!   `black` (both do the same work per lookup; the smaller table misses cache less);
+//!   PEXT in microcode, slower than a multiply;
+//! * otherwise `black` (black magics), the fastest multiply backend in perft;
 //! * `hyperbola` on 16-bit targets, where no table fits.
 //!
 //! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
@@ -128,8 +125,8 @@ use pext_compact as default_backend;
 use plain as default_backend;
 
 /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
-/// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3 and
-/// `"fancy"` on baseline x86-64 (see the crate documentation).
+/// [`queen_attacks`]: the name of a backend module, e.g. `"pext"` on x86-64-v3 and
+/// `"black"` on baseline x86-64 (see the crate documentation).
 ///
 /// ```
 /// let backends = ["fancy", "plain", "black", "pext", "pext_compact", "hyperbola"];

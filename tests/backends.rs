@@ -150,11 +150,6 @@ fn crate_level_backend_is_the_one_for_the_target() {
         target_feature = "bmi2",
         not(magic_bitboards_no_pext)
     ));
-    let smaller_multiply = if sets::black::TABLE_LEN < sets::fancy::TABLE_LEN {
-        "black"
-    } else {
-        "fancy"
-    };
     let chosen = [
         (cfg!(magic_bitboards_backend = "fancy"), "fancy"),
         (cfg!(magic_bitboards_backend = "plain"), "plain"),
@@ -170,8 +165,8 @@ fn crate_level_backend_is_the_one_for_the_target() {
     .find_map(|(on, name)| on.then_some(name));
     let expected = match chosen {
         Some(name) => name,
-        None if pext_target => "pext_compact",
-        None => smaller_multiply,
+        None if pext_target => "pext",
+        None => "black",
     };
     assert_eq!(magic_bitboards::BACKEND, expected);
 }
