@@ -20,6 +20,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use magic_gen::search::space::Shard;
+use magic_gen::search::{DEFAULT_POOL, DENSITY_PATIENCE};
 use magic_gen::{Piece, Variant};
 
 use cli::DEFAULT_SEED;
@@ -43,9 +45,15 @@ enum Command {
     /// Without arguments: standard-bit fancy magics from seed 1, on all cores, verified and
     /// summarised; nothing is written unless --out is given. The result depends only on the
     /// arguments and the seed, never on --threads (except when a --seconds budget runs out).
-    /// Ctrl-C stops the reduced-bit jobs: they fall back to default bits, and the complete,
-    /// verified set is still written (exit code 130). A second Ctrl-C exits at once.
+    /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
+    /// of the space), the state is saved, and the complete, verified set is still written
+    /// (exit code 130). A second Ctrl-C exits at once.
     Search(SearchArgs),
+    /// Combine the state files of a sharded search into the best verified set.
+    ///
+    /// Each square keeps the best magics any shard found (by the search's own ranking), so
+    /// the N shards of a space merge into exactly what one run over that space gives.
+    Merge(MergeArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///
     /// Prints the table length and the slots used, or each failure by piece and square.
@@ -82,20 +90,55 @@ pub struct SearchArgs {
     /// ranges packed).
     #[arg(long, default_value = "fancy", value_parser = cli::parse_variant)]
     variant: Variant,
-    /// Give --bits only to this piece's squares (fancy; with --bits).
-    #[arg(long, value_parser = cli::parse_piece, requires = "bits")]
+    /// Give --bits/--bits-under only to this piece's squares (fancy).
+    #[arg(long, value_parser = cli::parse_piece)]
     piece: Option<Piece>,
-    /// Give --bits only to this square, e.g. e4 (fancy; with --bits).
-    #[arg(long, value_parser = cli::parse_square_arg, requires = "bits")]
+    /// Give --bits/--bits-under only to this square, e.g. e4 (fancy).
+    #[arg(long, value_parser = cli::parse_square_arg)]
     square: Option<u8>,
     /// Index bits for the chosen squares (fancy only; default: the mask popcount). Every
     /// other square gets its default bits, so the output is always a complete set.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12))]
     bits: Option<u8>,
-    /// Time budget for the --bits squares; those not found in time fall back to default
-    /// bits (default: search until found or Ctrl-C).
-    #[arg(long, value_parser = cli::parse_seconds, requires = "bits")]
+    /// Ask the chosen squares for this many bits fewer than their mask popcount (fancy),
+    /// e.g. 1 for record hunting. Squares not reached fall back to default bits.
+    #[arg(long, conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(1..=11))]
+    bits_under: Option<u8>,
+    /// Time budget of the whole scan. Jobs still searching then stop: reduced-bit squares
+    /// fall back to default bits, fixed-shift squares pack what they found. Without
+    /// --candidates, fixed-shift jobs scan until the time is up, keeping the best magics.
+    #[arg(long, value_parser = cli::parse_seconds)]
     seconds: Option<f64>,
+    /// Scan exactly the first N candidates of each job's space (of this shard's share),
+    /// then stop: a budget that, unlike --seconds, gives the same result on any machine.
+    #[arg(long, value_name = "N")]
+    candidates: Option<u64>,
+    /// Run only shard K of N (K = 0..N-1) of the candidate space; run the others
+    /// elsewhere and combine their --state files with `magic-gen merge`.
+    #[arg(long, value_parser = cli::parse_shard, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Valid magics each fixed-shift square keeps for the packer to choose from.
+    #[arg(long, default_value_t = DEFAULT_POOL, value_parser = cli::parse_pool)]
+    pool: usize,
+    /// Moves without improvement before a fixed-shift magic's density climb stops
+    /// (0: keep magics as found).
+    #[arg(long, default_value_t = DENSITY_PATIENCE)]
+    patience: u32,
+    /// Seconds the packer may spend trying other square orders after the scan
+    /// (fixed shift; default: one greedy pass).
+    #[arg(long, value_parser = cli::parse_seconds)]
+    pack_seconds: Option<f64>,
+    /// Save the search state here at every checkpoint and at the end (atomically), to
+    /// resume with --resume or to merge shards with `magic-gen merge`.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Continue the search saved in this state file with its own settings (and keep
+    /// saving to it unless --state names another file).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "candidates", "shard", "pool", "patience", "seed", "variant"])]
+    resume: Option<PathBuf>,
+    /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
+    #[arg(long, default_value_t = 60.0, value_parser = cli::parse_seconds)]
+    checkpoint: f64,
     /// Worker threads (default: all available cores). Does not change the result.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -104,6 +147,23 @@ pub struct SearchArgs {
     seed: u64,
     /// Write the set here: Rust source for `.rs`, interchange format for any other
     /// extension. Without it nothing is written.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Arguments of `merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// State files of the shards of one search (`search --shard K/N --state FILE`).
+    #[arg(required = true, value_name = "STATE")]
+    states: Vec<PathBuf>,
+    /// Seconds the packer may spend trying other square orders (fixed shift).
+    #[arg(long, value_parser = cli::parse_seconds)]
+    pack_seconds: Option<f64>,
+    /// Save the merged state here.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Write the set here: Rust source for `.rs`, interchange format otherwise.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -119,6 +179,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Search(args) => cli::search::run(&args),
+        Command::Merge(args) => cli::search::merge(&args),
         Command::Verify { file } => cli::inspect::verify(&file),
         Command::Stats { file } => cli::inspect::stats(&file),
         Command::Emit { file, out } => cli::inspect::emit(&file, &out),

@@ -33,6 +33,17 @@ pub fn parse_square_arg(s: &str) -> Result<u8, String> {
     parse_square(s).ok_or_else(|| format!("unknown square '{s}' (a1..h8)"))
 }
 
+pub fn parse_shard(s: &str) -> Result<magic_gen::search::space::Shard, String> {
+    magic_gen::search::space::Shard::parse(s)
+}
+
+pub fn parse_pool(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=4096).contains(&n) => Ok(n),
+        _ => Err(format!("pool '{s}' must be a number in 1..=4096")),
+    }
+}
+
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=1e9).contains(&x) => Ok(x),

@@ -1,17 +1,25 @@
-//! `magic-gen search`: run the seeded search with a progress bar and Ctrl-C handling,
-//! print a summary and write the set atomically.
+//! `magic-gen search` and `merge`: run the seeded search with a progress bar, Ctrl-C
+//! handling and checkpoints of its state, combine shard states, print a summary and write
+//! the set atomically.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use std::path::Path;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::{search, Progress, SearchConfig};
+use magic_gen::search::space::Shard;
+use magic_gen::search::state::{self, Budget, SearchState};
+use magic_gen::search::{
+    self, new_state, HuntOptions, Progress, SearchConfig, SearchOutcome, DEFAULT_POOL,
+    DENSITY_PATIENCE,
+};
 use magic_gen::{relevant_mask, square_name, Piece, Provenance};
 
 use super::{render, shell_quote, show, write_atomic};
-use crate::SearchArgs;
+use crate::{MergeArgs, SearchArgs};
 
 /// A search shorter than this shows no progress bar.
 const BAR_DELAY: Duration = Duration::from_secs(1);
@@ -30,8 +38,27 @@ pub fn canonical_command(args: &SearchArgs) -> String {
     if let Some(b) = args.bits {
         c.push_str(&format!(" --bits {b}"));
     }
+    if let Some(b) = args.bits_under {
+        c.push_str(&format!(" --bits-under {b}"));
+    }
     if let Some(s) = args.seconds {
         c.push_str(&format!(" --seconds {s}"));
+    }
+    if let Some(n) = args.candidates {
+        c.push_str(&format!(" --candidates {n}"));
+    }
+    if let Some(shard) = args.shard {
+        c.push_str(&format!(" --shard {shard}"));
+    }
+    // Pool and patience only matter to fixed-shift searches, and only when not the default.
+    if args.pool != DEFAULT_POOL {
+        c.push_str(&format!(" --pool {}", args.pool));
+    }
+    if args.patience != DENSITY_PATIENCE {
+        c.push_str(&format!(" --patience {}", args.patience));
+    }
+    if let Some(s) = args.pack_seconds {
+        c.push_str(&format!(" --pack-seconds {s}"));
     }
     c.push_str(&format!(" --seed {}", args.seed));
     if let Some(out) = &args.out {
@@ -81,7 +108,13 @@ fn watch(progress: &Progress, done: &AtomicBool, start: Instant) {
                 "searching"
             };
             let tried = progress.candidates.load(Ordering::Relaxed) as f64;
-            b.set_message(format!("{:.1}M tried, {stage}", tried / 1e6));
+            let rate = tried / start.elapsed().as_secs_f64().max(1e-3);
+            let reached = progress.reached.load(Ordering::Relaxed);
+            b.set_message(format!(
+                "{:.1}M tried ({:.1}M/s), {reached} reached, {stage}",
+                tried / 1e6,
+                rate / 1e6
+            ));
             b.tick();
         }
     }
@@ -90,37 +123,88 @@ fn watch(progress: &Progress, done: &AtomicBool, start: Instant) {
     }
 }
 
+/// Fails early if `out`'s directory does not exist: before a long search, not after it.
+fn check_writable(out: &Path) -> Result<(), String> {
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: cannot write: directory {} does not exist",
+            show(out),
+            show(dir)
+        ))
+    }
+}
+
+/// Reads a search state file; errors name the file and line.
+fn read_state(path: &Path) -> Result<SearchState, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
+    SearchState::parse(&show(path), &bytes).map_err(|e| e.to_string())
+}
+
+/// Returns the search state `args` describe: read from --resume, or a fresh one.
+fn initial_state(args: &SearchArgs) -> Result<SearchState, String> {
+    if let Some(path) = &args.resume {
+        return read_state(path);
+    }
+    if (args.piece.is_some() || args.square.is_some())
+        && args.bits.is_none()
+        && args.bits_under.is_none()
+    {
+        return Err(
+            "--piece and --square choose the squares of --bits or --bits-under: give one of them"
+                .into(),
+        );
+    }
+    let config = SearchConfig {
+        variant: args.variant,
+        targets: targets(args),
+        bits: args.bits,
+        seconds: args.seconds,
+        threads: 1,
+        seed: args.seed,
+    };
+    // A time budget without a candidate count scans until the time is up.
+    let budget = match (args.candidates, args.seconds) {
+        (Some(n), _) => Budget::Candidates(n),
+        (None, Some(_)) => Budget::Candidates(u64::MAX),
+        (None, None) => Budget::UntilFound,
+    };
+    let hunt = HuntOptions {
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        budget,
+        pool: args.pool,
+        patience: args.patience,
+        bits_under: args.bits_under,
+        pack_seconds: args.pack_seconds,
+        command: canonical_command(args),
+    };
+    new_state(&config, &hunt).map_err(|e| e.to_string())
+}
+
+/// Saves `state` to `path` atomically.
+fn save_state(path: &Path, state: &SearchState) -> Result<(), String> {
+    write_atomic(path, state.to_text().as_bytes())
+}
+
 /// `magic-gen search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     let threads = args
         .threads
         .map(|t| t as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let config = SearchConfig {
-        variant: args.variant,
-        targets: targets(args),
-        bits: args.bits,
-        seconds: args.seconds,
-        threads,
-        seed: args.seed,
-    };
-    if let Some(out) = &args.out {
-        // Fail before a long search, not after it.
-        let dir = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => std::path::Path::new("."),
-        };
-        if !dir.is_dir() {
-            return Err(format!(
-                "{}: cannot write: directory {} does not exist",
-                show(out),
-                show(dir)
-            ));
-        }
+    let mut state = initial_state(args)?;
+    let state_path = args.state.clone().or_else(|| args.resume.clone());
+    for path in args.out.iter().chain(state_path.iter()) {
+        check_writable(path)?;
     }
     let progress = Arc::new(Progress::default());
     {
-        // First Ctrl-C: stop reduced-bit jobs and keep the verified set; second: exit now.
+        // First Ctrl-C: stop the scan and keep the verified set; second: exit now.
         let progress = Arc::clone(&progress);
         let _ = ctrlc::set_handler(move || {
             if progress.stop.swap(true, Ordering::SeqCst) {
@@ -131,28 +215,136 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     }
 
     let start = Instant::now();
+    let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
     let done = AtomicBool::new(false);
-    let outcome = std::thread::scope(|s| {
+    let mut save_error = None;
+    std::thread::scope(|s| {
         let watcher = s.spawn(|| watch(&progress, &done, start));
-        let outcome = search(&config, &progress);
+        let mut save = |st: &SearchState| {
+            if let Some(path) = &state_path {
+                if let Err(e) = save_state(path, st) {
+                    save_error.get_or_insert(e);
+                }
+            }
+        };
+        let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
+        search::run(
+            &mut state,
+            threads,
+            deadline,
+            &progress,
+            Some((every, &mut save)),
+        );
         done.store(true, Ordering::Release);
         watcher.thread().unpark();
         let _ = watcher.join();
-        outcome
-    })
-    .map_err(|e| e.to_string())?;
+    });
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    if let Some(path) = &state_path {
+        save_state(path, &state)?;
+    }
+    let pack_deadline = args
+        .pack_seconds
+        .map(|s| Instant::now() + Duration::from_secs_f64(s));
+    let outcome = search::finish(&state, pack_deadline).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let interrupted = progress.stop.load(Ordering::SeqCst);
 
-    let r = &outcome.report;
     say!(
-        "searched {} magics, seed {}: 128 squares in {:.3} s on {threads} thread{}, {} candidates tried",
-        args.variant,
-        args.seed,
+        "searched {} magics, seed {}{}: 128 squares in {:.3} s on {threads} thread{}, {} candidates tried",
+        state.variant,
+        state.seed,
+        if state.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", state.shard) },
         elapsed.as_secs_f64(),
         if threads == 1 { "" } else { "s" },
         progress.candidates.load(Ordering::Relaxed)
     );
+    summarise(&outcome);
+    if let Some(path) = &state_path {
+        let open = state.jobs.iter().filter(|j| !j.done).count();
+        say!(
+            "state saved to {} ({open} of 128 jobs unfinished)",
+            show(path)
+        );
+    }
+    let provenance = Provenance {
+        seed: Some(state.seed),
+        command: Some(state.command.clone()),
+    };
+    write_set(args.out.as_deref(), &outcome, &provenance)?;
+    if interrupted {
+        eprintln!(
+            "interrupted: the set above is complete and verified; unfinished squares fell back"
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `magic-gen merge`.
+pub fn merge(args: &MergeArgs) -> Result<ExitCode, String> {
+    for path in args.out.iter().chain(args.state.iter()) {
+        check_writable(path)?;
+    }
+    let states = args
+        .states
+        .iter()
+        .map(|p| read_state(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = state::merge(&states).map_err(|e| format!("cannot merge: {e}"))?;
+    if let Some(path) = &args.state {
+        save_state(path, &merged)?;
+    }
+    let pack_deadline = args
+        .pack_seconds
+        .map(|s| Instant::now() + Duration::from_secs_f64(s));
+    let outcome = search::finish(&merged, pack_deadline).map_err(|e| e.to_string())?;
+    let first = &states[0];
+    say!(
+        "merged {} of {} shards of `{}`",
+        states.len(),
+        first.shard.count,
+        first.command
+    );
+    summarise(&outcome);
+    let names: Vec<String> = args.states.iter().map(|p| shell_quote(&show(p))).collect();
+    let mut command = format!("magic-gen merge {}", names.join(" "));
+    if let Some(s) = args.pack_seconds {
+        command.push_str(&format!(" --pack-seconds {s}"));
+    }
+    if let Some(out) = &args.out {
+        command.push_str(&format!(" --out {}", shell_quote(&show(out))));
+    }
+    let provenance = Provenance {
+        seed: Some(first.seed),
+        command: Some(command),
+    };
+    write_set(args.out.as_deref(), &outcome, &provenance)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the set to `out` (atomically) if given.
+fn write_set(
+    out: Option<&Path>,
+    outcome: &SearchOutcome,
+    provenance: &Provenance,
+) -> Result<(), String> {
+    match out {
+        Some(out) => {
+            let text = render(out, &outcome.set, &outcome.report, provenance);
+            write_atomic(out, text.as_bytes())?;
+            say!("wrote {}", show(out));
+        }
+        None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
+    }
+    Ok(())
+}
+
+/// Prints the verified table's size and bits per piece, and the squares that fell back.
+fn summarise(outcome: &SearchOutcome) {
+    let r = &outcome.report;
     say!("verified: collision-free (every occupancy of all 128 squares checked)");
     say!(
         "table: {} entries ({:.1} KiB of u64), {} slots used",
@@ -189,27 +381,9 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
             .map(|&(p, s)| format!("{p} {}", square_name(s)))
             .collect();
         say!(
-            "{} of the --bits squares fell back to default bits: {}",
+            "{} of the reduced-bit squares fell back to default bits: {}",
             names.len(),
             names.join(", ")
         );
     }
-
-    match &args.out {
-        Some(out) => {
-            let provenance = Provenance {
-                seed: Some(args.seed),
-                command: Some(canonical_command(args)),
-            };
-            let text = render(out, &outcome.set, r, &provenance);
-            write_atomic(out, text.as_bytes())?;
-            say!("wrote {}", show(out));
-        }
-        None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
-    }
-    if interrupted {
-        eprintln!("interrupted: the set above is complete and verified; unfinished --bits squares use default bits");
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
 }

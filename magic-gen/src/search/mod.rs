@@ -56,8 +56,11 @@ pub struct Progress {
     pub done: AtomicUsize,
     /// Jobs in the run (set when the search starts).
     pub total: AtomicUsize,
-    /// Set to stop: unfinished reduced-bit jobs fall back to default bits.
+    /// Set to stop: every job stops after its current block; unfinished ones fall back
+    /// (default bits, or the first magic of the whole space) when the state is finished.
     pub stop: AtomicBool,
+    /// Jobs with at least one valid magic at the bits they ask for.
+    pub reached: AtomicUsize,
 }
 
 /// A finished search: a verified set, with the targets that did not reach the requested bits.
@@ -627,6 +630,17 @@ pub fn run(
     };
     progress.total.store(jobs.len(), Ordering::Relaxed);
     progress.done.store(count_done(&jobs), Ordering::Relaxed);
+    let reached = jobs
+        .iter()
+        .filter(|j| {
+            !j.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .0
+                .found
+                .is_empty()
+        })
+        .count();
+    progress.reached.store(reached, Ordering::Relaxed);
     let cursor = AtomicUsize::new(0);
     let out_of_time =
         || deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed);
@@ -668,8 +682,12 @@ pub fn run(
                     table: EpochTable::new(job.bits),
                 }
             });
+            let had = !job.found.is_empty();
             let tried = scan_block(&policy, seed, job, scratch);
             progress.candidates.fetch_add(tried, Ordering::Relaxed);
+            if !had && !job.found.is_empty() {
+                progress.reached.fetch_add(1, Ordering::Relaxed);
+            }
             if job.done {
                 // Free the scratch of finished jobs: 128 of them would hold ~10 MB.
                 guard.1 = None;

@@ -1,0 +1,180 @@
+//! Long runs through the command line: shards merged with `magic-gen merge` equal one run,
+//! a run stopped by its time budget resumes from its state file to the same set, and bad
+//! state files and mismatched shards are clean errors.
+
+mod common;
+
+use std::fs;
+
+use common::{magic_gen, scratch};
+
+/// The set file without its `// command:` line (which names the command that wrote it).
+fn set_body(path: &std::path::Path) -> String {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("// command:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A small black search: two blocks of candidates per square, small pools, short climbs.
+const SMALL: [&str; 10] = [
+    "search",
+    "--variant",
+    "black",
+    "--candidates",
+    "8192",
+    "--pool",
+    "2",
+    "--patience",
+    "20",
+    "--threads=2",
+];
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let dir = scratch("hunt-shards");
+    let whole = magic_gen(&dir, &[&SMALL[..], &["--out", "whole.rs"]].concat());
+    whole.assert_success();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let state = format!("s{k}.state");
+        magic_gen(
+            &dir,
+            &[&SMALL[..], &["--shard", &shard, "--state", &state]].concat(),
+        )
+        .assert_success();
+    }
+    let merged = magic_gen(
+        &dir,
+        &[
+            "merge",
+            "s0.state",
+            "s1.state",
+            "s2.state",
+            "--out",
+            "merged.rs",
+        ],
+    );
+    merged.assert_success();
+    assert!(
+        merged.stdout.contains("merged 3 of 3 shards"),
+        "{}",
+        merged.stdout
+    );
+    assert_eq!(
+        set_body(&dir.join("merged.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
+    // Merging only some shards still gives a verified set.
+    magic_gen(&dir, &["merge", "s0.state", "s2.state", "--out", "part.rs"]).assert_success();
+    magic_gen(&dir, &["verify", "part.rs"]).assert_success();
+}
+
+#[test]
+fn a_run_cut_short_resumes_to_the_same_set() {
+    let dir = scratch("hunt-resume");
+    // Fancy, bishops one bit under: climbs take long enough for a 0.3 s budget to cut them.
+    let base = [
+        "search",
+        "--piece",
+        "bishop",
+        "--bits-under",
+        "1",
+        "--candidates",
+        "40960",
+    ];
+    magic_gen(&dir, &[&base[..], &["--out", "whole.rs"]].concat()).assert_success();
+    let cut = magic_gen(
+        &dir,
+        &[&base[..], &["--seconds", "0.3", "--state", "run.state"]].concat(),
+    );
+    cut.assert_success();
+    let state = fs::read_to_string(dir.join("run.state")).unwrap();
+    assert!(
+        state.contains(" done 0"),
+        "the budget should leave unfinished jobs:\n{state}"
+    );
+    let resumed = magic_gen(
+        &dir,
+        &["search", "--resume", "run.state", "--out", "resumed.rs"],
+    );
+    resumed.assert_success();
+    assert!(
+        resumed.stdout.contains("(0 of 128 jobs unfinished)"),
+        "{}",
+        resumed.stdout
+    );
+    assert_eq!(
+        set_body(&dir.join("resumed.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
+}
+
+#[test]
+fn shards_of_different_searches_do_not_merge() {
+    let dir = scratch("hunt-mismatch");
+    magic_gen(
+        &dir,
+        &[&SMALL[..], &["--shard", "0/2", "--state", "a.state"]].concat(),
+    )
+    .assert_success();
+    magic_gen(
+        &dir,
+        &[
+            &SMALL[..],
+            &["--shard", "1/2", "--seed", "9", "--state", "b.state"],
+        ]
+        .concat(),
+    )
+    .assert_success();
+    let run = magic_gen(&dir, &["merge", "a.state", "b.state", "--out", "x.rs"]);
+    run.assert_clean_failure();
+    assert!(run.stderr.contains("other settings"), "{}", run.stderr);
+    assert!(!dir.join("x.rs").exists());
+    let twice = magic_gen(&dir, &["merge", "a.state", "a.state"]);
+    twice.assert_clean_failure();
+    assert!(twice.stderr.contains("given twice"), "{}", twice.stderr);
+}
+
+#[test]
+fn bad_state_files_name_file_and_line() {
+    let dir = scratch("hunt-bad-state");
+    magic_gen(&dir, &[&SMALL[..], &["--state", "good.state"]].concat()).assert_success();
+    let good = fs::read_to_string(dir.join("good.state")).unwrap();
+    let cases = [
+        (
+            "garbage.state",
+            "\u{0}\u{1}binary".to_string(),
+            "garbage.state:1:",
+        ),
+        (
+            "header.state",
+            good.replacen("variant black", "variant grey", 1),
+            "header.state:2:",
+        ),
+        (
+            "magic.state",
+            good.replacen("found rook", "found rook a1 0xZZ index", 1),
+            "magic.state:",
+        ),
+        (
+            "shard.state",
+            good.replacen("shard 0/1", "shard 3/2", 1),
+            "shard.state:4:",
+        ),
+    ];
+    for (name, text, at) in cases {
+        fs::write(dir.join(name), text).unwrap();
+        for args in [vec!["search", "--resume", name], vec!["merge", name]] {
+            let run = magic_gen(&dir, &args);
+            run.assert_clean_failure();
+            assert!(
+                run.stderr.contains(at),
+                "{args:?}: expected {at:?} in\n{}",
+                run.stderr
+            );
+        }
+    }
+}
