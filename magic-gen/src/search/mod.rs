@@ -229,10 +229,11 @@ impl EpochTable {
 pub const DENSITY_PATIENCE: u32 = 1000;
 
 /// A local search that makes a valid fixed-shift magic denser: flip one or two random
-/// bits, keep the change if the magic stays valid and used slots plus span do not grow.
-/// Fewer used slots are constructive collisions; a shorter span leaves the packer fewer
-/// gaps. On rook a1 (black) it brings 2,918 used slots to 2,304 within two seconds, and
-/// rook d4 to a gapless 1,024. Returns the magic with its (used, span).
+/// bits, keep the change if the magic stays valid and its span (then its used slots) does
+/// not grow. The span is what the table pays for: the packer mostly lays ranges end to end,
+/// since the gaps of one square's range rarely fit another's. Span first brought the sum of
+/// the shortest spans of a black search from 138k to 117k entries (used slots plus span:
+/// no better than no climb). Returns the magic with its (used, span).
 pub fn density_climb(
     entries: &[(u64, u8)],
     bits: u8,
@@ -242,7 +243,7 @@ pub fn density_climb(
     patience: u32,
 ) -> (u64, (u32, u32)) {
     use rand_xoshiro::rand_core::RngCore;
-    let score = |(used, span): (u32, u32)| used + span;
+    let score = |(used, span): (u32, u32)| (span as u64) << 16 | used as u64;
     let mut magic = start;
     let Some(mut current) = table.measure(entries, magic, bits) else {
         return (start, (u32::MAX, u32::MAX));
@@ -1076,7 +1077,16 @@ mod probe {
                 &c,
                 &HuntOptions {
                     pool,
-                    budget: Budget::UntilFound,
+                    budget: Budget::Candidates(
+                        std::env::var("CANDS")
+                            .ok()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or(1 << 16),
+                    ),
+                    patience: std::env::var("PAT")
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(1000),
                     ..HuntOptions::default()
                 },
             )

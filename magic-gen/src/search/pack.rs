@@ -3,8 +3,8 @@
 //! Each square brings a pool of valid magics, each with the indices its occupancies use
 //! (a pattern with gaps). The packer places squares one at a time, largest first; for each
 //! it tries every magic of the pool at its lowest fitting offset and keeps the one that
-//! grows the table least, counting its used slots too (slots a square takes are slots the
-//! squares after it cannot have: this cut the used slots of a black set from 97k to 89k). Patterns interleave in each other's gaps; slots are not shared
+//! grows the table least (then the one with fewer used slots, leaving more room for later
+//! squares). Patterns interleave in each other's gaps; slots are not shared
 //! across squares (equal attack sets of different squares are rare). With a time budget it
 //! repeats with perturbed square orders and keeps the shortest table.
 //!
@@ -143,16 +143,17 @@ fn pack_in_order(pools: &[Vec<Pattern>], order: &[usize]) -> (Vec<(usize, usize)
     let mut table = Table::new();
     let mut choice = vec![(0usize, 0usize); pools.len()];
     for &sq in order {
-        let mut best: Option<(usize, usize, usize)> = None;
+        let mut best: Option<((usize, usize, usize), usize)> = None;
         for (k, p) in pools[sq].iter().enumerate() {
             let offset = table.first_fit(p);
             let end = table.len.max(offset + p.end);
-            let cost = end + p.used;
-            if best.is_none_or(|(c, o, _)| (cost, offset) < (c, o)) {
-                best = Some((cost, offset, k));
+            // Least growth first; then fewer used slots (more room for later squares).
+            let cost = (end, p.used, offset);
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, k));
             }
         }
-        if let Some((_, offset, k)) = best {
+        if let Some(((_, _, offset), k)) = best {
             table.place(&pools[sq][k], offset);
             choice[sq] = (k, offset);
         }

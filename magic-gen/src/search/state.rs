@@ -88,11 +88,11 @@ pub struct Policy {
 
 impl Policy {
     /// Returns the order in which finds are kept: the lowest candidate index when the budget
-    /// stops at the first finds, else the fewest used slots, then the shortest span, then the
+    /// stops at the first finds, else the shortest span, then the fewest used slots, then the
     /// lowest index. Keeping by this key is what makes merged shards equal one run.
     pub fn rank(&self, f: &Found) -> (u32, u32, u64) {
         match (is_packed(self.variant), self.budget) {
-            (true, Budget::Candidates(_)) => (f.used + f.span, f.used, f.index),
+            (true, Budget::Candidates(_)) => (f.span, f.used, f.index),
             _ => (0, 0, f.index),
         }
     }
