@@ -1,0 +1,193 @@
+//! Outputs are never half-written: `magic-gen emit ... --out X` and `magic-gen search ...
+//! --out X` are killed (SIGKILL) at seeded random moments, many of them near the end of the
+//! run where the file is written, and after every kill `X` must be byte for byte either
+//! the file it replaced or the complete new one (which verifies). Temporary files the
+//! killed runs leave behind (`X.tmp-PID`) must not matter: a later complete run still
+//! writes the right file.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use common::{committed, scratch};
+
+/// xorshift64: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Runs `magic-gen args` in `dir` to completion; returns how long it took.
+fn run_to_end(dir: &Path, args: &[String]) -> Duration {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the magic-gen binary runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    start.elapsed()
+}
+
+/// Starts `magic-gen args` in `dir` and SIGKILLs it after `delay` (if still running).
+/// Returns whether it was killed before it finished.
+fn run_and_kill(dir: &Path, args: &[String], delay: Duration) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the magic-gen binary starts");
+    sleep(delay);
+    let killed = matches!(child.try_wait(), Ok(None));
+    if killed {
+        child.kill().expect("SIGKILL");
+    }
+    child.wait().expect("reap");
+    killed
+}
+
+fn temp_files(dir: &Path, out: &str) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&format!("{out}.tmp-")))
+        .collect()
+}
+
+/// Alternates two commands writing `out`, killing each run at random, and checks the
+/// file after every run. `commands` produce different content for the same output path.
+fn kill_during_writes(name: &str, out: &str, commands: [Vec<String>; 2], runs: usize, seed: u64) {
+    let dir = scratch(name);
+    // The complete output of each command, and how long a run takes.
+    let mut expected = Vec::new();
+    let mut longest = Duration::ZERO;
+    for args in &commands {
+        longest = longest.max(run_to_end(&dir, args));
+        expected.push(fs::read(dir.join(out)).unwrap());
+    }
+    assert_ne!(
+        expected[0], expected[1],
+        "the two commands must write different files"
+    );
+    let mut current = 1; // expected[1] is on disk now.
+    let mut rng = Rng(seed);
+    let (mut killed, mut killed_with_temp, mut finished) = (0, 0, 0);
+    for run in 0..runs {
+        let next = run % 2;
+        // Half the kills anywhere in the run, half in its last 40% (verification is done
+        // and the file is being written), some just after the end.
+        let span = longest.as_micros() as u64;
+        let micros = if rng.next() % 2 == 0 {
+            rng.next() % (span + 1)
+        } else {
+            span * 6 / 10 + rng.next() % (span / 2 + 1)
+        };
+        let temps_before = temp_files(&dir, out).len();
+        let was_killed = run_and_kill(&dir, &commands[next], Duration::from_micros(micros));
+        let now = fs::read(dir.join(out)).expect("the output file never disappears");
+        let temps_after = temp_files(&dir, out).len();
+        if now == expected[next] {
+            current = next;
+        } else {
+            assert_eq!(
+                now, expected[current],
+                "run {run} ({:?}, killed after {micros} us): the file is neither the old \
+                 nor the new complete content",
+                commands[next]
+            );
+        }
+        if was_killed {
+            killed += 1;
+            if temps_after > temps_before {
+                killed_with_temp += 1;
+            }
+        } else {
+            finished += 1;
+        }
+    }
+    // What the file holds reads back and verifies.
+    let (set, _) = magic_gen::read_set_file(&dir.join(out)).expect("the output reads back");
+    magic_gen::verify(&set).expect("the output verifies");
+    // Stray temporary files of killed runs do not affect a later complete run.
+    let strays = temp_files(&dir, out);
+    let other = 1 - current;
+    run_to_end(&dir, &commands[other]);
+    assert_eq!(fs::read(dir.join(out)).unwrap(), expected[other]);
+    println!(
+        "{name}: {runs} runs, {killed} killed ({killed_with_temp} while the temporary file \
+         existed), {finished} finished; {} stray temporary files, none ever read as {out}",
+        strays.len()
+    );
+}
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn emit_killed_at_random_leaves_the_old_or_the_new_file() {
+    let fancy = committed("fancy").to_string_lossy().into_owned();
+    let plain = committed("plain").to_string_lossy().into_owned();
+    for out in ["set.txt", "set.rs"] {
+        kill_during_writes(
+            &format!("atomic-emit-{out}"),
+            out,
+            [
+                args(&["emit", &fancy, "--out", out]),
+                args(&["emit", &plain, "--out", out]),
+            ],
+            40,
+            0x0a70_a11c_0001 + out.len() as u64,
+        );
+    }
+}
+
+#[test]
+fn search_killed_at_random_leaves_the_old_or_the_new_file() {
+    kill_during_writes(
+        "atomic-search",
+        "set.rs",
+        [
+            args(&[
+                "search",
+                "--variant",
+                "plain",
+                "--seed",
+                "1",
+                "--threads",
+                "1",
+                "--out",
+                "set.rs",
+            ]),
+            args(&[
+                "search",
+                "--variant",
+                "plain",
+                "--seed",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                "set.rs",
+            ]),
+        ],
+        16,
+        0x0a70_a11c_0002,
+    );
+}
