@@ -39,9 +39,19 @@ fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
     add!(plain);
     #[cfg(feature = "black")]
     add!(black);
-    #[cfg(all(feature = "pext", mb_table = "pext"))]
+    #[cfg(all(
+        feature = "pext",
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
+    ))]
     add!(pext);
-    #[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+    #[cfg(all(
+        feature = "pext_compact",
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
+    ))]
     add!(pext_compact);
     #[cfg(feature = "hyperbola")]
     add!(hyperbola);
