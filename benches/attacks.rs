@@ -8,8 +8,8 @@
 //! is checked against the slow ray walk before it is timed.
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/target-bench cargo bench --all-features --bench attacks
-//! CARGO_TARGET_DIR=/work/target-bench cargo bench --all-features --bench attacks -- 'queen/'
+//! CARGO_TARGET_DIR=/work/target-bench cargo bench -p magic-bitboards-benches --bench attacks
+//! CARGO_TARGET_DIR=/work/target-bench cargo bench -p magic-bitboards-benches --bench attacks -- 'queen/'
 //! ```
 //!
 //! Measurement time is kept short (0.8 s per benchmark, 84 benchmarks: about two minutes)

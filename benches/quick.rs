@@ -3,9 +3,9 @@
 //! markdown table of ns per lookup with the ratio to the fastest peer crate.
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/target-bench cargo bench --all-features --bench quick
+//! CARGO_TARGET_DIR=/work/target-bench cargo bench -p magic-bitboards-benches --bench quick
 //! RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=/work/target-bench-v3 \
-//!     cargo bench --all-features --bench quick
+//!     cargo bench -p magic-bitboards-benches --bench quick
 //! ```
 //!
 //! Method: every implementation is first checked against the slow ray walk on the whole
@@ -289,7 +289,7 @@ fn main() {
     let missing = common::missing_backends();
     if !missing.is_empty() {
         println!(
-            "\nNot in this build: {} (build with --all-features; PEXT needs BMI2).",
+            "\nNot in this build: {} (PEXT needs BMI2 in the target).",
             missing.join(", ")
         );
     }

@@ -103,7 +103,16 @@ mod pext_compact;
 
 #[cfg(feature = "hyperbola")]
 pub mod hyperbola;
-#[cfg(all(not(feature = "hyperbola"), mb_default = "hyperbola"))]
+#[cfg(all(
+    not(feature = "hyperbola"),
+    any(
+        mb_default = "hyperbola",
+        all(
+            any(mb_default = "pext", mb_default = "pext_compact"),
+            not(all(target_arch = "x86_64", target_feature = "bmi2"))
+        )
+    )
+))]
 #[allow(dead_code)]
 mod hyperbola;
 
@@ -123,6 +132,14 @@ use pext as default_backend;
 use pext_compact as default_backend;
 #[cfg(mb_default = "plain")]
 use plain as default_backend;
+// build.rs saw BMI2 in the target, but this compiler pass does not: rustdoc takes
+// RUSTDOCFLAGS, not RUSTFLAGS, so doctests of a `-C target-cpu=x86-64-v3` build get here.
+// The table-free backend compiles everywhere; real builds never take this path.
+#[cfg(all(
+    any(mb_default = "pext", mb_default = "pext_compact"),
+    not(all(target_arch = "x86_64", target_feature = "bmi2"))
+))]
+use hyperbola as default_backend;
 
 /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
 /// [`queen_attacks`]: the name of a backend module, e.g. `"pext"` on x86-64-v3 and

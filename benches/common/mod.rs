@@ -335,9 +335,19 @@ ours!(Fancy, "fancy", magic_bitboards::fancy);
 ours!(Plain, "plain", magic_bitboards::plain);
 #[cfg(feature = "black")]
 ours!(Black, "black", magic_bitboards::black);
-#[cfg(all(feature = "pext", mb_table = "pext"))]
+#[cfg(all(
+    feature = "pext",
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(magic_bitboards_no_pext)
+))]
 ours!(Pext, "pext", magic_bitboards::pext);
-#[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+#[cfg(all(
+    feature = "pext_compact",
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(magic_bitboards_no_pext)
+))]
 ours!(PextCompact, "pext_compact", magic_bitboards::pext_compact);
 #[cfg(feature = "hyperbola")]
 ours!(Hyperbola, "hyperbola", magic_bitboards::hyperbola);
@@ -354,12 +364,19 @@ pub fn missing_backends() -> Vec<&'static str> {
     if cfg!(not(feature = "black")) {
         v.push("black");
     }
-    if cfg!(not(all(feature = "pext", mb_table = "pext"))) {
+    if cfg!(not(all(
+        feature = "pext",
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
+    ))) {
         v.push("pext");
     }
     if cfg!(not(all(
         feature = "pext_compact",
-        mb_table = "pext_compact"
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(magic_bitboards_no_pext)
     ))) {
         v.push("pext_compact");
     }
@@ -668,9 +685,19 @@ macro_rules! for_each_impl {
         $m!(crate::common::Plain, crate::common::Group::Ours);
         #[cfg(feature = "black")]
         $m!(crate::common::Black, crate::common::Group::Ours);
-        #[cfg(all(feature = "pext", mb_table = "pext"))]
+        #[cfg(all(
+            feature = "pext",
+            target_arch = "x86_64",
+            target_feature = "bmi2",
+            not(magic_bitboards_no_pext)
+        ))]
         $m!(crate::common::Pext, crate::common::Group::Ours);
-        #[cfg(all(feature = "pext_compact", mb_table = "pext_compact"))]
+        #[cfg(all(
+            feature = "pext_compact",
+            target_arch = "x86_64",
+            target_feature = "bmi2",
+            not(magic_bitboards_no_pext)
+        ))]
         $m!(crate::common::PextCompact, crate::common::Group::Ours);
         #[cfg(feature = "hyperbola")]
         $m!(crate::common::Hyperbola, crate::common::Group::Ours);
