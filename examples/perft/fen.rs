@@ -292,17 +292,20 @@ pub fn parse(fen: &str) -> Result<Board, FenError> {
         let ep = parse_square(fields[3])
             .ok_or_else(|| FenError::BadEnPassantSquare(fields[3].to_string()))?;
         let name = fields[3].to_string();
-        let (want_rank, pawn_sq, origin_sq) = if b.side as usize == WHITE {
-            (5, ep - 8, ep + 8)
-        } else {
-            (2, ep + 8, ep - 8)
-        };
+        let want_rank = if b.side as usize == WHITE { 5 } else { 2 };
+        // Checked before the neighbouring squares are computed: `ep - 8` on rank 1 (or
+        // `ep + 8` past rank 8) would overflow (found by fuzzing: "... b - d1").
         if ep / 8 != want_rank {
             return Err(FenError::ImpossibleEnPassant {
                 square: name,
                 reason: "it must be on rank 6 with white to move, rank 3 with black to move",
             });
         }
+        let (pawn_sq, origin_sq) = if b.side as usize == WHITE {
+            (ep - 8, ep + 8)
+        } else {
+            (ep + 8, ep - 8)
+        };
         let them = b.colors[b.side as usize ^ 1];
         if b.pieces[PAWN] & them & (1 << pawn_sq) == 0 {
             return Err(FenError::ImpossibleEnPassant {
