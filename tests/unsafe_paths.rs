@@ -152,3 +152,39 @@ fn static_tables_are_readable_end_to_end() {
         let _ = magic_bitboards::knight_attacks(a) | magic_bitboards::king_attacks(a);
     }
 }
+
+/// The README's count of `unsafe` blocks ("Hardening", "Unsafe") is the count in the
+/// source, each block follows a `// SAFETY:` comment, and magic-gen forbids `unsafe`.
+#[cfg(not(miri))]
+#[test]
+fn unsafe_blocks_are_the_ones_the_readme_counts() {
+    use std::fs;
+    use std::path::Path;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = fs::read_dir(root.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.push(root.join("build.rs"));
+    let mut blocks = 0;
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.contains("unsafe {") && !line.trim_start().starts_with("//") {
+                blocks += 1;
+                let comment = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| l.trim_start().starts_with("//") || l.contains("let "))
+                    .any(|l| l.contains("// SAFETY:"));
+                assert!(comment, "{}:{}: no SAFETY comment", file.display(), i + 1);
+            }
+        }
+    }
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let claimed = format!("has **{blocks}** `unsafe` blocks");
+    assert!(readme.contains(&claimed), "README must say: {claimed}");
+    let lib = fs::read_to_string(root.join("magic-gen/src/lib.rs")).unwrap();
+    assert!(lib.contains("#![forbid(unsafe_code)]"));
+}
