@@ -701,12 +701,29 @@ pub fn run(
             .map(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.clone())
             .collect()
     };
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
-        let mut last = Instant::now();
-        while workers.iter().any(|w| !w.is_finished()) {
-            std::thread::sleep(Duration::from_millis(20));
-            if let Some((every, save)) = checkpoint.as_mut() {
+    match checkpoint.as_mut() {
+        // Nothing to save on the way: the caller's thread is the only worker, or one of them.
+        None => std::thread::scope(|s| {
+            for _ in 1..threads.max(1) {
+                s.spawn(work);
+            }
+            work();
+        }),
+        Some((every, save)) => std::thread::scope(|s| {
+            // Workers wake this thread when they finish; it also wakes for each checkpoint.
+            let saver = std::thread::current();
+            let workers: Vec<_> = (0..threads.max(1))
+                .map(|_| {
+                    let saver = saver.clone();
+                    s.spawn(move || {
+                        work();
+                        saver.unpark();
+                    })
+                })
+                .collect();
+            let mut last = Instant::now();
+            while workers.iter().any(|w| !w.is_finished()) {
+                std::thread::park_timeout(every.saturating_sub(last.elapsed()));
                 if last.elapsed() >= *every {
                     let mut copy = state.clone();
                     copy.jobs = snapshot(&jobs);
@@ -714,8 +731,8 @@ pub fn run(
                     last = Instant::now();
                 }
             }
-        }
-    });
+        }),
+    }
     state.jobs = jobs
         .into_iter()
         .map(|j| j.into_inner().unwrap_or_else(|e| e.into_inner()).0)
