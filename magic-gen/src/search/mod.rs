@@ -701,6 +701,7 @@ pub fn run(
             .map(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.clone())
             .collect()
     };
+    let finished = AtomicUsize::new(0);
     match checkpoint.as_mut() {
         // Nothing to save on the way: the caller's thread is the only worker, or one of them.
         None => std::thread::scope(|s| {
@@ -710,19 +711,22 @@ pub fn run(
             work();
         }),
         Some((every, save)) => std::thread::scope(|s| {
-            // Workers wake this thread when they finish; it also wakes for each checkpoint.
+            // Workers count themselves out and wake this thread when they finish; it also
+            // wakes for each checkpoint. (A finished count, not `JoinHandle::is_finished`:
+            // a thread that has unparked us may not count as finished yet, and parking again
+            // then slept through a whole checkpoint interval.)
             let saver = std::thread::current();
-            let workers: Vec<_> = (0..threads.max(1))
-                .map(|_| {
-                    let saver = saver.clone();
-                    s.spawn(move || {
-                        work();
-                        saver.unpark();
-                    })
-                })
-                .collect();
+            let workers = threads.max(1);
+            for _ in 0..workers {
+                let (saver, finished) = (saver.clone(), &finished);
+                s.spawn(move || {
+                    work();
+                    finished.fetch_add(1, Ordering::Release);
+                    saver.unpark();
+                });
+            }
             let mut last = Instant::now();
-            while workers.iter().any(|w| !w.is_finished()) {
+            while finished.load(Ordering::Acquire) < workers {
                 std::thread::park_timeout(every.saturating_sub(last.elapsed()));
                 if last.elapsed() >= *every {
                     let mut copy = state.clone();
@@ -1058,6 +1062,32 @@ mod tests {
             finish(&whole, None).unwrap().set
         );
         assert!(resumed.jobs.iter().all(|j| j.done));
+    }
+
+    #[test]
+    fn a_run_with_checkpoints_returns_when_its_jobs_are_done() {
+        // Regression: the saver thread could miss its wake-up and sleep through a whole
+        // checkpoint interval (an hour here) after the last job. A liveness check: a hang
+        // fails after two minutes instead of blocking the suite.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for _ in 0..20 {
+                let mut st =
+                    new_state(&config(Variant::Plain, 1), &HuntOptions::default()).unwrap();
+                let mut save = |_: &SearchState| {};
+                run(
+                    &mut st,
+                    1,
+                    None,
+                    &Progress::default(),
+                    Some((Duration::from_secs(3600), &mut save)),
+                );
+                assert!(st.jobs.iter().all(|j| j.done));
+            }
+            tx.send(()).unwrap();
+        });
+        rx.recv_timeout(Duration::from_secs(120))
+            .expect("20 short runs return, not wait for a checkpoint");
     }
 
     #[test]
