@@ -271,7 +271,27 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     }
     let provenance = Provenance {
         seed: Some(state.seed),
-        command: Some(state.command.clone()),
+        command: Some(match &args.resume {
+            None => state.command.clone(),
+            // The run that started the state, then this one: both shaped the set.
+            Some(path) => {
+                let mut c = format!(
+                    "{}; then magic-gen search --resume {}",
+                    state.command,
+                    shell_quote(&show(path))
+                );
+                if let Some(s) = args.seconds {
+                    c.push_str(&format!(" --seconds {s}"));
+                }
+                if let Some(s) = args.pack_seconds {
+                    c.push_str(&format!(" --pack-seconds {s}"));
+                }
+                if let Some(out) = &args.out {
+                    c.push_str(&format!(" --out {}", shell_quote(&show(out))));
+                }
+                c
+            }
+        }),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
