@@ -92,3 +92,16 @@ fn hunted_sets_regenerate_identically_from_their_recorded_command() {
         }
     }
 }
+
+/// The densest sets the record hunts found (README, "Record hunts"), kept beside the ones
+/// the runtime builds from: they verify, beat the standard size, and say how they were made.
+#[test]
+fn the_densest_sets_found_verify() {
+    let (set, provenance) = read_set_file(&committed("fancy-dense")).expect("the set reads");
+    let v = verify(&set).unwrap_or_else(|f| panic!("fancy-dense: {f:?}"));
+    assert_eq!(set.variant, Variant::Fancy);
+    assert!(v.report.table_len < 107_648, "{}", v.report.table_len);
+    assert!(v.report.squares_below_popcount(Piece::Bishop) > 0);
+    let command = provenance.command.expect("a command in the header");
+    assert!(command.contains("--bits-under 1"), "{command}");
+}
