@@ -3,7 +3,7 @@
 //! backends against each other; the static tables against magic-gen's own fill.
 //!
 //! Gated on the features and the target's cfgs only (not on the cfgs build.rs gives the
-//! crate itself), so `.ci/test-outside` can run this file from a package of its own.
+//! crate itself), so other packages (Miri's, qemu's) can run this file as it is.
 
 use magic_bitboards::Square;
 use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
