@@ -27,8 +27,6 @@ use pack::{pack, Pattern};
 use space::{Shard, Stream};
 use state::{is_packed, Budget, Found, Job, SearchState};
 
-pub use space::sparse_candidate;
-
 /// What to search for.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -149,15 +147,21 @@ impl EpochTable {
         }
     }
 
-    /// Returns `Ok` if `magic` maps every `(key, attack id)` without a destructive
-    /// collision, else the position of the occupancy that collided.
-    pub fn try_magic(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Result<(), usize> {
+    /// Starts a new candidate: returns its stamp (`epoch << 8`), clearing the slots only
+    /// when the 24-bit epoch wraps.
+    fn next_stamp(&mut self) -> u32 {
         self.epoch += 1;
         if self.epoch == 1 << 24 {
             self.slots.fill(0);
             self.epoch = 1;
         }
-        let stamp = self.epoch << 8;
+        self.epoch << 8
+    }
+
+    /// Returns `Ok` if `magic` maps every `(key, attack id)` without a destructive
+    /// collision, else the position of the occupancy that collided.
+    pub fn try_magic(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Result<(), usize> {
+        let stamp = self.next_stamp();
         let shift = 64 - bits as u32;
         // The shift already bounds the index; the mask lets the compiler drop the bounds check.
         let last = self.slots.len() - 1;
@@ -175,12 +179,7 @@ impl EpochTable {
     /// Returns how many of `entries` collide destructively under `magic`: the fitness a
     /// reduced-bit climb minimises (0 means valid).
     pub fn conflicts(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> u32 {
-        self.epoch += 1;
-        if self.epoch == 1 << 24 {
-            self.slots.fill(0);
-            self.epoch = 1;
-        }
-        let stamp = self.epoch << 8;
+        let stamp = self.next_stamp();
         let shift = 64 - bits as u32;
         let last = self.slots.len() - 1;
         let mut bad = 0;
@@ -194,18 +193,11 @@ impl EpochTable {
         }
         bad
     }
-}
 
-impl EpochTable {
     /// Returns (used slots, span) of a valid `magic`, or `None` on a destructive collision:
     /// what a density climb minimises for fixed-shift tables.
     pub fn measure(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Option<(u32, u32)> {
-        self.epoch += 1;
-        if self.epoch == 1 << 24 {
-            self.slots.fill(0);
-            self.epoch = 1;
-        }
-        let stamp = self.epoch << 8;
+        let stamp = self.next_stamp();
         let shift = 64 - bits as u32;
         let last = self.slots.len() - 1;
         let (mut lo, mut hi, mut used) = (usize::MAX, 0, 0);
@@ -293,22 +285,11 @@ pub fn climb(
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
 ) -> Option<u64> {
-    climb_with(entries, bits, start, rng, table, CLIMB_PATIENCE)
-}
-
-fn climb_with(
-    entries: &[(u64, u8)],
-    bits: u8,
-    start: u64,
-    rng: &mut Xoshiro256PlusPlus,
-    table: &mut EpochTable,
-    patience: u32,
-) -> Option<u64> {
     use rand_xoshiro::rand_core::RngCore;
     let mut magic = start;
     let mut current = table.conflicts(entries, magic, bits);
     let mut stale = 0;
-    while current > 0 && stale < patience {
+    while current > 0 && stale < CLIMB_PATIENCE {
         let r = rng.next_u64();
         let mut trial = magic ^ (1 << (r & 63));
         if r & 64 != 0 {
@@ -341,41 +322,6 @@ pub fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(
     used.sort_unstable();
     used.dedup();
     used
-}
-
-/// Searches one magic for `data` with `bits` index bits from a stream seeded by `rng`.
-/// Returns `None` if `deadline` passes or `progress.stop` is set first.
-pub fn find_magic(
-    data: &SquareData,
-    bits: u8,
-    rng: &mut Xoshiro256PlusPlus,
-    deadline: Option<Instant>,
-    progress: &Progress,
-) -> Option<u64> {
-    let mut table = EpochTable::new(bits);
-    let mut entries: Vec<(u64, u8)> = data
-        .keys
-        .iter()
-        .copied()
-        .zip(data.attack_ids.iter().copied())
-        .collect();
-    loop {
-        for _ in 0..space::BLOCK_LEN {
-            let magic = sparse_candidate(rng);
-            if let Err(k) = table.try_magic(&entries, magic, bits) {
-                entries.swap(k, k.saturating_sub(1));
-            } else {
-                progress.candidates.fetch_add(1, Ordering::Relaxed);
-                return Some(magic);
-            }
-        }
-        progress
-            .candidates
-            .fetch_add(space::BLOCK_LEN, Ordering::Relaxed);
-        if deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-    }
 }
 
 /// Valid magics each fixed-shift job keeps for the packer, by default.
@@ -1100,117 +1046,5 @@ mod tests {
         let out = search(&c, &Progress::default()).unwrap();
         assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
         assert_eq!(out.set.entry(Piece::Bishop, 27).bits, 9);
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-
-    #[test]
-    #[ignore = "probe"]
-    fn fixed_shift_sizes() {
-        for (variant, pool) in [(Variant::Black, 64)] {
-            let t = Instant::now();
-            let c = SearchConfig {
-                variant,
-                targets: vec![],
-                bits: None,
-                seconds: None,
-                threads: 2,
-                seed: 1,
-            };
-            let mut st = new_state(
-                &c,
-                &HuntOptions {
-                    pool,
-                    budget: Budget::Candidates(
-                        std::env::var("CANDS")
-                            .ok()
-                            .and_then(|s| s.parse().ok())
-                            .unwrap_or(1 << 16),
-                    ),
-                    patience: std::env::var("PAT")
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(1000),
-                    ..HuntOptions::default()
-                },
-            )
-            .unwrap();
-            run(&mut st, 2, None, &Progress::default(), None);
-            println!("scan {:?}", t.elapsed());
-            let spans: u64 = st
-                .jobs
-                .iter()
-                .map(|j| j.found.iter().map(|f| f.span).min().unwrap_or(0) as u64)
-                .sum();
-            let used: u64 = st
-                .jobs
-                .iter()
-                .map(|j| j.found.iter().map(|f| f.used).min().unwrap_or(0) as u64)
-                .sum();
-            println!("sum min span {spans} sum min used {used}");
-            for j in st.jobs.iter().step_by(9) {
-                println!(
-                    "{} {} span {:?}",
-                    j.piece,
-                    j.square,
-                    j.found
-                        .iter()
-                        .take(4)
-                        .map(|f| (f.span, f.used))
-                        .collect::<Vec<_>>()
-                );
-            }
-            let t = Instant::now();
-            let out = finish(&st, None).unwrap();
-            println!(
-                "{variant} pool {pool} finish {:?} len {} used {}",
-                t.elapsed(),
-                out.report.table_len,
-                out.report.slots_used
-            );
-        }
-    }
-}
-
-#[cfg(test)]
-mod probe_under {
-    use super::*;
-
-    #[test]
-    #[ignore = "probe"]
-    fn one_under() {
-        let secs: f64 = std::env::var("SECS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(60.0);
-        let c = SearchConfig {
-            variant: Variant::Fancy,
-            targets: vec![],
-            bits: None,
-            seconds: Some(secs),
-            threads: 2,
-            seed: 1,
-        };
-        let h = HuntOptions {
-            bits_under: Some(1),
-            ..HuntOptions::default()
-        };
-        let p = Progress::default();
-        let out = search_with(&c, &h, &p).unwrap();
-        for piece in Piece::ALL {
-            let met: Vec<String> = (0..64u8)
-                .filter(|&s| !out.unmet.contains(&(piece, s)))
-                .map(square_name)
-                .collect();
-            println!("{piece} met {}: {}", met.len(), met.join(" "));
-        }
-        println!(
-            "len {} climbs {}",
-            out.report.table_len,
-            p.candidates.load(Ordering::Relaxed)
-        );
     }
 }
