@@ -2,80 +2,13 @@
 //! relevant mask, and random full-board occupancies (bits off the lines must not matter);
 //! backends against each other; the static tables against magic-gen's own fill.
 //!
-//! Gated on the features and the target's cfgs only (not on the cfgs build.rs gives the
-//! crate itself), so other packages (Miri's, qemu's) can run this file as it is.
 
 use magic_bitboards::Square;
 use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
 
-type Lookup = fn(Square, u64) -> u64;
+mod common;
 
-/// (name, rook, bishop, queen) of every backend compiled into this build.
-fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Lookup, Lookup, Lookup)> = vec![(
-        magic_bitboards::BACKEND,
-        magic_bitboards::rook_attacks,
-        magic_bitboards::bishop_attacks,
-        magic_bitboards::queen_attacks,
-    )];
-    #[allow(unused_macros)] // Used only when backend features are on.
-    macro_rules! add {
-        ($m:ident) => {
-            v.push((
-                magic_bitboards::$m::NAME,
-                magic_bitboards::$m::rook_attacks,
-                magic_bitboards::$m::bishop_attacks,
-                magic_bitboards::$m::queen_attacks,
-            ))
-        };
-    }
-    #[cfg(feature = "fancy")]
-    add!(fancy);
-    #[cfg(feature = "plain")]
-    add!(plain);
-    #[cfg(feature = "black")]
-    add!(black);
-    #[cfg(all(
-        feature = "pext",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext);
-    #[cfg(all(
-        feature = "pext_compact",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext_compact);
-    #[cfg(feature = "hyperbola")]
-    add!(hyperbola);
-    v
-}
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Occupancies of every density: sparse, half, dense.
-    fn occupancy(&mut self) -> u64 {
-        match self.next() % 4 {
-            0 => self.next() & self.next() & self.next(),
-            1 => self.next() & self.next(),
-            2 => self.next(),
-            _ => self.next() | self.next(),
-        }
-    }
-}
+use common::{backends, Rng};
 
 #[test]
 fn every_backend_matches_the_ray_walk_on_every_relevant_subset() {

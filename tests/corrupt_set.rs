@@ -17,6 +17,10 @@ use std::process::Command;
 
 use magic_gen::{emit::parse_emitted, verify, Piece};
 
+mod common;
+
+use common::Rng;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The manifest of the copy: the runtime crate's features and its build-dependency on the
@@ -62,18 +66,6 @@ fn copy_dir(from: &Path, to: &Path) {
         } else {
             fs::copy(entry.path(), dest).unwrap();
         }
-    }
-}
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

@@ -11,52 +11,9 @@
 use cozy_chess::{get_bishop_moves, get_rook_moves, BitBoard};
 use magic_bitboards::Square;
 
-type Lookup = fn(Square, u64) -> u64;
+mod common;
 
-/// (name, rook, bishop, queen) of every backend compiled into this build.
-fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Lookup, Lookup, Lookup)> = vec![(
-        "crate-level",
-        magic_bitboards::rook_attacks,
-        magic_bitboards::bishop_attacks,
-        magic_bitboards::queen_attacks,
-    )];
-    #[allow(unused_macros)] // Used only when backend features are on.
-    macro_rules! add {
-        ($m:ident) => {
-            v.push((
-                magic_bitboards::$m::NAME,
-                magic_bitboards::$m::rook_attacks,
-                magic_bitboards::$m::bishop_attacks,
-                magic_bitboards::$m::queen_attacks,
-            ))
-        };
-    }
-    #[cfg(feature = "fancy")]
-    add!(fancy);
-    #[cfg(feature = "plain")]
-    add!(plain);
-    #[cfg(feature = "black")]
-    add!(black);
-    #[cfg(all(
-        feature = "pext",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext);
-    #[cfg(all(
-        feature = "pext_compact",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext_compact);
-    #[cfg(feature = "hyperbola")]
-    add!(hyperbola);
-    v
-}
+use common::backends;
 
 /// splitmix64: seeded, no dependency, and unrelated to the generators used elsewhere.
 struct Rng(u64);

@@ -12,59 +12,17 @@
 use magic_bitboards::Square;
 use magic_gen::{relevant_mask, slow_attacks, Piece};
 
-type Lookup = fn(Square, u64) -> u64;
+mod common;
+
+use common::{backends, Lookup, Rng};
 
 /// (name, rook, bishop) of every backend with a table compiled into this build.
 fn table_backends() -> Vec<(&'static str, Lookup, Lookup)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Lookup, Lookup)> = vec![(
-        magic_bitboards::BACKEND,
-        magic_bitboards::rook_attacks,
-        magic_bitboards::bishop_attacks,
-    )];
-    #[allow(unused_macros)] // Used only when backend features are on.
-    macro_rules! add {
-        ($m:ident) => {
-            v.push((
-                magic_bitboards::$m::NAME,
-                magic_bitboards::$m::rook_attacks,
-                magic_bitboards::$m::bishop_attacks,
-            ))
-        };
-    }
-    #[cfg(feature = "fancy")]
-    add!(fancy);
-    #[cfg(feature = "plain")]
-    add!(plain);
-    #[cfg(feature = "black")]
-    add!(black);
-    #[cfg(all(
-        feature = "pext",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext);
-    #[cfg(all(
-        feature = "pext_compact",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext_compact);
-    v
-}
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+    backends()
+        .into_iter()
+        .filter(|b| b.0 != "hyperbola")
+        .map(|(name, rook, bishop, _)| (name, rook, bishop))
+        .collect()
 }
 
 /// Squares to check: all 64 (Miri interprets the few occupancies of each in seconds).
