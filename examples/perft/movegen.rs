@@ -16,15 +16,47 @@ use super::board::{
     FILE_H, KING, KNIGHT, NORMAL, NO_EP, PAWN, PROMO, QUEEN, ROOK,
 };
 
-/// Receives generated moves.
+/// Receives generated moves. Sinks that need each move implement `one` only; the sets
+/// are expanded into single moves here. A counter overrides the set methods to count
+/// without expanding.
 pub trait Visitor {
+    /// One move.
+    fn one(&mut self, m: Move);
+
     /// Moves of a (non-pawn) `piece` from square `from` to every square of `targets`.
-    fn piece(&mut self, piece: usize, from: u32, targets: u64);
+    #[inline(always)]
+    fn piece(&mut self, piece: usize, from: u32, targets: u64) {
+        for_each_bit(targets, |to, _| {
+            self.one(Move {
+                from: from as u8,
+                to: to as u8,
+                piece: piece as u8,
+                kind: NORMAL,
+            })
+        });
+    }
+
     /// Pawn moves to every square of `targets`, each from `to - delta`.
     /// `kind` is `NORMAL`, `DOUBLE_PUSH` or `PROMO` (expands to four promotions).
-    fn pawns(&mut self, targets: u64, delta: i32, kind: u8);
-    /// One special move (castling, en passant).
-    fn one(&mut self, m: Move);
+    #[inline(always)]
+    fn pawns(&mut self, targets: u64, delta: i32, kind: u8) {
+        for_each_bit(targets, |to, _| {
+            let mut m = Move {
+                from: ((to as i32 - delta) & 63) as u8,
+                to: to as u8,
+                piece: PAWN as u8,
+                kind,
+            };
+            if kind == PROMO {
+                for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                    m.kind = PROMO | p as u8;
+                    self.one(m);
+                }
+            } else {
+                self.one(m);
+            }
+        });
+    }
 }
 
 /// Counts moves without listing them.
@@ -91,41 +123,6 @@ impl MoveList {
 }
 
 impl Visitor for MoveList {
-    #[inline(always)]
-    fn piece(&mut self, piece: usize, from: u32, mut targets: u64) {
-        while targets != 0 {
-            let to = targets.trailing_zeros();
-            targets &= targets - 1;
-            self.push(Move {
-                from: from as u8,
-                to: to as u8,
-                piece: piece as u8,
-                kind: NORMAL,
-            });
-        }
-    }
-    #[inline(always)]
-    fn pawns(&mut self, mut targets: u64, delta: i32, kind: u8) {
-        while targets != 0 {
-            let to = targets.trailing_zeros();
-            targets &= targets - 1;
-            let from = ((to as i32 - delta) & 63) as u8;
-            let mut m = Move {
-                from,
-                to: to as u8,
-                piece: PAWN as u8,
-                kind,
-            };
-            if kind == PROMO {
-                for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                    m.kind = PROMO | p as u8;
-                    self.push(m);
-                }
-            } else {
-                self.push(m);
-            }
-        }
-    }
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.push(m);
@@ -389,36 +386,6 @@ impl<S: Side> Recurse<'_, S> {
 }
 
 impl<S: Side> Visitor for Recurse<'_, S> {
-    #[inline(always)]
-    fn piece(&mut self, piece: usize, from: u32, targets: u64) {
-        for_each_bit(targets, |to, _| {
-            self.go(Move {
-                from: from as u8,
-                to: to as u8,
-                piece: piece as u8,
-                kind: NORMAL,
-            })
-        });
-    }
-    #[inline(always)]
-    fn pawns(&mut self, targets: u64, delta: i32, kind: u8) {
-        for_each_bit(targets, |to, _| {
-            let mut m = Move {
-                from: ((to as i32 - delta) & 63) as u8,
-                to: to as u8,
-                piece: PAWN as u8,
-                kind,
-            };
-            if kind == PROMO {
-                for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                    m.kind = PROMO | p as u8;
-                    self.go(m);
-                }
-            } else {
-                self.go(m);
-            }
-        });
-    }
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.go(m);
