@@ -220,13 +220,11 @@ pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError
         message,
     };
     let mut collector: Option<(usize, EntryCollector)> = None;
-    let mut any_content = false;
     for (line, text) in text_lines(file, bytes)? {
         let content = text.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;
         }
-        any_content = true;
         let fields: Vec<&str> = content.split_whitespace().collect();
         if fields[0] == "variant" {
             let [_, name] = fields[..] else {
@@ -302,23 +300,14 @@ pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError
     }
     match collector {
         Some((_, c)) => c.finish(end_line(bytes)),
-        None if any_content => unreachable_variant(file),
+        // Every content line either is the variant line or fails without one: no variant
+        // means no content.
         None => Err(ReadError {
             file: file.to_string(),
             line: Some(end_line(bytes)),
             message: "empty file: no variant and no entries".to_string(),
         }),
     }
-}
-
-// Content without a variant line always fails earlier, at its first entry line; this keeps
-// the match total without a panic path.
-fn unreachable_variant(file: &str) -> Result<MagicSet, ReadError> {
-    Err(ReadError {
-        file: file.to_string(),
-        line: None,
-        message: "no 'variant NAME' line".to_string(),
-    })
 }
 
 /// Returns `set` in the interchange format, with `header` lines as comments.
