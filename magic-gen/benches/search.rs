@@ -13,18 +13,15 @@ use std::hint::black_box;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use magic_gen::search::{search, Progress, SearchConfig};
+use magic_gen::search::{search, Options, Progress};
 use magic_gen::{verify, Variant};
 
-fn config(seed: u64) -> SearchConfig {
-    SearchConfig {
-        variant: Variant::Fancy,
-        targets: Vec::new(),
-        bits: None,
-        seconds: None,
-        threads: 1,
-        seed,
-    }
+/// Standard-bit fancy magics from `seed` on one thread.
+fn config(seed: u64) -> Options {
+    let mut options = Options::new(Variant::Fancy);
+    options.scan.seed = seed;
+    options.limits.threads = 1;
+    options
 }
 
 fn fancy_standard_bits<M: Measurement + 'static>(c: &mut Criterion<M>, label: &str) {

@@ -20,8 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use magic_gen::search::space::Shard;
-use magic_gen::search::{DEFAULT_POOL, DENSITY_PATIENCE};
+use magic_gen::search::{Shard, DEFAULT_POOL, DENSITY_PATIENCE};
 use magic_gen::{Piece, Variant};
 
 use cli::DEFAULT_SEED;

@@ -13,7 +13,7 @@ use magic_gen::{
 };
 
 /// The seed `search` uses without `--seed` (documented in the README).
-pub const DEFAULT_SEED: u64 = 1;
+pub use magic_gen::search::DEFAULT_SEED;
 
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
     match Variant::parse(s) {
@@ -33,8 +33,8 @@ pub fn parse_square_arg(s: &str) -> Result<u8, String> {
     parse_square(s).ok_or_else(|| format!("unknown square '{s}' (a1..h8)"))
 }
 
-pub fn parse_shard(s: &str) -> Result<magic_gen::search::space::Shard, String> {
-    magic_gen::search::space::Shard::parse(s)
+pub fn parse_shard(s: &str) -> Result<magic_gen::search::Shard, String> {
+    magic_gen::search::Shard::parse(s)
 }
 
 pub fn parse_pool(s: &str) -> Result<usize, String> {

@@ -10,11 +10,9 @@ use std::time::{Duration, Instant};
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::space::Shard;
-use magic_gen::search::state::{self, Budget, SearchState};
 use magic_gen::search::{
-    self, new_state, HuntOptions, Progress, SearchConfig, SearchOutcome, DEFAULT_POOL,
-    DENSITY_PATIENCE,
+    self, new_state, Budget, Limits, Options, Progress, Scan, SearchOutcome, SearchState, Shard,
+    DEFAULT_POOL, DENSITY_PATIENCE,
 };
 use magic_gen::{relevant_mask, square_name, Piece, Provenance};
 
@@ -160,30 +158,40 @@ fn initial_state(args: &SearchArgs) -> Result<SearchState, String> {
                 .into(),
         );
     }
-    let config = SearchConfig {
-        variant: args.variant,
-        targets: targets(args),
-        bits: args.bits,
-        seconds: args.seconds,
-        threads: 1,
-        seed: args.seed,
-    };
     // A time budget without a candidate count scans until the time is up.
     let budget = match (args.candidates, args.seconds) {
         (Some(n), _) => Budget::Candidates(n),
         (None, Some(_)) => Budget::Candidates(u64::MAX),
         (None, None) => Budget::UntilFound,
     };
-    let hunt = HuntOptions {
-        shard: args.shard.unwrap_or(Shard::WHOLE),
-        budget,
-        pool: args.pool,
-        patience: args.patience,
+    let options = Options {
+        scan: Scan {
+            variant: args.variant,
+            seed: args.seed,
+            shard: args.shard.unwrap_or(Shard::WHOLE),
+            budget,
+            pool: args.pool,
+            patience: args.patience,
+        },
+        targets: targets(args),
+        bits: args.bits,
         bits_under: args.bits_under,
-        pack_seconds: args.pack_seconds,
         command: canonical_command(args),
+        limits: limits(args),
     };
-    new_state(&config, &hunt).map_err(|e| e.to_string())
+    new_state(&options).map_err(|e| e.to_string())
+}
+
+/// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
+fn limits(args: &SearchArgs) -> Limits {
+    Limits {
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seconds: args.seconds,
+        pack_seconds: args.pack_seconds,
+    }
 }
 
 /// Saves `state` to `path` atomically.
@@ -193,10 +201,8 @@ fn save_state(path: &Path, state: &SearchState) -> Result<(), String> {
 
 /// `magic-gen search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
-    let threads = args
-        .threads
-        .map(|t| t as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let limits = limits(args);
+    let threads = limits.threads;
     let mut state = initial_state(args)?;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
@@ -215,7 +221,6 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     }
 
     let start = Instant::now();
-    let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
     let done = AtomicBool::new(false);
     let mut save_error = None;
     std::thread::scope(|s| {
@@ -228,13 +233,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
             }
         };
         let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
-        search::run(
-            &mut state,
-            threads,
-            deadline,
-            &progress,
-            Some((every, &mut save)),
-        );
+        search::run(&mut state, &limits, &progress, Some((every, &mut save)));
         done.store(true, Ordering::Release);
         watcher.thread().unpark();
         let _ = watcher.join();
@@ -245,18 +244,15 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
     if let Some(path) = &state_path {
         save_state(path, &state)?;
     }
-    let pack_deadline = args
-        .pack_seconds
-        .map(|s| Instant::now() + Duration::from_secs_f64(s));
-    let outcome = search::finish(&state, pack_deadline).map_err(|e| e.to_string())?;
+    let outcome = search::finish(&state, &limits).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let interrupted = progress.stop.load(Ordering::SeqCst);
 
     say!(
         "searched {} magics, seed {}{}: 128 squares in {:.3} s on {threads} thread{}, {} candidates tried",
-        state.variant,
-        state.seed,
-        if state.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", state.shard) },
+        state.scan.variant,
+        state.scan.seed,
+        if state.scan.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", state.scan.shard) },
         elapsed.as_secs_f64(),
         if threads == 1 { "" } else { "s" },
         progress.candidates.load(Ordering::Relaxed)
@@ -270,7 +266,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode, String> {
         );
     }
     let provenance = Provenance {
-        seed: Some(state.seed),
+        seed: Some(state.scan.seed),
         command: Some(match &args.resume {
             None => state.command.clone(),
             // The run that started the state, then this one: both shaped the set.
@@ -313,19 +309,20 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, String> {
         .iter()
         .map(|p| read_state(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = state::merge(&states).map_err(|e| format!("cannot merge: {e}"))?;
+    let merged = search::merge(&states).map_err(|e| format!("cannot merge: {e}"))?;
     if let Some(path) = &args.state {
         save_state(path, &merged)?;
     }
-    let pack_deadline = args
-        .pack_seconds
-        .map(|s| Instant::now() + Duration::from_secs_f64(s));
-    let outcome = search::finish(&merged, pack_deadline).map_err(|e| e.to_string())?;
+    let limits = Limits {
+        pack_seconds: args.pack_seconds,
+        ..Limits::default()
+    };
+    let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
         "merged {} of {} shards of `{}`",
         states.len(),
-        first.shard.count,
+        first.scan.shard.count,
         first.command
     );
     summarise(&outcome);
@@ -338,7 +335,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, String> {
         command.push_str(&format!(" --out {}", shell_quote(&show(out))));
     }
     let provenance = Provenance {
-        seed: Some(first.seed),
+        seed: Some(first.scan.seed),
         command: Some(command),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;

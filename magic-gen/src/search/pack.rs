@@ -22,8 +22,8 @@ use crate::set::{Entry, MagicSet};
 
 /// One candidate magic of one square and the indices (before the offset) it uses.
 #[derive(Clone, Debug)]
-pub struct Pattern {
-    pub magic: u64,
+pub(crate) struct Pattern {
+    pub(crate) magic: u64,
     /// The lowest used index.
     first: usize,
     /// Used indices relative to `first`, as a bitset.
@@ -31,14 +31,14 @@ pub struct Pattern {
     /// Positions of the set bits of `words[0]`.
     head: Vec<u32>,
     /// Number of used indices.
-    pub used: usize,
+    pub(crate) used: usize,
     /// One past the highest used index.
     end: usize,
 }
 
 impl Pattern {
     /// Returns the pattern of `magic` from its used indices (any order, duplicates allowed).
-    pub fn new(magic: u64, used: impl IntoIterator<Item = u32>) -> Pattern {
+    pub(crate) fn new(magic: u64, used: impl IntoIterator<Item = u32>) -> Pattern {
         let mut idx: Vec<usize> = used.into_iter().map(|i| i as usize).collect();
         idx.sort_unstable();
         idx.dedup();
@@ -164,7 +164,7 @@ fn pack_in_order(pools: &[Vec<Pattern>], order: &[usize]) -> (Vec<(usize, usize)
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
 /// `variant`. Without a deadline one greedy pass runs; with one, perturbed orders are
 /// tried until it passes (seeded by `seed`) and the shortest table is kept.
-pub fn pack(
+pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
     seed: u64,

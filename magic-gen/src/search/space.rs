@@ -13,7 +13,7 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 
 /// Candidates per block: the unit of scheduling, sharding and checkpointing.
-pub const BLOCK_LEN: u64 = 4096;
+pub(crate) const BLOCK_LEN: u64 = 4096;
 
 /// One of `count` disjoint slices of the candidate space (`index` is 0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,17 +68,17 @@ const fn mix(mut x: u64) -> u64 {
 
 /// Identifies one job's candidate stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Stream {
-    pub seed: u64,
-    pub variant: Variant,
-    pub piece: Piece,
-    pub square: u8,
-    pub bits: u8,
+pub(crate) struct Stream {
+    pub(crate) seed: u64,
+    pub(crate) variant: Variant,
+    pub(crate) piece: Piece,
+    pub(crate) square: u8,
+    pub(crate) bits: u8,
 }
 
 impl Stream {
     /// Returns the random generator of global block `block`.
-    pub fn block_rng(&self, block: u64) -> Xoshiro256PlusPlus {
+    pub(crate) fn block_rng(&self, block: u64) -> Xoshiro256PlusPlus {
         let mut x = self.seed;
         for part in [
             self.variant as u64,
@@ -93,7 +93,7 @@ impl Stream {
     }
 
     /// Returns the candidates of global block `block` as (candidate index, magic).
-    pub fn block(&self, block: u64) -> impl Iterator<Item = (u64, u64)> {
+    pub(crate) fn block(&self, block: u64) -> impl Iterator<Item = (u64, u64)> {
         let mut rng = self.block_rng(block);
         (0..BLOCK_LEN).map(move |j| (block * BLOCK_LEN + j, sparse_candidate(&mut rng)))
     }
@@ -102,7 +102,7 @@ impl Stream {
 /// Returns a sparse random candidate: the AND of three random words (about 8 bits set),
 /// the density that finds magics fastest (averaged over 20 seeds: AND of two is 7x and
 /// AND of four 3x slower).
-pub fn sparse_candidate(rng: &mut Xoshiro256PlusPlus) -> u64 {
+pub(crate) fn sparse_candidate(rng: &mut Xoshiro256PlusPlus) -> u64 {
     rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 

@@ -19,17 +19,8 @@ use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::interchange::{parse_hex, text_lines, ReadError};
 
-use super::space::{Shard, BLOCK_LEN};
-
-/// How long each job scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
-    UntilFound,
-    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
-    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
-    Candidates(u64),
-}
+use super::options::{Budget, Scan};
+use super::space::Shard;
 
 /// A valid magic a job found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,101 +49,33 @@ pub struct Job {
     pub done: bool,
 }
 
-/// A whole search: configuration and every job's progress.
+/// A whole search: the settings that shape it and every job's progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchState {
-    pub variant: Variant,
-    pub seed: u64,
-    pub shard: Shard,
-    pub budget: Budget,
-    /// Valid magics kept per job (fixed shift).
-    pub pool: usize,
-    /// Patience of the density climb of fixed-shift finds (0: none).
-    pub patience: u32,
+    /// What the scan keeps; every shard of one search shares it but for the shard index.
+    pub scan: Scan,
     /// The command that started the search.
     pub command: String,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub jobs: Vec<Job>,
 }
 
-/// Which finds a job keeps, how it climbs, and when it is finished: the settings every
-/// shard of one search shares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Policy {
-    pub variant: Variant,
-    pub budget: Budget,
-    pub pool: usize,
-    pub patience: u32,
-    pub shard: Shard,
-}
-
-impl Policy {
-    /// Returns the order in which finds are kept: the lowest candidate index when the budget
-    /// stops at the first finds, else the shortest span, then the fewest used slots, then the
-    /// lowest index. Keeping by this key is what makes merged shards equal one run.
-    pub fn rank(&self, f: &Found) -> (u32, u32, u64) {
-        match (is_packed(self.variant), self.budget) {
-            (true, Budget::Candidates(_)) => (f.span, f.used, f.index),
-            _ => (0, 0, f.index),
-        }
-    }
-
-    /// Returns how many finds a job keeps.
-    pub fn keep(&self) -> usize {
-        if is_packed(self.variant) {
-            self.pool.max(1)
-        } else {
-            1
-        }
-    }
-
-    /// Inserts `f` into `job.found`, keeping the best [`Policy::keep`] by rank.
-    pub fn insert(&self, job: &mut Job, f: Found) {
-        let key = self.rank(&f);
-        let at = job.found.partition_point(|g| self.rank(g) <= key);
-        job.found.insert(at, f);
-        job.found.truncate(self.keep());
-    }
-
-    /// Returns true when `job` has reached its goal or spent its budget.
-    pub fn finished(&self, job: &Job) -> bool {
-        let enough = job.found.len() >= self.keep();
-        match self.budget {
-            Budget::UntilFound => enough,
-            Budget::Candidates(limit) => {
-                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
-                spent || (enough && !is_packed(self.variant))
-            }
-        }
-    }
-}
-
 impl SearchState {
-    /// Returns the keeping policy of this search.
-    pub fn policy(&self) -> Policy {
-        Policy {
-            variant: self.variant,
-            budget: self.budget,
-            pool: self.pool,
-            patience: self.patience,
-            shard: self.shard,
-        }
-    }
-
     /// Returns the state as text (see the module documentation).
     pub fn to_text(&self) -> String {
+        let scan = &self.scan;
         let mut out = String::from("magic-gen-state 1\n");
         out.push_str(&format!(
             "variant {}\nseed {}\nshard {}\n",
-            self.variant, self.seed, self.shard
+            scan.variant, scan.seed, scan.shard
         ));
-        match self.budget {
+        match scan.budget {
             Budget::UntilFound => out.push_str("budget until-found\n"),
             Budget::Candidates(n) => out.push_str(&format!("budget candidates {n}\n")),
         }
         out.push_str(&format!(
             "pool {}\npatience {}\ncommand {}\n",
-            self.pool, self.patience, self.command
+            scan.pool, scan.patience, self.command
         ));
         for j in &self.jobs {
             out.push_str(&format!(
@@ -242,12 +165,14 @@ impl SearchState {
             .map_err(|_| err(l, format!("bad patience '{v}'")))?;
         let (_, command) = header("command")?;
         let mut state = SearchState {
-            variant,
-            seed,
-            shard,
-            budget,
-            pool,
-            patience,
+            scan: Scan {
+                variant,
+                seed,
+                shard,
+                budget,
+                pool,
+                patience,
+            },
             command,
             jobs: Vec::new(),
         };
@@ -320,28 +245,23 @@ impl SearchState {
     }
 }
 
-/// Returns true for the variants whose ranges are packed into one overlapping table.
-pub fn is_packed(variant: Variant) -> bool {
-    matches!(variant, Variant::Black | Variant::White)
-}
-
 /// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
 /// distinct shards of the same count. Each job keeps the best finds of all shards by
-/// [`SearchState::rank`], so merging the N shards of a space gives what one run over it gives.
+/// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
 pub fn merge(states: &[SearchState]) -> Result<SearchState, String> {
     let first = states.first().ok_or("nothing to merge")?;
     let mut seen = Vec::new();
     for s in states {
-        let same = s.variant == first.variant
-            && s.seed == first.seed
-            && s.budget == first.budget
-            && s.pool == first.pool
-            && s.patience == first.patience
-            && s.shard.count == first.shard.count;
+        // Everything but the shard index must match.
+        let same = s.scan.shard.count == first.scan.shard.count
+            && Scan {
+                shard: first.scan.shard,
+                ..s.scan
+            } == first.scan;
         if !same {
             return Err(format!(
                 "shard {} was run with other settings than shard {} (variant, seed, budget, pool, patience and shard count must match)",
-                s.shard, first.shard
+                s.scan.shard, first.scan.shard
             ));
         }
         let jobs = |st: &SearchState| {
@@ -353,26 +273,30 @@ pub fn merge(states: &[SearchState]) -> Result<SearchState, String> {
         if jobs(s) != jobs(first) {
             return Err(format!(
                 "shard {} searched other squares or bits than shard {}",
-                s.shard, first.shard
+                s.scan.shard, first.scan.shard
             ));
         }
-        if seen.contains(&s.shard.index) {
-            return Err(format!("shard {} given twice", s.shard));
+        if seen.contains(&s.scan.shard.index) {
+            return Err(format!("shard {} given twice", s.scan.shard));
         }
-        seen.push(s.shard.index);
+        seen.push(s.scan.shard.index);
     }
     let mut merged = first.clone();
-    merged.command = format!("merge of {} of {} shards", states.len(), first.shard.count);
+    merged.command = format!(
+        "merge of {} of {} shards",
+        states.len(),
+        first.scan.shard.count
+    );
     for (i, job) in merged.jobs.iter_mut().enumerate() {
         job.found.clear();
         job.done = states.iter().all(|s| s.jobs[i].done);
         job.next = states.iter().map(|s| s.jobs[i].next).min().unwrap_or(0);
     }
-    let policy = merged.policy();
+    let scan = merged.scan;
     for s in states {
         for (i, job) in s.jobs.iter().enumerate() {
             for &f in &job.found {
-                policy.insert(&mut merged.jobs[i], f);
+                scan.insert(&mut merged.jobs[i], f);
             }
         }
     }

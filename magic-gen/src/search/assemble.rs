@@ -1,0 +1,147 @@
+//! Set assembly: a scan state becomes a verified set, each job's best find laid out back
+//! to back (fancy, plain) or the fixed-shift pools packed into one table.
+
+use crate::geometry::{relevant_mask, Piece};
+use crate::index::Variant;
+use crate::set::{Entry, MagicSet};
+use crate::verify::verify;
+
+use super::options::{is_packed, Limits};
+use super::pack::{pack, Pattern};
+use super::space::Stream;
+use super::state::SearchState;
+use super::table::{used_slots, EpochTable, SquareData};
+use super::{SearchError, SearchOutcome};
+
+/// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
+/// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.
+fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u64 {
+    let data = SquareData::new(piece, sq, variant.is_black());
+    let mut entries: Vec<(u64, u8)> = data
+        .keys
+        .iter()
+        .copied()
+        .zip(data.attack_ids.iter().copied())
+        .collect();
+    let mut table = EpochTable::new(bits);
+    let stream = Stream {
+        seed,
+        variant,
+        piece,
+        square: sq,
+        bits,
+    };
+    for block in 0.. {
+        for (_, magic) in stream.block(block) {
+            match table.try_magic(&entries, magic, bits) {
+                Ok(()) => return magic,
+                Err(k) => entries.swap(k, k.saturating_sub(1)),
+            }
+        }
+    }
+    unreachable!("the candidate space is unbounded")
+}
+
+/// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
+/// without one fall back to default bits, listed as unmet) or the packed pools (fixed
+/// shift). The packer may improve the table for `limits.pack_seconds`.
+pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, SearchError> {
+    let variant = state.scan.variant;
+    let seed = state.scan.seed;
+    let mut set = MagicSet::new(variant);
+    let mut unmet = Vec::new();
+    if is_packed(variant) {
+        let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
+        for job in &state.jobs {
+            let data = SquareData::new(job.piece, job.square, variant.is_black());
+            let mut pool: Vec<Pattern> = job
+                .found
+                .iter()
+                .map(|f| {
+                    Pattern::new(
+                        f.magic,
+                        used_slots(&data, f.magic, job.bits, variant.is_black())
+                            .into_iter()
+                            .map(|s| s.0),
+                    )
+                })
+                .collect();
+            if pool.is_empty() {
+                // Not reached within the budget: the first magic of the whole space, what
+                // an unbounded scan of shard 0/1 would have kept first.
+                let magic = first_magic(seed, variant, job.piece, job.square, job.bits);
+                pool.push(Pattern::new(
+                    magic,
+                    used_slots(&data, magic, job.bits, variant.is_black())
+                        .into_iter()
+                        .map(|s| s.0),
+                ));
+            }
+            pools[job.piece.index() * 64 + job.square as usize] = pool;
+        }
+        if state.jobs.len() != 128 {
+            return Err(SearchError(format!(
+                "a state needs 128 jobs, found {}",
+                state.jobs.len()
+            )));
+        }
+        set = pack(variant, &pools, seed, limits.pack_deadline());
+    } else {
+        for job in &state.jobs {
+            let default = if variant.has_fixed_shift() {
+                job.piece.fixed_bits()
+            } else {
+                relevant_mask(job.piece, job.square).count_ones() as u8
+            };
+            let entry = set.entry_mut(job.piece, job.square);
+            match job.found.first() {
+                Some(f) => {
+                    *entry = Entry {
+                        magic: f.magic,
+                        bits: job.bits,
+                        offset: 0,
+                    }
+                }
+                None => {
+                    // Not reached within the budget (or stopped): the first default-bits
+                    // magic of the whole space, which is also what an unbounded default-bits
+                    // job finds, so only a job that asked for fewer bits is unmet.
+                    let magic = first_magic(seed, variant, job.piece, job.square, default);
+                    *entry = Entry {
+                        magic,
+                        bits: default,
+                        offset: 0,
+                    };
+                    if job.bits != default {
+                        unmet.push((job.piece, job.square));
+                    }
+                }
+            }
+        }
+        lay_out_back_to_back(&mut set);
+    }
+    let verified = verify(&set).map_err(|failures| {
+        let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
+        SearchError(format!(
+            "internal: the search produced a set that fails verification:\n{}",
+            list.join("\n")
+        ))
+    })?;
+    Ok(SearchOutcome {
+        set,
+        report: verified.report,
+        unmet,
+    })
+}
+
+/// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.
+pub(crate) fn lay_out_back_to_back(set: &mut MagicSet) {
+    let mut offset = 0u32;
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = set.entry_mut(piece, sq);
+            e.offset = offset;
+            offset += 1 << e.bits;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! The local-search moves: a climb that removes destructive collisions (fewer bits than
+//! the mask popcount) and a climb that makes a valid fixed-shift magic denser.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::table::EpochTable;
+
+/// Moves without improvement after which a density climb gives up.
+pub const DENSITY_PATIENCE: u32 = 1000;
+
+/// A local search that makes a valid fixed-shift magic denser: flip one or two random
+/// bits, keep the change if the magic stays valid and its span (then its used slots) does
+/// not grow. The span is what the table pays for: the packer mostly lays ranges end to end,
+/// since the gaps of one square's range rarely fit another's. Span first brought the sum of
+/// the shortest spans of a black search from 138k to 117k entries (used slots plus span:
+/// no better than no climb). Returns the magic with its (used, span).
+pub(crate) fn density_climb(
+    entries: &[(u64, u8)],
+    bits: u8,
+    start: u64,
+    rng: &mut Xoshiro256PlusPlus,
+    table: &mut EpochTable,
+    patience: u32,
+) -> (u64, (u32, u32)) {
+    use rand_xoshiro::rand_core::RngCore;
+    let score = |(used, span): (u32, u32)| (span as u64) << 16 | used as u64;
+    let mut magic = start;
+    let Some(mut current) = table.measure(entries, magic, bits) else {
+        return (start, (u32::MAX, u32::MAX));
+    };
+    let mut stale = 0;
+    while stale < patience {
+        let r = rng.next_u64();
+        let mut trial = magic ^ (1 << (r & 63));
+        if r & 64 != 0 {
+            trial ^= 1 << ((r >> 8) & 63);
+        }
+        stale += 1;
+        if let Some(m) = table.measure(entries, trial, bits) {
+            if score(m) < score(current) {
+                stale = 0;
+            }
+            if score(m) <= score(current) {
+                magic = trial;
+                current = m;
+            }
+        }
+    }
+    (magic, current)
+}
+
+/// Returns the climbs a reduced-bit job starts per block: one per 4096 occupancies
+/// evaluated per move, so a block costs about the same on every square and round-robin
+/// scheduling shares time fairly (64 climbs for a 6-bit bishop, 1 for a 12-bit rook).
+pub(crate) const fn climbs_per_block(popcount: u8) -> u64 {
+    1 << (12 - if popcount < 12 { popcount } else { 12 })
+}
+
+/// Moves without improvement after which a climb gives up. Measured on bishop a3 and b3 at
+/// one bit under: 1000 found them 2-10x sooner than 100, 300 or 3000.
+const CLIMB_PATIENCE: u32 = 1000;
+
+/// A local search for a magic with fewer bits than the mask popcount, guided by
+/// constructive collisions: from `start`, flip one or two random bits at a time and keep
+/// the change when it does not add destructive collisions, until none are left or
+/// [`CLIMB_PATIENCE`] moves bring no improvement. Random sparse candidates almost never
+/// work below the popcount (none of 128 squares in 1.4 billion tries); climbing finds
+/// bishop a1 at 5 bits in about 100,000 evaluations.
+pub(crate) fn climb(
+    entries: &[(u64, u8)],
+    bits: u8,
+    start: u64,
+    rng: &mut Xoshiro256PlusPlus,
+    table: &mut EpochTable,
+) -> Option<u64> {
+    use rand_xoshiro::rand_core::RngCore;
+    let mut magic = start;
+    let mut current = table.conflicts(entries, magic, bits);
+    let mut stale = 0;
+    while current > 0 && stale < CLIMB_PATIENCE {
+        let r = rng.next_u64();
+        let mut trial = magic ^ (1 << (r & 63));
+        if r & 64 != 0 {
+            trial ^= 1 << ((r >> 8) & 63);
+        }
+        let c = table.conflicts(entries, trial, bits);
+        stale = if c < current { 0 } else { stale + 1 };
+        if c <= current {
+            magic = trial;
+            current = c;
+        }
+    }
+    (current == 0).then_some(magic)
+}

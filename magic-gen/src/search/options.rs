@@ -1,0 +1,233 @@
+//! What a search asks for: the one options type, with the settings a state file saves
+//! ([`Scan`]) and the limits of one run ([`Limits`]) kept apart inside it, so a resumed run
+//! takes its scan from the file and its limits from the new command.
+
+use std::time::{Duration, Instant};
+
+use crate::geometry::{relevant_mask, square_name, Piece};
+use crate::index::Variant;
+
+use super::climb::DENSITY_PATIENCE;
+use super::space::{Shard, BLOCK_LEN};
+use super::state::{Found, Job, SearchState};
+use super::SearchError;
+
+/// The seed a search uses unless told otherwise.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Valid magics each fixed-shift job keeps for the packer, by default.
+pub const DEFAULT_POOL: usize = 16;
+
+/// How long each job scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
+    UntilFound,
+    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
+    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
+    Candidates(u64),
+}
+
+/// The settings that decide which magics a search keeps: saved in its state file and
+/// shared by every shard of one search (merging checks they match).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// Fancy, plain, black or white (PEXT needs no search).
+    pub variant: Variant,
+    /// Seed of every job's random stream.
+    pub seed: u64,
+    /// The slice of the candidate space this run scans.
+    pub shard: Shard,
+    /// How long each job scans.
+    pub budget: Budget,
+    /// Valid magics each fixed-shift job keeps for the packer.
+    pub pool: usize,
+    /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
+    pub patience: u32,
+}
+
+/// How far one run may go: never saved, never part of the result except where a time
+/// budget cuts a scan short.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Worker threads (at least 1; 0 counts as 1). Never changes the result.
+    pub threads: usize,
+    /// Seconds the scan may run; `None` runs until every job is done or stopped.
+    pub seconds: Option<f64>,
+    /// Seconds the packer may spend improving a fixed-shift table after the scan.
+    pub pack_seconds: Option<f64>,
+}
+
+/// Everything one search asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// What the scan keeps (saved in state files).
+    pub scan: Scan,
+    /// Squares that get the requested `bits` or `bits_under` (fancy only); every other
+    /// square gets its variant's default bits. Empty means all 128.
+    pub targets: Vec<(Piece, u8)>,
+    /// Index bits for the targets (fancy only); `None` is the mask popcount.
+    pub bits: Option<u8>,
+    /// Ask the targets for this many bits fewer than their mask popcount (fancy), instead
+    /// of an absolute `bits`.
+    pub bits_under: Option<u8>,
+    /// The command line, recorded in state files.
+    pub command: String,
+    /// How far this run may go.
+    pub limits: Limits,
+}
+
+impl Options {
+    /// Returns the defaults for `variant`: every square at its default bits, seed
+    /// [`DEFAULT_SEED`], the whole space until found, one thread, no time limit.
+    pub fn new(variant: Variant) -> Options {
+        Options {
+            scan: Scan {
+                variant,
+                seed: DEFAULT_SEED,
+                shard: Shard::WHOLE,
+                budget: Budget::UntilFound,
+                pool: DEFAULT_POOL,
+                patience: DENSITY_PATIENCE,
+            },
+            targets: Vec::new(),
+            bits: None,
+            bits_under: None,
+            command: String::new(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            threads: 1,
+            seconds: None,
+            pack_seconds: None,
+        }
+    }
+}
+
+impl Limits {
+    /// Returns the end of the scan if it starts now.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.seconds.map(after)
+    }
+
+    /// Returns the end of the packer's improvement if it starts now.
+    pub fn pack_deadline(&self) -> Option<Instant> {
+        self.pack_seconds.map(after)
+    }
+}
+
+/// Returns the instant `seconds` from now (negative counts as zero).
+fn after(seconds: f64) -> Instant {
+    Instant::now() + Duration::from_secs_f64(seconds.max(0.0))
+}
+
+/// Returns true for the variants whose ranges are packed into one overlapping table.
+pub fn is_packed(variant: Variant) -> bool {
+    matches!(variant, Variant::Black | Variant::White)
+}
+
+impl Scan {
+    /// Returns the order in which finds are kept: the lowest candidate index when the budget
+    /// stops at the first finds, else the shortest span, then the fewest used slots, then the
+    /// lowest index. Keeping by this key is what makes merged shards equal one run.
+    pub(crate) fn rank(&self, f: &Found) -> (u32, u32, u64) {
+        match (is_packed(self.variant), self.budget) {
+            (true, Budget::Candidates(_)) => (f.span, f.used, f.index),
+            _ => (0, 0, f.index),
+        }
+    }
+
+    /// Returns how many finds a job keeps.
+    pub(crate) fn keep(&self) -> usize {
+        if is_packed(self.variant) {
+            self.pool.max(1)
+        } else {
+            1
+        }
+    }
+
+    /// Inserts `f` into `job.found`, keeping the best [`Scan::keep`] by rank.
+    pub(crate) fn insert(&self, job: &mut Job, f: Found) {
+        let key = self.rank(&f);
+        let at = job.found.partition_point(|g| self.rank(g) <= key);
+        job.found.insert(at, f);
+        job.found.truncate(self.keep());
+    }
+
+    /// Returns true when `job` has reached its goal or spent its budget.
+    pub(crate) fn finished(&self, job: &Job) -> bool {
+        let enough = job.found.len() >= self.keep();
+        match self.budget {
+            Budget::UntilFound => enough,
+            Budget::Candidates(limit) => {
+                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
+                spent || (enough && !is_packed(self.variant))
+            }
+        }
+    }
+}
+
+/// Returns the index bits a job asks for.
+fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchError> {
+    let popcount = relevant_mask(piece, sq).count_ones() as u8;
+    let default = if options.scan.variant.has_fixed_shift() {
+        piece.fixed_bits()
+    } else {
+        popcount
+    };
+    let is_target = options.targets.is_empty() || options.targets.contains(&(piece, sq));
+    if !is_target {
+        return Ok(default);
+    }
+    let bits = match (options.bits, options.bits_under) {
+        (Some(b), _) => b,
+        (None, Some(under)) => popcount.saturating_sub(under),
+        (None, None) => default,
+    };
+    if bits == 0 || bits > popcount.max(default) {
+        return Err(SearchError(format!(
+            "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
+            square_name(sq)
+        )));
+    }
+    Ok(bits)
+}
+
+/// Returns a fresh state for `options`: one job per piece and square.
+pub fn new_state(options: &Options) -> Result<SearchState, SearchError> {
+    let variant = options.scan.variant;
+    if variant == Variant::Pext {
+        return Err(SearchError(
+            "PEXT needs no search: its index is the mask itself".into(),
+        ));
+    }
+    if (options.bits.is_some() || options.bits_under.is_some()) && variant != Variant::Fancy {
+        return Err(SearchError(format!(
+            "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy"
+        )));
+    }
+    let mut jobs = Vec::with_capacity(128);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let bits = wanted_bits(options, piece, sq)?;
+            jobs.push(Job {
+                piece,
+                square: sq,
+                bits,
+                next: 0,
+                found: Vec::new(),
+                done: false,
+            });
+        }
+    }
+    Ok(SearchState {
+        scan: options.scan,
+        command: options.command.clone(),
+        jobs,
+    })
+}

@@ -1,0 +1,265 @@
+//! The workers: jobs taken round-robin one block at a time, so all squares advance
+//! together; and the checkpoints, which hand a consistent copy of the state to the caller.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::climb::{climb, climbs_per_block, density_climb};
+use super::options::{is_packed, Budget, Limits, Scan};
+use super::space::Stream;
+use super::state::{Found, Job, SearchState};
+use super::table::{EpochTable, SquareData};
+use super::Progress;
+
+/// What a worker keeps between blocks of one job (not part of the saved state).
+struct Scratch {
+    data: SquareData,
+    /// Occupancies in checking order, learnt from failures.
+    entries: Vec<(u64, u8)>,
+    table: EpochTable,
+}
+
+/// Scans block `job.next` of `job`'s shard, recording valid magics.
+fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
+    let variant = scan.variant;
+    let stream = Stream {
+        seed: scan.seed,
+        variant,
+        piece: job.piece,
+        square: job.square,
+        bits: job.bits,
+    };
+    let block = scan.shard.block(job.next);
+    let limit = match scan.budget {
+        Budget::Candidates(limit) => limit,
+        Budget::UntilFound => u64::MAX,
+    };
+    let packed = is_packed(variant);
+    let popcount = scratch.data.mask.count_ones() as u8;
+    if !packed && job.bits < popcount {
+        // Reduced bits: each candidate of the block starts a climb.
+        let mut tried = 0;
+        // A stream of its own, apart from the block's candidates.
+        let mut rng = stream.block_rng(block | 1 << 63);
+        for (index, start) in stream
+            .block(block)
+            .take(climbs_per_block(popcount) as usize)
+        {
+            if index >= limit {
+                break;
+            }
+            tried += 1;
+            if let Some(magic) = climb(
+                &scratch.entries,
+                job.bits,
+                start,
+                &mut rng,
+                &mut scratch.table,
+            ) {
+                scan.insert(
+                    job,
+                    Found {
+                        index,
+                        magic,
+                        used: 0,
+                        span: 0,
+                    },
+                );
+                break;
+            }
+        }
+        job.next += 1;
+        job.done = scan.finished(job);
+        return tried;
+    }
+    let mut tried = 0;
+    for (index, magic) in stream.block(block) {
+        if index >= limit {
+            break;
+        }
+        tried += 1;
+        match scratch.table.try_magic(&scratch.entries, magic, job.bits) {
+            Ok(()) => {
+                let (magic, (used, span)) = if packed {
+                    // Its own stream per find, so the climb depends only on the candidate.
+                    let mut rng = stream.block_rng(index | 1 << 63);
+                    density_climb(
+                        &scratch.entries,
+                        job.bits,
+                        magic,
+                        &mut rng,
+                        &mut scratch.table,
+                        scan.patience,
+                    )
+                } else {
+                    (magic, (0, 0))
+                };
+                scan.insert(
+                    job,
+                    Found {
+                        index,
+                        magic,
+                        used,
+                        span,
+                    },
+                );
+                if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
+                    break;
+                }
+                if !packed {
+                    // Fancy and plain keep the first find: the rest of the block cannot win.
+                    break;
+                }
+            }
+            // Move the occupancy that failed one step forward: occupancies that collide
+            // often drift to the front, so bad candidates fail sooner. The order never
+            // changes which candidate passes, only how fast the others fail.
+            Err(k) => scratch.entries.swap(k, k.saturating_sub(1)),
+        }
+    }
+    job.next += 1;
+    job.done = scan.finished(job);
+    tried
+}
+
+/// How often to save, and the function that saves a consistent copy of the state.
+pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
+
+/// Runs `state`'s unfinished jobs on `limits.threads` workers until every job is done,
+/// `limits.seconds` have passed or `progress.stop` is set. Every `checkpoint.0` it hands a
+/// consistent copy of the state to `checkpoint.1` (to be saved); the state is left
+/// consistent at any stop.
+pub fn run(
+    state: &mut SearchState,
+    limits: &Limits,
+    progress: &Progress,
+    mut checkpoint: Option<Checkpoint<'_>>,
+) {
+    let deadline = limits.deadline();
+    let threads = limits.threads.max(1);
+    let scan = state.scan;
+    let black = scan.variant.is_black();
+    let jobs: Vec<Mutex<(Job, Option<Scratch>)>> = state
+        .jobs
+        .drain(..)
+        .map(|j| Mutex::new((j, None)))
+        .collect();
+    let count_done = |jobs: &[Mutex<(Job, Option<Scratch>)>]| {
+        jobs.iter()
+            .filter(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.done)
+            .count()
+    };
+    progress.total.store(jobs.len(), Ordering::Relaxed);
+    progress.done.store(count_done(&jobs), Ordering::Relaxed);
+    let reached = jobs
+        .iter()
+        .filter(|j| {
+            !j.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .0
+                .found
+                .is_empty()
+        })
+        .count();
+    progress.reached.store(reached, Ordering::Relaxed);
+    let cursor = AtomicUsize::new(0);
+    let out_of_time =
+        || deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed);
+
+    let work = || {
+        // Jobs seen in a row that were done or busy on another worker.
+        let mut idle = 0;
+        while !out_of_time() {
+            if idle >= jobs.len() {
+                if progress.done.load(Ordering::Relaxed) >= jobs.len() {
+                    break;
+                }
+                // Fewer open jobs than workers: wait instead of spinning.
+                std::thread::sleep(Duration::from_millis(1));
+                idle = 0;
+            }
+            let i = cursor.fetch_add(1, Ordering::Relaxed) % jobs.len();
+            let Ok(mut guard) = jobs[i].try_lock() else {
+                idle += 1;
+                continue;
+            };
+            let (job, scratch) = &mut *guard;
+            if job.done {
+                idle += 1;
+                continue;
+            }
+            idle = 0;
+            let scratch = scratch.get_or_insert_with(|| {
+                let data = SquareData::new(job.piece, job.square, black);
+                let entries = data
+                    .keys
+                    .iter()
+                    .copied()
+                    .zip(data.attack_ids.iter().copied())
+                    .collect();
+                Scratch {
+                    data,
+                    entries,
+                    table: EpochTable::new(job.bits),
+                }
+            });
+            let had = !job.found.is_empty();
+            let tried = scan_block(&scan, job, scratch);
+            progress.candidates.fetch_add(tried, Ordering::Relaxed);
+            if !had && !job.found.is_empty() {
+                progress.reached.fetch_add(1, Ordering::Relaxed);
+            }
+            if job.done {
+                // Free the scratch of finished jobs: 128 of them would hold ~10 MB.
+                guard.1 = None;
+                progress.done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    };
+    let snapshot = |jobs: &[Mutex<(Job, Option<Scratch>)>]| -> Vec<Job> {
+        jobs.iter()
+            .map(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.clone())
+            .collect()
+    };
+    let finished = AtomicUsize::new(0);
+    match checkpoint.as_mut() {
+        // Nothing to save on the way: the caller's thread is the only worker, or one of them.
+        None => std::thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            work();
+        }),
+        Some((every, save)) => std::thread::scope(|s| {
+            // Workers count themselves out and wake this thread when they finish; it also
+            // wakes for each checkpoint. (A finished count, not `JoinHandle::is_finished`:
+            // a thread that has unparked us may not count as finished yet, and parking again
+            // then slept through a whole checkpoint interval.)
+            let saver = std::thread::current();
+            let workers = threads;
+            for _ in 0..workers {
+                let (saver, finished) = (saver.clone(), &finished);
+                s.spawn(move || {
+                    work();
+                    finished.fetch_add(1, Ordering::Release);
+                    saver.unpark();
+                });
+            }
+            let mut last = Instant::now();
+            while finished.load(Ordering::Acquire) < workers {
+                std::thread::park_timeout(every.saturating_sub(last.elapsed()));
+                if last.elapsed() >= *every {
+                    let mut copy = state.clone();
+                    copy.jobs = snapshot(&jobs);
+                    save(&copy);
+                    last = Instant::now();
+                }
+            }
+        }),
+    }
+    state.jobs = jobs
+        .into_iter()
+        .map(|j| j.into_inner().unwrap_or_else(|e| e.into_inner()).0)
+        .collect();
+}
