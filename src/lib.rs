@@ -28,7 +28,8 @@
 //!   `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older AMD), which run
 //!   PEXT in microcode, slower than a multiply;
 //! * otherwise `black` (black magics), the fastest multiply backend in perft;
-//! * `hyperbola` on 16-bit targets, where no table fits.
+//! * `hyperbola` on 16-bit targets, where no attack table fits (there `between` and `line`
+//!   are computed from the rays instead of read from 32 KiB tables).
 //!
 //! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
 //! outright, e.g. `"hyperbola"` for the smallest binary.
@@ -40,119 +41,41 @@
 #![no_std]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
-mod square;
+#[macro_use]
 mod tables;
+mod backend;
+mod geometry;
+mod square;
 
+#[allow(unused_imports)] // Empty when no backend feature is on.
+pub use backend::public::*;
 pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
 
-use tables::{BETWEEN, BISHOP_RAYS, KING, KNIGHT, LINE, PAWN, ROOK_RAYS};
+use backend::chosen;
+use tables::{BISHOP_RAYS, KING, KNIGHT, PAWN, ROOK_RAYS};
 
-// Each backend is public with its feature, and private (for the crate-level functions
-// only) when it is the default path without its feature. build.rs sets `mb_default` and
-// `mb_table` from CARGO_CFG_* of the target; PEXT modules also need the compiler's own
-// BMI2 cfg, which makes the intrinsics sound to call.
-#[cfg(feature = "fancy")]
-pub mod fancy;
-#[cfg(all(not(feature = "fancy"), mb_default = "fancy"))]
-#[allow(dead_code)]
-mod fancy;
-
-#[cfg(feature = "plain")]
-pub mod plain;
-#[cfg(all(not(feature = "plain"), mb_default = "plain"))]
-#[allow(dead_code)]
-mod plain;
-
-#[cfg(feature = "black")]
-pub mod black;
-#[cfg(all(not(feature = "black"), mb_default = "black"))]
-#[allow(dead_code)]
-mod black;
-
-#[cfg(all(
-    feature = "pext",
-    mb_table = "pext",
-    target_arch = "x86_64",
-    target_feature = "bmi2"
-))]
-pub mod pext;
-#[cfg(all(
-    not(feature = "pext"),
-    mb_default = "pext",
-    target_arch = "x86_64",
-    target_feature = "bmi2"
-))]
-#[allow(dead_code)]
-mod pext;
-
-#[cfg(all(
-    feature = "pext_compact",
-    mb_table = "pext_compact",
-    target_arch = "x86_64",
-    target_feature = "bmi2"
-))]
-pub mod pext_compact;
-#[cfg(all(
-    not(feature = "pext_compact"),
-    mb_default = "pext_compact",
-    target_arch = "x86_64",
-    target_feature = "bmi2"
-))]
-#[allow(dead_code)]
-mod pext_compact;
-
-#[cfg(feature = "hyperbola")]
-pub mod hyperbola;
-#[cfg(all(
-    not(feature = "hyperbola"),
-    any(
-        mb_default = "hyperbola",
-        all(
-            any(mb_default = "pext", mb_default = "pext_compact"),
-            not(all(target_arch = "x86_64", target_feature = "bmi2"))
-        )
-    )
-))]
-#[allow(dead_code)]
-mod hyperbola;
-
-#[cfg(mb_default = "black")]
-use black as default_backend;
-#[cfg(mb_default = "fancy")]
-use fancy as default_backend;
-#[cfg(mb_default = "hyperbola")]
-use hyperbola as default_backend;
-#[cfg(all(mb_default = "pext", target_arch = "x86_64", target_feature = "bmi2"))]
-use pext as default_backend;
-#[cfg(all(
-    mb_default = "pext_compact",
-    target_arch = "x86_64",
-    target_feature = "bmi2"
-))]
-use pext_compact as default_backend;
-#[cfg(mb_default = "plain")]
-use plain as default_backend;
-// build.rs saw BMI2 in the target, but this compiler pass does not: rustdoc takes
-// RUSTDOCFLAGS, not RUSTFLAGS, so doctests of a `-C target-cpu=x86-64-v3` build get here.
-// The table-free backend compiles everywhere; real builds never take this path.
-#[cfg(all(
-    any(mb_default = "pext", mb_default = "pext_compact"),
-    not(all(target_arch = "x86_64", target_feature = "bmi2"))
-))]
-use hyperbola as default_backend;
+/// The compiled backends as data, for this crate's tests and benchmarks: not a stable API.
+#[doc(hidden)]
+pub mod registry {
+    pub use crate::backend::{
+        checksum, visit, Backend, Entries, Lookup, Lookups, Table, Visitor, ALL_NAMES, BACKENDS,
+    };
+    pub use crate::geometry::{between_computed, line_computed};
+}
 
 /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
 /// [`queen_attacks`]: the name of a backend module, e.g. `"pext"` on x86-64-v3 and
 /// `"black"` on baseline x86-64 (see the crate documentation).
 ///
 /// ```
-/// let backends = ["fancy", "plain", "black", "pext", "pext_compact", "hyperbola"];
-/// assert!(backends.contains(&magic_bitboards::BACKEND));
+/// // Only the table-free backend links no attack table.
+/// let table_free = magic_bitboards::BACKEND == "hyperbola";
+/// assert_eq!(table_free, magic_bitboards::BACKEND_TABLE_BYTES == 0);
 /// ```
-pub const BACKEND: &str = default_backend::NAME;
+pub const BACKEND: &str = chosen::NAME;
 
 /// Bytes of attack table the crate-level lookups link in.
-pub const BACKEND_TABLE_BYTES: usize = default_backend::TABLE_BYTES;
+pub const BACKEND_TABLE_BYTES: usize = chosen::TABLE_BYTES;
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares, with the
 /// fastest backend for the target ([`BACKEND`]).
@@ -168,7 +91,7 @@ pub const BACKEND_TABLE_BYTES: usize = default_backend::TABLE_BYTES;
 /// ```
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
-    default_backend::rook_attacks(sq, occupied)
+    chosen::rook_attacks(sq, occupied)
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares, with the
@@ -182,7 +105,7 @@ pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
 /// ```
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
-    default_backend::bishop_attacks(sq, occupied)
+    chosen::bishop_attacks(sq, occupied)
 }
 
 /// Returns the squares a queen on `sq` attacks given the `occupied` squares, with the
@@ -195,7 +118,7 @@ pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
 /// ```
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
-    default_backend::queen_attacks(sq, occupied)
+    chosen::queen_attacks(sq, occupied)
 }
 
 /// Returns the squares a knight on `sq` attacks.
@@ -272,7 +195,10 @@ pub fn bishop_rays(sq: Square) -> u64 {
 /// ```
 #[inline]
 pub fn between(a: Square, b: Square) -> u64 {
-    BETWEEN.0[a.index()][b.index()]
+    #[cfg(mb_line_tables)]
+    return tables::BETWEEN.0[a.index()][b.index()];
+    #[cfg(not(mb_line_tables))]
+    return geometry::between_computed(a, b);
 }
 
 /// Returns the whole line (rank, file or diagonal, edge to edge, both squares included)
@@ -287,5 +213,8 @@ pub fn between(a: Square, b: Square) -> u64 {
 /// ```
 #[inline]
 pub fn line(a: Square, b: Square) -> u64 {
-    LINE.0[a.index()][b.index()]
+    #[cfg(mb_line_tables)]
+    return tables::LINE.0[a.index()][b.index()];
+    #[cfg(not(mb_line_tables))]
+    return geometry::line_computed(a, b);
 }

@@ -1,29 +1,16 @@
-//! The static tables written by `build.rs` to `OUT_DIR`.
+//! How the tables `build.rs` writes to `OUT_DIR` become `static` data, and the geometry
+//! tables (leapers, rays, `between`, `line`). Each backend includes its own tables.
 
 /// Gives a table the alignment of a cache line, so no entry straddles two lines.
 #[repr(C, align(64))]
 pub(crate) struct Aligned<T>(pub T);
-
-/// One square's index parameters, as written by `build.rs`.
-#[derive(Clone, Copy)]
-#[allow(dead_code)] // Each backend reads only the fields its index formula needs.
-pub(crate) struct Magic {
-    /// The relevant occupancy mask (inverted for black magics).
-    pub mask: u64,
-    /// The multiplier; for `pext_compact`, the empty-board attacks.
-    pub magic: u64,
-    /// Start of the square's range in the shared table.
-    pub offset: u32,
-    /// `64 - index bits`.
-    pub shift: u32,
-}
 
 /// Turns a binary file of `OUT_DIR` into a value of type `$ty`.
 ///
 /// `build.rs` writes each table as raw bytes in the target's byte order. Reading them
 /// with `include_bytes!` costs rustc next to nothing, where the same table as an array
 /// literal of up to 300,000 numbers costs seconds of parsing and const evaluation in
-/// every clean build of every dependent (see README, "Build cost").
+/// every clean build of every dependent (see docs/build-cost.md).
 macro_rules! include_table {
     ($file:literal, $ty:ty) => {
         // SAFETY: `transmute` checks at compile time that the sizes are equal (the file
@@ -38,4 +25,4 @@ macro_rules! include_table {
     };
 }
 
-include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+include!(concat!(env!("OUT_DIR"), "/geometry.rs"));

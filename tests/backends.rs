@@ -1,7 +1,6 @@
 //! Every backend against magic-gen's slow ray walk: every square, every subset of the
 //! relevant mask, and random full-board occupancies (bits off the lines must not matter);
 //! backends against each other; the static tables against magic-gen's own fill.
-//!
 
 use magic_bitboards::Square;
 use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
@@ -9,6 +8,7 @@ use magic_gen::{relevant_mask, slow_attacks, subsets, Piece};
 mod common;
 
 use common::{backends, Rng};
+use magic_bitboards::registry::{Entries, ALL_NAMES, BACKENDS};
 
 #[test]
 fn every_backend_matches_the_ray_walk_on_every_relevant_subset() {
@@ -67,7 +67,7 @@ fn backends_agree_with_each_other() {
     for _ in 0..20_000 {
         let sq = Square::ALL[(rng.next() % 64) as usize];
         let occ = rng.occupancy();
-        let (first, r0, b0, q0) = all[0];
+        let (first, r0, b0, q0) = &all[0];
         for (name, r, b, q) in &all[1..] {
             assert_eq!(r(sq, occ), r0(sq, occ), "{name} vs {first} rook {sq}");
             assert_eq!(b(sq, occ), b0(sq, occ), "{name} vs {first} bishop {sq}");
@@ -104,105 +104,91 @@ fn crate_level_backend_is_the_one_for_the_target() {
     assert_eq!(magic_bitboards::BACKEND, expected);
 }
 
-/// The committed sets, included exactly as build.rs includes them.
-#[allow(dead_code)]
-mod sets {
-    pub mod fancy {
-        use magic_gen::Magic;
-        include!("../magics/fancy.rs");
+#[path = "../magics.rs"]
+mod magics;
+
+/// The attack table magic-gen fills for the backend: from its committed set, or the PEXT
+/// layout for the PEXT backends; with the set, for the compact table's expansion.
+fn magic_gens_fill(backend: &str) -> (magic_gen::MagicSet, Vec<u64>) {
+    let committed = magics::committed(backend);
+    let set = match committed {
+        Some(c) => magic_gen::set_from_magics(c.variant, c.rook, c.bishop)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", c.file)),
+        None => magic_gen::MagicSet::pext(),
+    };
+    let table = magic_gen::verify(&set).expect("the set verifies").table;
+    if let Some(c) = committed {
+        assert_eq!(table.len(), c.table_len, "{}: TABLE_LEN", c.file);
     }
-    pub mod plain {
-        use magic_gen::Magic;
-        include!("../magics/plain.rs");
-    }
-    pub mod black {
-        use magic_gen::Magic;
-        include!("../magics/black.rs");
-    }
+    (set, table)
 }
 
-#[allow(dead_code)]
-fn fill(variant: &str, rook: &[magic_gen::Magic; 64], bishop: &[magic_gen::Magic; 64]) -> Vec<u64> {
-    let set = magic_gen::set_from_magics(variant, rook, bishop).expect("committed set is valid");
-    magic_gen::verify(&set)
-        .expect("committed set verifies")
-        .table
-}
-
-#[cfg(feature = "fancy")]
 #[test]
-fn fancy_table_is_magic_gens_fill() {
-    let table = fill(
-        sets::fancy::VARIANT,
-        &sets::fancy::ROOK,
-        &sets::fancy::BISHOP,
-    );
-    assert!(magic_bitboards::fancy::raw_table() == &table[..]);
-}
-
-#[cfg(feature = "black")]
-#[test]
-fn black_table_is_magic_gens_fill() {
-    let table = fill(
-        sets::black::VARIANT,
-        &sets::black::ROOK,
-        &sets::black::BISHOP,
-    );
-    assert!(magic_bitboards::black::raw_table() == &table[..]);
-}
-
-#[cfg(feature = "plain")]
-#[test]
-fn plain_tables_are_magic_gens_fill() {
-    let mut table = fill(
-        sets::plain::VARIANT,
-        &sets::plain::ROOK,
-        &sets::plain::BISHOP,
-    );
-    table.resize(64 * 4096 + 64 * 512, 0);
-    let (rook, bishop) = magic_bitboards::plain::raw_tables();
-    let flat: Vec<u64> = rook
-        .iter()
-        .flatten()
-        .chain(bishop.iter().flatten())
-        .copied()
-        .collect();
-    assert!(flat == table);
-}
-
-#[cfg(all(
-    feature = "pext",
-    target_arch = "x86_64",
-    target_feature = "bmi2",
-    not(magic_bitboards_no_pext)
-))]
-#[test]
-fn pext_table_is_magic_gens_fill() {
-    let table = magic_gen::verify(&magic_gen::MagicSet::pext())
-        .unwrap()
-        .table;
-    assert!(magic_bitboards::pext::raw_table() == &table[..]);
-}
-
-#[cfg(all(
-    feature = "pext_compact",
-    target_arch = "x86_64",
-    target_feature = "bmi2",
-    not(magic_bitboards_no_pext)
-))]
-#[test]
-fn compact_table_expands_to_magic_gens_fill() {
-    let set = magic_gen::MagicSet::pext();
-    let table = magic_gen::verify(&set).unwrap().table;
-    let compact = magic_bitboards::pext_compact::raw_table();
-    assert_eq!(compact.len(), table.len());
-    for piece in Piece::ALL {
-        for sq in 0..64u8 {
-            let e = set.entry(piece, sq);
-            let rays = magic_gen::empty_board_attacks(piece, sq);
-            for i in e.offset as usize..e.offset as usize + (1 << e.bits) {
-                assert_eq!(magic_gen::pdep(compact[i].into(), rays), table[i]);
+fn every_static_table_is_magic_gens_fill() {
+    let mut checked = 0;
+    for backend in BACKENDS.iter().filter(|b| !b.tables.is_empty()) {
+        let (set, fill) = magic_gens_fill(backend.name);
+        let mut u64s = Vec::new();
+        for table in backend.tables.iter().map(|t| t()) {
+            match table.entries {
+                Entries::U64(entries) => u64s.extend_from_slice(entries),
+                // Packed to the bits of the square's empty-board attacks: expand each range.
+                Entries::U16(packed) => {
+                    assert_eq!(packed.len(), fill.len(), "{} {}", backend.name, table.name);
+                    for piece in Piece::ALL {
+                        for sq in 0..64u8 {
+                            let e = set.entry(piece, sq);
+                            let rays = magic_gen::empty_board_attacks(piece, sq);
+                            for i in e.offset as usize..e.offset as usize + (1 << e.bits) {
+                                let expanded = magic_gen::pdep(packed[i].into(), rays);
+                                assert_eq!(expanded, fill[i], "{} slot {i}", backend.name);
+                            }
+                        }
+                    }
+                    u64s.extend(fill.iter());
+                }
             }
         }
+        // Every slot magic-gen fills holds its attacks; past its fill (the plain layout's
+        // padding to whole arrays) there are only empty slots.
+        assert!(
+            u64s.len() >= fill.len(),
+            "{}: table too short",
+            backend.name
+        );
+        assert!(
+            u64s[..fill.len()] == fill[..],
+            "{}: table differs",
+            backend.name
+        );
+        assert!(
+            u64s[fill.len()..].iter().all(|&e| e == 0),
+            "{}",
+            backend.name
+        );
+        let bytes: usize = backend.tables.iter().map(|t| t().bytes()).sum();
+        assert_eq!(bytes, backend.table_bytes, "{}: TABLE_BYTES", backend.name);
+        checked += 1;
     }
+    let with_tables = BACKENDS.iter().filter(|b| b.table_bytes > 0).count();
+    assert_eq!(checked, with_tables);
+}
+
+#[test]
+fn registry_lists_the_crate_level_backend_and_every_feature() {
+    let names: Vec<&str> = BACKENDS.iter().map(|b| b.name).collect();
+    assert!(names.contains(&magic_bitboards::BACKEND), "{names:?}");
+    for b in BACKENDS {
+        assert!(ALL_NAMES.contains(&b.name));
+        assert!(
+            b.public || b.name == magic_bitboards::BACKEND,
+            "{} is compiled for nothing",
+            b.name
+        );
+    }
+    let chosen = BACKENDS.iter().find(|b| b.name == magic_bitboards::BACKEND);
+    assert_eq!(
+        chosen.map(|b| b.table_bytes),
+        Some(magic_bitboards::BACKEND_TABLE_BYTES)
+    );
 }

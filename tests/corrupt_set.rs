@@ -1,5 +1,5 @@
-//! No wrong table can build: the runtime crate's build inputs (`build.rs`, `src/`,
-//! `magics/`) are copied into a temporary crate, one bit of one committed set is flipped,
+//! No wrong table can build: the runtime crate's build inputs (`build.rs`, `magics.rs`,
+//! `src/`, `magics/`) are copied into a temporary crate, one bit of one committed set is flipped,
 //! and `cargo build` there must either fail with a message naming the set file, the piece
 //! and the square, or (only when the flipped set still verifies exhaustively, so the table
 //! it builds is right) succeed.
@@ -126,7 +126,9 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     let krate = tmp.join("crate");
     let _ = fs::remove_dir_all(&krate);
     fs::create_dir_all(&krate).unwrap();
-    fs::copy(Path::new(ROOT).join("build.rs"), krate.join("build.rs")).unwrap();
+    for file in ["build.rs", "magics.rs"] {
+        fs::copy(Path::new(ROOT).join(file), krate.join(file)).unwrap();
+    }
     copy_dir(&Path::new(ROOT).join("src"), &krate.join("src"));
     copy_dir(&Path::new(ROOT).join("magics"), &krate.join("magics"));
     fs::write(krate.join("Cargo.toml"), manifest()).unwrap();

@@ -1,8 +1,8 @@
 //! The runtime crate's `unsafe` paths on a sample small enough for Miri (`.ci/miri`):
-//! every table backend's unchecked read (`get_unchecked` in fancy, black, pext and
-//! pext_compact, and the PEXT/PDEP intrinsics where compiled), the `transmute`d static
-//! tables (first and last entry of each), on every square with the empty board, the full
-//! relevant mask (every blocker), single blockers, and a few seeded random subsets.
+//! every table backend's unchecked read (`get_unchecked`, and the PEXT/PDEP intrinsics
+//! where compiled) on every square with the empty board, the full relevant mask (every
+//! blocker), single blockers and a few seeded random subsets; and every `transmute`d
+//! static table read end to end against the checksum build.rs recorded when it wrote it.
 //!
 //! Natively `tests/backends.rs` covers the same reads exhaustively (every square, every
 //! subset of its relevant mask: every key a lookup can form, so every index it can
@@ -14,16 +14,8 @@ use magic_gen::{relevant_mask, slow_attacks, Piece};
 
 mod common;
 
-use common::{backends, Lookup, Rng};
-
-/// (name, rook, bishop) of every backend with a table compiled into this build.
-fn table_backends() -> Vec<(&'static str, Lookup, Lookup)> {
-    backends()
-        .into_iter()
-        .filter(|b| b.0 != "hyperbola")
-        .map(|(name, rook, bishop, _)| (name, rook, bishop))
-        .collect()
-}
+use common::Rng;
+use magic_bitboards::registry::BACKENDS;
 
 /// Squares to check: all 64 (Miri interprets the few occupancies of each in seconds).
 fn squares() -> Vec<Square> {
@@ -34,7 +26,8 @@ fn squares() -> Vec<Square> {
 fn unchecked_reads_on_sampled_occupancies() {
     let mut rng = Rng(0x0da7_a5af_e000_0001);
     let random = if cfg!(miri) { 2 } else { 64 };
-    for (name, rook, bishop) in table_backends() {
+    for backend in BACKENDS.iter().filter(|b| !b.tables.is_empty()) {
+        let (name, rook, bishop) = (backend.name, backend.rook, backend.bishop);
         for sq in squares() {
             let i = sq.index() as u8;
             for (piece, f) in [(Piece::Rook, rook), (Piece::Bishop, bishop)] {
@@ -65,84 +58,111 @@ fn unchecked_reads_on_sampled_occupancies() {
     }
 }
 
-/// The `transmute`d statics: reading their first and last entries touches both ends of
-/// each included byte array (Miri checks the reads; values are tests/backends.rs's job).
+/// The `transmute`d statics hold what build.rs wrote: each table read entry by entry
+/// (Miri checks every read against the included bytes) has the checksum build.rs computed
+/// from the words before turning them into bytes, so a wrong length, byte order or file
+/// fails here; and their sizes add up to the backend's `TABLE_BYTES`.
 #[test]
-fn static_tables_are_readable_end_to_end() {
-    #[allow(unused_mut)]
-    let mut ends: Vec<(&str, u64, u64)> = Vec::new();
-    #[cfg(feature = "fancy")]
-    {
-        let t = magic_bitboards::fancy::raw_table();
-        ends.push(("fancy", t[0], t[t.len() - 1]));
+fn static_tables_read_back_what_build_rs_wrote() {
+    let mut tables = 0;
+    for backend in BACKENDS {
+        let mut bytes = 0;
+        for table in backend.tables.iter().map(|t| t()) {
+            assert_eq!(
+                table.read_checksum(),
+                table.written_checksum,
+                "{} {}: the static does not hold the words build.rs wrote",
+                backend.name,
+                table.name
+            );
+            bytes += table.bytes();
+            tables += 1;
+        }
+        assert_eq!(bytes, backend.table_bytes, "{}: TABLE_BYTES", backend.name);
     }
-    #[cfg(feature = "black")]
-    {
-        let t = magic_bitboards::black::raw_table();
-        ends.push(("black", t[0], t[t.len() - 1]));
-    }
-    #[cfg(feature = "plain")]
-    {
-        let (rook, bishop) = magic_bitboards::plain::raw_tables();
-        ends.push(("plain", rook[0][0], bishop[63][511]));
-        assert_eq!(rook[0][0], slow_attacks(Piece::Rook, 0, 0));
-    }
-    #[cfg(all(
-        feature = "pext",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    {
-        let t = magic_bitboards::pext::raw_table();
-        ends.push(("pext", t[0], t[t.len() - 1]));
-    }
-    for (name, first, last) in ends {
-        // Some square's attacks (or a zero of an unused slot): read, not judged; what
-        // every entry holds is checked by tests/backends.rs against magic-gen's fill.
-        std::hint::black_box((name, first, last));
-    }
-    // The geometry tables are `transmute`d statics too.
+    let with_tables = BACKENDS.iter().filter(|b| b.table_bytes > 0).count();
+    assert!(
+        tables >= with_tables,
+        "{tables} tables for {with_tables} backends"
+    );
+}
+
+/// The geometry tables are `transmute`d statics too: where `between` and `line` are tables,
+/// all 4096 entries of each equal the computation 16-bit targets use instead.
+#[test]
+fn between_and_line_tables_match_their_computation() {
+    use magic_bitboards::registry::{between_computed, line_computed};
     for a in squares() {
         for b in squares() {
-            let _ = magic_bitboards::between(a, b) | magic_bitboards::line(a, b);
+            assert_eq!(
+                magic_bitboards::between(a, b),
+                between_computed(a, b),
+                "{a} {b}"
+            );
+            assert_eq!(magic_bitboards::line(a, b), line_computed(a, b), "{a} {b}");
         }
-        let _ = magic_bitboards::knight_attacks(a) | magic_bitboards::king_attacks(a);
     }
 }
 
-/// The README's count of `unsafe` blocks ("Hardening", "Unsafe") is the count in the
-/// source, each block follows a `// SAFETY:` comment, and magic-gen forbids `unsafe`.
+/// Every `unsafe` block of the runtime crate (src/ and build.rs) follows a `// SAFETY:`
+/// comment, and every unchecked read follows a `debug_assert!` of its bound, so the
+/// exhaustive tests of the debug build (tests/backends.rs) check every index it can form.
+/// magic-gen forbids `unsafe`.
 #[cfg(not(miri))]
 #[test]
-fn unsafe_blocks_are_the_ones_the_readme_counts() {
+fn every_unsafe_block_is_justified_and_every_unchecked_read_bounded() {
     use std::fs;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = fs::read_dir(root.join("src"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.push(root.join("build.rs"));
-    let mut blocks = 0;
-    for file in files {
-        let text = fs::read_to_string(&file).unwrap();
+    let mut files = vec![root.join("build.rs")];
+    rust_files(&root.join("src"), &mut files);
+    let (mut blocks, mut unchecked) = (0, 0);
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
-            if line.contains("unsafe {") && !line.trim_start().starts_with("//") {
+            let code = line.split("//").next().unwrap_or("");
+            let at = format!("{}:{}", file.display(), i + 1);
+            if code.contains("unsafe {") {
                 blocks += 1;
-                let comment = lines[..i]
+                // The comment block right above (a `let` may open the statement).
+                let safety = lines[..i]
                     .iter()
                     .rev()
                     .take_while(|l| l.trim_start().starts_with("//") || l.contains("let "))
                     .any(|l| l.contains("// SAFETY:"));
-                assert!(comment, "{}:{}: no SAFETY comment", file.display(), i + 1);
+                assert!(safety, "{at}: `unsafe` block without a SAFETY comment");
+            }
+            if code.contains("get_unchecked(") {
+                unchecked += 1;
+                let bounded = lines[i.saturating_sub(8)..i]
+                    .iter()
+                    .any(|l| l.contains("debug_assert!(i < "));
+                assert!(
+                    bounded,
+                    "{at}: unchecked read without a debug_assert! of its bound"
+                );
             }
         }
     }
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
-    let claimed = format!("has **{blocks}** `unsafe` blocks");
-    assert!(readme.contains(&claimed), "README must say: {claimed}");
+    println!(
+        "{blocks} unsafe blocks, {unchecked} unchecked reads, in {} files",
+        files.len()
+    );
+    assert!(
+        blocks >= unchecked && unchecked > 0,
+        "the scan found no unchecked read"
+    );
     let lib = fs::read_to_string(root.join("magic-gen/src/lib.rs")).unwrap();
     assert!(lib.contains("#![forbid(unsafe_code)]"));
 }

@@ -1,59 +1,24 @@
 //! Helpers shared by the runtime crate's integration tests: the backends compiled into
-//! this build, and a seeded generator. Gated on the features and the target's cfgs only
-//! (not on the cfgs build.rs gives the crate itself), so other packages (Miri's) can
-//! compile the tests that use it as they are.
+//! this build (from the crate's registry, so no test repeats a backend's cfg), and a
+//! seeded generator.
 
 #![allow(dead_code)]
 
-use magic_bitboards::Square;
-
-/// A lookup: attacks of the piece on a square given the occupied squares.
-pub type Lookup = fn(Square, u64) -> u64;
+use magic_bitboards::registry::{Lookup, BACKENDS};
 
 /// (name, rook, bishop, queen) of every backend compiled into this build, the crate-level
-/// lookups first (named after the backend behind them).
-pub fn backends() -> Vec<(&'static str, Lookup, Lookup, Lookup)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, Lookup, Lookup, Lookup)> = vec![(
-        magic_bitboards::BACKEND,
-        magic_bitboards::rook_attacks,
-        magic_bitboards::bishop_attacks,
-        magic_bitboards::queen_attacks,
-    )];
-    #[allow(unused_macros)] // Used only when backend features are on.
-    macro_rules! add {
-        ($m:ident) => {
-            v.push((
-                magic_bitboards::$m::NAME,
-                magic_bitboards::$m::rook_attacks,
-                magic_bitboards::$m::bishop_attacks,
-                magic_bitboards::$m::queen_attacks,
-            ))
-        };
-    }
-    #[cfg(feature = "fancy")]
-    add!(fancy);
-    #[cfg(feature = "plain")]
-    add!(plain);
-    #[cfg(feature = "black")]
-    add!(black);
-    #[cfg(all(
-        feature = "pext",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext);
-    #[cfg(all(
-        feature = "pext_compact",
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ))]
-    add!(pext_compact);
-    #[cfg(feature = "hyperbola")]
-    add!(hyperbola);
-    v
+/// lookups first (named `crate-level (NAME)` after the backend behind them).
+pub fn backends() -> Vec<(String, Lookup, Lookup, Lookup)> {
+    let crate_level = (
+        format!("crate-level ({})", magic_bitboards::BACKEND),
+        magic_bitboards::rook_attacks as Lookup,
+        magic_bitboards::bishop_attacks as Lookup,
+        magic_bitboards::queen_attacks as Lookup,
+    );
+    let modules = BACKENDS
+        .iter()
+        .map(|b| (b.name.to_string(), b.rook, b.bishop, b.queen));
+    std::iter::once(crate_level).chain(modules).collect()
 }
 
 /// xorshift64: deterministic, no dependency.

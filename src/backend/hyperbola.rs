@@ -9,12 +9,6 @@
 
 use crate::Square;
 
-/// The name of this backend.
-pub const NAME: &str = "hyperbola";
-
-/// Bytes of attack table this backend links in: none.
-pub const TABLE_BYTES: usize = 0;
-
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const DIAGONAL: u64 = 0x8040_2010_0804_0201; // a1-h8
 const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080; // h1-a8
@@ -65,8 +59,8 @@ pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
     hyperbola(occupied, s, diagonal) | hyperbola(occupied, s, anti_diagonal)
 }
 
-/// Returns the squares a queen on `sq` attacks given the `occupied` squares.
-#[inline]
-pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
-    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+backend_common! {
+    name: "hyperbola",
+    table_bytes: 0,
+    tables: [],
 }

@@ -1,0 +1,69 @@
+//! Black magics: `((occ | !mask) * magic) >> (64 - 12 or 9)`, a fixed shift per piece and
+//! square ranges overlapping in one table (Annuss's scheme, the densest multiply layout).
+
+use crate::backend::{Entries, Table};
+use crate::tables::Aligned;
+use crate::Square;
+
+/// One square's black magic.
+#[derive(Clone, Copy)]
+pub(crate) struct BlackMagic {
+    /// The complement of the relevant occupancy mask: OR-ing it into the occupancy sets
+    /// every square that cannot change the attacks, so the key depends only on those that can.
+    pub not_mask: u64,
+    /// The multiplier that hashes every such key to a slot holding its attacks.
+    pub magic: u64,
+    /// Start of the square's range in [`ATTACKS`].
+    pub offset: u32,
+}
+
+/// `64 - index bits` for rooks (12) and bishops (9): fixed, so not stored per square.
+const ROOK_SHIFT: u32 = 64 - 12;
+const BISHOP_SHIFT: u32 = 64 - 9;
+
+impl BlackMagic {
+    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    #[inline(always)]
+    fn index(&self, occupied: u64, shift: u32) -> usize {
+        let hash = (occupied | self.not_mask).wrapping_mul(self.magic) >> shift;
+        self.offset as usize + hash as usize
+    }
+}
+
+// ROOK, BISHOP: [BlackMagic; 64]; ATTACKS: the attack sets (written by build.rs).
+include!(concat!(env!("OUT_DIR"), "/black.rs"));
+
+#[inline(always)]
+fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
+    let i = m.index(occupied, shift);
+    debug_assert!(i < ATTACKS.0.len());
+    // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
+    // keys build.rs verified for this square (magic_gen::verify, every subset of the relevant
+    // mask, 12 or 9 bits as fixed here): each lands on a slot of the table, whose length is
+    // one past the largest slot reached. `m` comes from the same verified set.
+    // Benchmark (docs/benchmarks.md, "Unchecked reads").
+    *unsafe { ATTACKS.0.get_unchecked(i) }
+}
+
+/// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
+/// those off the rook's lines are ignored). The first blocker on each ray is included.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&ROOK[sq.index()], occupied, ROOK_SHIFT)
+}
+
+/// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&BISHOP[sq.index()], occupied, BISHOP_SHIFT)
+}
+
+backend_common! {
+    name: "black",
+    table_bytes: ATTACKS_BYTES,
+    tables: [|| Table {
+        name: "ATTACKS",
+        entries: Entries::U64(&ATTACKS.0),
+        written_checksum: ATTACKS_CHECKSUM,
+    }],
+}

@@ -1,0 +1,66 @@
+//! Fancy magics: `((occ & mask) * magic) >> shift`, index bits chosen per square, each
+//! square's range packed back to back in one table (Kannan's layout, the one Stockfish used).
+
+use crate::backend::{Entries, Table};
+use crate::tables::Aligned;
+use crate::Square;
+
+/// One square's fancy magic.
+#[derive(Clone, Copy)]
+pub(crate) struct FancyMagic {
+    /// The relevant occupancy mask: the squares whose occupancy can change the attacks.
+    pub mask: u64,
+    /// The multiplier that hashes every subset of `mask` to a distinct slot or a slot
+    /// holding the same attacks.
+    pub magic: u64,
+    /// Start of the square's range in [`ATTACKS`].
+    pub offset: u32,
+    /// `64 - index bits`.
+    pub shift: u32,
+}
+
+impl FancyMagic {
+    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    #[inline(always)]
+    fn index(&self, occupied: u64) -> usize {
+        let hash = (occupied & self.mask).wrapping_mul(self.magic) >> self.shift;
+        self.offset as usize + hash as usize
+    }
+}
+
+// ROOK, BISHOP: [FancyMagic; 64]; ATTACKS: the attack sets (written by build.rs).
+include!(concat!(env!("OUT_DIR"), "/fancy.rs"));
+
+#[inline(always)]
+fn lookup(m: &FancyMagic, occupied: u64) -> u64 {
+    let i = m.index(occupied);
+    debug_assert!(i < ATTACKS.0.len());
+    // SAFETY: `occupied & m.mask` is a subset of the square's relevant mask, and build.rs
+    // verified every such subset (magic_gen::verify): each lands on a slot of the table, whose
+    // length is one past the largest slot reached. `m` comes from the same verified set.
+    // Benchmark (docs/benchmarks.md, "Unchecked reads").
+    *unsafe { ATTACKS.0.get_unchecked(i) }
+}
+
+/// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
+/// those off the rook's lines are ignored). The first blocker on each ray is included.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&ROOK[sq.index()], occupied)
+}
+
+/// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&BISHOP[sq.index()], occupied)
+}
+
+backend_common! {
+    name: "fancy",
+    table_bytes: ATTACKS_BYTES,
+    tables: [|| Table {
+        name: "ATTACKS",
+        entries: Entries::U64(&ATTACKS.0),
+        written_checksum: ATTACKS_CHECKSUM,
+    }],
+}

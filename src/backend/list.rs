@@ -1,0 +1,25 @@
+// The backends: one file each in src/backend/, one cargo feature each of the same name,
+// listed once here. Read by both sides of the build (each defines `backends!` its own way):
+// build.rs decides from it which backends the target gets and writes their tables;
+// src/backend/mod.rs declares their modules and the registry.
+//
+// `needs` says what the target must offer: `tables` an address space of 32 bits or more
+// (the attack tables are hundreds of KiB), `pext` x86_64 with BMI2 and PEXT not switched
+// off by `--cfg magic_bitboards_no_pext`.
+backends! {
+    fancy: "fancy", needs [tables];
+    plain: "plain", needs [tables];
+    black: "black", needs [tables];
+    pext: "pext", needs [tables, pext];
+    pext_compact: "pext_compact", needs [tables, pext];
+    hyperbola: "hyperbola", needs [];
+}
+
+/// The checksum build.rs records for each table it writes, and the tests recompute from
+/// the static they read back: FNV-1a over the entries as numbers (so byte order matters).
+#[allow(dead_code)]
+pub fn checksum(entries: impl IntoIterator<Item = u64>) -> u64 {
+    entries.into_iter().fold(0xcbf2_9ce4_8422_2325, |hash, entry| {
+        (hash ^ entry).wrapping_mul(0x0100_0000_01b3)
+    })
+}

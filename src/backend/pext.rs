@@ -1,0 +1,66 @@
+//! PEXT: `pext(occ, mask)` (BMI2) is a perfect index; the ranges of all squares lie back
+//! to back in one table of `u64` entries. Compiled only for x86_64 targets with BMI2.
+
+use core::arch::x86_64::_pext_u64;
+
+use crate::backend::{Entries, Table};
+use crate::tables::Aligned;
+use crate::Square;
+
+/// One square's PEXT index parameters.
+#[derive(Clone, Copy)]
+pub(crate) struct PextSquare {
+    /// The relevant occupancy mask, whose bits `pext` packs into the index.
+    pub mask: u64,
+    /// Start of the square's `2^popcount(mask)` range in [`ATTACKS`].
+    pub offset: u32,
+}
+
+impl PextSquare {
+    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    #[inline(always)]
+    fn index(&self, occupied: u64) -> usize {
+        // SAFETY: this module is compiled only for targets with `bmi2` (build.rs sets
+        // `mb_pext` from CARGO_CFG_TARGET_FEATURE; src/backend/mod.rs stops the build if this
+        // compiler pass disagrees), so every CPU the binary is built for executes `pext`.
+        let packed = unsafe { _pext_u64(occupied, self.mask) };
+        self.offset as usize + packed as usize
+    }
+}
+
+// ROOK, BISHOP: [PextSquare; 64]; ATTACKS: the attack sets (written by build.rs).
+include!(concat!(env!("OUT_DIR"), "/pext.rs"));
+
+#[inline(always)]
+fn lookup(m: &PextSquare, occupied: u64) -> u64 {
+    let i = m.index(occupied);
+    debug_assert!(i < ATTACKS.0.len());
+    // SAFETY: `pext` packs the bits of the mask, so `i - offset < 2^popcount(mask)`, and
+    // build.rs laid out every square's `2^popcount` range inside the table (magic_gen::verify
+    // of `MagicSet::pext()`, whose last range ends the table).
+    // Benchmark (docs/benchmarks.md, "Unchecked reads").
+    *unsafe { ATTACKS.0.get_unchecked(i) }
+}
+
+/// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
+/// those off the rook's lines are ignored). The first blocker on each ray is included.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&ROOK[sq.index()], occupied)
+}
+
+/// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+    lookup(&BISHOP[sq.index()], occupied)
+}
+
+backend_common! {
+    name: "pext",
+    table_bytes: ATTACKS_BYTES,
+    tables: [|| Table {
+        name: "ATTACKS",
+        entries: Entries::U64(&ATTACKS.0),
+        written_checksum: ATTACKS_CHECKSUM,
+    }],
+}
