@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use magic_gen::{emit::parse_emitted, verify, Piece};
+use magic_gen::{parse_emitted, verify, Piece};
 
 mod common;
 

@@ -18,10 +18,11 @@ pub use geometry::{
 pub use index::{pdep, pext, Variant};
 pub use set::{Entry, MagicSet};
 pub use verify::{verify, Collision, Failure, Report, Verified};
-pub mod emit;
-pub mod interchange;
+mod format;
 
-pub use emit::{emit_rust, set_from_magics, Magic, Provenance};
-pub use interchange::{parse_interchange, read_set_file, write_interchange, ReadError};
+pub use format::{
+    emit_rust, magic_of, parse_emitted, parse_interchange, read_set_file, render_set_file,
+    set_from_magics, write_interchange, Magic, Provenance, ReadError, MAX_FILE_BYTES,
+};
 #[cfg(feature = "search")]
 pub mod search;

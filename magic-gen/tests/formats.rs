@@ -4,8 +4,9 @@
 mod common;
 
 use common::{committed, COMMITTED};
-use magic_gen::interchange::parse_interchange;
-use magic_gen::{emit_rust, read_set_file, verify, write_interchange, Provenance};
+use magic_gen::{
+    emit_rust, parse_interchange, read_set_file, verify, write_interchange, Provenance,
+};
 
 #[test]
 fn interchange_round_trips_every_committed_set() {

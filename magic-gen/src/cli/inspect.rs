@@ -3,10 +3,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use magic_gen::{read_set_file, verify as verify_set, MagicSet, Piece, Provenance, Verified};
+use magic_gen::{
+    read_set_file, render_set_file, verify as verify_set, MagicSet, Piece, Provenance, Verified,
+};
 
 use super::board::{board, ABOVE, BELOW};
-use super::{render, shell_quote, show, write_atomic};
+use super::{shell_quote, show, write_atomic};
 
 /// Reads and verifies `file`. On failure prints each failure as `error: FILE: piece square: ...`
 /// and returns `Err(count)`.
@@ -102,7 +104,7 @@ pub fn emit(file: &Path, out: &Path) -> Result<ExitCode, String> {
             shell_quote(&show(out))
         )),
     };
-    let text = render(out, &set, &v.report, &provenance);
+    let text = render_set_file(out, &set, &v.report, &provenance);
     write_atomic(out, text.as_bytes())?;
     say!(
         "wrote {}: {} set, {} entries ({:.1} KiB of u64)",

@@ -14,9 +14,9 @@ use magic_gen::search::{
     self, new_state, Budget, Limits, Options, Progress, Scan, SearchOutcome, SearchState, Shard,
     DEFAULT_POOL, DENSITY_PATIENCE,
 };
-use magic_gen::{relevant_mask, square_name, Piece, Provenance};
+use magic_gen::{relevant_mask, render_set_file, square_name, Piece, Provenance};
 
-use super::{render, shell_quote, show, write_atomic};
+use super::{shell_quote, show, write_atomic};
 use crate::{MergeArgs, SearchArgs};
 
 /// A search shorter than this shows no progress bar.
@@ -350,7 +350,7 @@ fn write_set(
 ) -> Result<(), String> {
     match out {
         Some(out) => {
-            let text = render(out, &outcome.set, &outcome.report, provenance);
+            let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
             write_atomic(out, text.as_bytes())?;
             say!("wrote {}", show(out));
         }

@@ -4,14 +4,22 @@
 use crate::geometry::{relevant_mask, Piece};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
-use crate::verify::verify;
+use crate::verify::{verify, Report};
 
-use super::options::{is_packed, Limits};
+use super::options::{Limits, SearchError};
 use super::pack::{pack, Pattern};
 use super::space::Stream;
-use super::state::SearchState;
+use super::state::{is_packed, SearchState};
 use super::table::{used_slots, EpochTable, SquareData};
-use super::{SearchError, SearchOutcome};
+
+/// A finished search: a verified set, with the targets that did not reach the requested bits.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    pub set: MagicSet,
+    pub report: Report,
+    /// Targets that fell back to default bits (time budget spent or stopped).
+    pub unmet: Vec<(Piece, u8)>,
+}
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
 /// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.

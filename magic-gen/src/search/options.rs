@@ -8,43 +8,14 @@ use crate::geometry::{relevant_mask, square_name, Piece};
 use crate::index::Variant;
 
 use super::climb::DENSITY_PATIENCE;
-use super::space::{Shard, BLOCK_LEN};
-use super::state::{Found, Job, SearchState};
-use super::SearchError;
+use super::space::Shard;
+use super::state::{Budget, Job, Scan, SearchState};
 
 /// The seed a search uses unless told otherwise.
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Valid magics each fixed-shift job keeps for the packer, by default.
 pub const DEFAULT_POOL: usize = 16;
-
-/// How long each job scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
-    UntilFound,
-    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
-    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
-    Candidates(u64),
-}
-
-/// The settings that decide which magics a search keeps: saved in its state file and
-/// shared by every shard of one search (merging checks they match).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scan {
-    /// Fancy, plain, black or white (PEXT needs no search).
-    pub variant: Variant,
-    /// Seed of every job's random stream.
-    pub seed: u64,
-    /// The slice of the candidate space this run scans.
-    pub shard: Shard,
-    /// How long each job scans.
-    pub budget: Budget,
-    /// Valid magics each fixed-shift job keeps for the packer.
-    pub pool: usize,
-    /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
-    pub patience: u32,
-}
 
 /// How far one run may go: never saved, never part of the result except where a time
 /// budget cuts a scan short.
@@ -126,51 +97,17 @@ fn after(seconds: f64) -> Instant {
     Instant::now() + Duration::from_secs_f64(seconds.max(0.0))
 }
 
-/// Returns true for the variants whose ranges are packed into one overlapping table.
-pub fn is_packed(variant: Variant) -> bool {
-    matches!(variant, Variant::Black | Variant::White)
-}
+/// Why a search could not run or did not produce a valid set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchError(pub String);
 
-impl Scan {
-    /// Returns the order in which finds are kept: the lowest candidate index when the budget
-    /// stops at the first finds, else the shortest span, then the fewest used slots, then the
-    /// lowest index. Keeping by this key is what makes merged shards equal one run.
-    pub(crate) fn rank(&self, f: &Found) -> (u32, u32, u64) {
-        match (is_packed(self.variant), self.budget) {
-            (true, Budget::Candidates(_)) => (f.span, f.used, f.index),
-            _ => (0, 0, f.index),
-        }
-    }
-
-    /// Returns how many finds a job keeps.
-    pub(crate) fn keep(&self) -> usize {
-        if is_packed(self.variant) {
-            self.pool.max(1)
-        } else {
-            1
-        }
-    }
-
-    /// Inserts `f` into `job.found`, keeping the best [`Scan::keep`] by rank.
-    pub(crate) fn insert(&self, job: &mut Job, f: Found) {
-        let key = self.rank(&f);
-        let at = job.found.partition_point(|g| self.rank(g) <= key);
-        job.found.insert(at, f);
-        job.found.truncate(self.keep());
-    }
-
-    /// Returns true when `job` has reached its goal or spent its budget.
-    pub(crate) fn finished(&self, job: &Job) -> bool {
-        let enough = job.found.len() >= self.keep();
-        match self.budget {
-            Budget::UntilFound => enough,
-            Budget::Candidates(limit) => {
-                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
-                spent || (enough && !is_packed(self.variant))
-            }
-        }
+impl core::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
     }
 }
+
+impl std::error::Error for SearchError {}
 
 /// Returns the index bits a job asks for.
 fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchError> {

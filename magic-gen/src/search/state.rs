@@ -1,5 +1,5 @@
-//! The state of a search: per job, how far it has scanned its shard of the candidate space
-//! and the valid magics it has kept. Written as text at every checkpoint (atomically, by the
+//! The state of a search: the settings that decide what it keeps ([`Scan`]) and, per job,
+//! how far it has scanned its shard of the candidate space and the valid magics it has kept. Written as text at every checkpoint (atomically, by the
 //! caller), read back to resume, and combined across shards by [`merge`].
 //!
 //! ```text
@@ -15,12 +15,39 @@
 //! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
 //! ```
 
+use crate::format::{parse_hex, text_lines, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
-use crate::interchange::{parse_hex, text_lines, ReadError};
 
-use super::options::{Budget, Scan};
-use super::space::Shard;
+use super::space::{Shard, BLOCK_LEN};
+
+/// How long each job scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
+    UntilFound,
+    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
+    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
+    Candidates(u64),
+}
+
+/// The settings that decide which magics a search keeps: saved in its state file and
+/// shared by every shard of one search (merging checks they match).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// Fancy, plain, black or white (PEXT needs no search).
+    pub variant: Variant,
+    /// Seed of every job's random stream.
+    pub seed: u64,
+    /// The slice of the candidate space this run scans.
+    pub shard: Shard,
+    /// How long each job scans.
+    pub budget: Budget,
+    /// Valid magics each fixed-shift job keeps for the packer.
+    pub pool: usize,
+    /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
+    pub patience: u32,
+}
 
 /// A valid magic a job found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,6 +85,52 @@ pub struct SearchState {
     pub command: String,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub jobs: Vec<Job>,
+}
+
+/// Returns true for the variants whose ranges are packed into one overlapping table.
+pub(crate) fn is_packed(variant: Variant) -> bool {
+    matches!(variant, Variant::Black | Variant::White)
+}
+
+impl Scan {
+    /// Returns the order in which finds are kept: the lowest candidate index when the budget
+    /// stops at the first finds, else the shortest span, then the fewest used slots, then the
+    /// lowest index. Keeping by this key is what makes merged shards equal one run.
+    pub(crate) fn rank(&self, f: &Found) -> (u32, u32, u64) {
+        match (is_packed(self.variant), self.budget) {
+            (true, Budget::Candidates(_)) => (f.span, f.used, f.index),
+            _ => (0, 0, f.index),
+        }
+    }
+
+    /// Returns how many finds a job keeps.
+    pub(crate) fn keep(&self) -> usize {
+        if is_packed(self.variant) {
+            self.pool.max(1)
+        } else {
+            1
+        }
+    }
+
+    /// Inserts `f` into `job.found`, keeping the best [`Scan::keep`] by rank.
+    pub(crate) fn insert(&self, job: &mut Job, f: Found) {
+        let key = self.rank(&f);
+        let at = job.found.partition_point(|g| self.rank(g) <= key);
+        job.found.insert(at, f);
+        job.found.truncate(self.keep());
+    }
+
+    /// Returns true when `job` has reached its goal or spent its budget.
+    pub(crate) fn finished(&self, job: &Job) -> bool {
+        let enough = job.found.len() >= self.keep();
+        match self.budget {
+            Budget::UntilFound => enough,
+            Budget::Candidates(limit) => {
+                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
+                spent || (enough && !is_packed(self.variant))
+            }
+        }
+    }
 }
 
 impl SearchState {

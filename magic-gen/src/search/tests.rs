@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use super::space::BLOCK_LEN;
 use super::*;
+use crate::geometry::Piece;
 use crate::index::Variant;
+use crate::set::MagicSet;
 
 /// Returns the default options for `variant` with seed 7 on `threads` threads.
 fn options(variant: Variant, threads: usize) -> Options {

@@ -1,16 +1,31 @@
 //! The workers: jobs taken round-robin one block at a time, so all squares advance
 //! together; and the checkpoints, which hand a consistent copy of the state to the caller.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::climb::{climb, climbs_per_block, density_climb};
-use super::options::{is_packed, Budget, Limits, Scan};
+use super::options::Limits;
 use super::space::Stream;
-use super::state::{Found, Job, SearchState};
+use super::state::{is_packed, Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
-use super::Progress;
+
+/// Shared counters a caller can watch (progress bar) and a flag that stops the search.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Candidate magics tried so far.
+    pub candidates: AtomicU64,
+    /// Jobs finished so far.
+    pub done: AtomicUsize,
+    /// Jobs in the run (set when the search starts).
+    pub total: AtomicUsize,
+    /// Set to stop: every job stops after its current block; unfinished ones fall back
+    /// (default bits, or the first magic of the whole space) when the state is finished.
+    pub stop: AtomicBool,
+    /// Jobs with at least one valid magic at the bits they ask for.
+    pub reached: AtomicUsize,
+}
 
 /// What a worker keeps between blocks of one job (not part of the saved state).
 struct Scratch {

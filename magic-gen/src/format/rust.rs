@@ -1,14 +1,15 @@
-//! Emission: a magic set as Rust source that the runtime crate commits and its `build.rs`
-//! includes, and the reader that takes that source back (for `verify`, `stats` and `emit`).
+//! The Rust source format (`.rs`): a magic set as the source the runtime crate commits and
+//! its `build.rs` includes, and the reader that takes that source back line by line.
 //!
 //! The source uses only a `Magic` struct that the includer brings into scope (this
 //! module's [`Magic`]), so it is plain data: one line per square for readable diffs.
 
 use crate::geometry::{relevant_mask, square_name, Piece};
 use crate::index::Variant;
-use crate::interchange::{end_line, parse_hex, text_lines, EntryCollector, ReadError};
 use crate::set::{Entry, MagicSet};
 use crate::verify::{Failure, Report};
+
+use super::lines::{end_line, parse_hex, text_lines, EntryCollector, Provenance, ReadError};
 
 /// One square as emitted: what a runtime lookup needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,15 +22,6 @@ pub struct Magic {
     pub shift: u8,
     /// Start of this square's range in the shared table.
     pub offset: u32,
-}
-
-/// Where a set came from, recorded in the emitted header.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Provenance {
-    /// The search seed, if the set was searched.
-    pub seed: Option<u64>,
-    /// The command line that produced the set.
-    pub command: Option<String>,
 }
 
 /// Returns the emitted form of `piece` on `sq` in `set`.

@@ -1,0 +1,169 @@
+//! What both formats share: the numbered line reader, the error that names the file and
+//! line, hex magics, the collector that checks every piece and square comes exactly once,
+//! and the provenance a set's header records.
+
+use core::fmt;
+
+use crate::geometry::{square_name, Piece};
+use crate::index::Variant;
+use crate::set::{check_entry, Entry, MagicSet};
+
+/// A problem with a set file, at a line where there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub file: String,
+    /// 1-based line number, or `None` for a problem with the file as a whole.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Where a set came from, recorded in the emitted header.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The search seed, if the set was searched.
+    pub seed: Option<u64>,
+    /// The command line that produced the set.
+    pub command: Option<String>,
+}
+
+/// Splits `bytes` into numbered UTF-8 lines, failing at the first line that is not text.
+pub(crate) fn text_lines<'a>(
+    file: &str,
+    bytes: &'a [u8],
+) -> Result<Vec<(usize, &'a str)>, ReadError> {
+    let mut lines = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let text = core::str::from_utf8(raw).map_err(|_| ReadError {
+            file: file.to_string(),
+            line: Some(line),
+            message: "not UTF-8 text (is this a binary file?)".to_string(),
+        })?;
+        if text.contains('\0') {
+            return Err(ReadError {
+                file: file.to_string(),
+                line: Some(line),
+                message: "NUL byte in text (is this a binary file?)".to_string(),
+            });
+        }
+        lines.push((line, text.strip_suffix('\r').unwrap_or(text)));
+    }
+    Ok(lines)
+}
+
+/// Returns the number of the file's last line (a final newline ends a line rather than
+/// starting one), at least 1: where whole-file problems such as missing entries are reported.
+pub(crate) fn end_line(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let unterminated = usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+    (newlines + unterminated).max(1)
+}
+
+/// Parses a hex magic with a `0x` prefix; underscores are allowed between digits.
+pub(crate) fn parse_hex(s: &str) -> Result<u64, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .ok_or_else(|| format!("magic '{s}' must be hex with a 0x prefix"))?;
+    let digits: String = digits.chars().filter(|&c| c != '_').collect();
+    if digits.is_empty() || digits.len() > 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("magic '{s}' is not a 64-bit hex number"));
+    }
+    u64::from_str_radix(&digits, 16).map_err(|e| format!("magic '{s}': {e}"))
+}
+
+/// Collects entries line by line and checks that every piece and square comes exactly once.
+pub(crate) struct EntryCollector<'a> {
+    file: &'a str,
+    variant: Variant,
+    set: MagicSet,
+    seen: [[Option<usize>; 64]; 2],
+}
+
+impl<'a> EntryCollector<'a> {
+    pub(crate) fn new(file: &'a str, variant: Variant) -> Self {
+        EntryCollector {
+            file,
+            variant,
+            set: MagicSet::new(variant),
+            seen: [[None; 64]; 2],
+        }
+    }
+
+    pub(crate) fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub(crate) fn error(&self, line: Option<usize>, message: String) -> ReadError {
+        ReadError {
+            file: self.file.to_string(),
+            line,
+            message,
+        }
+    }
+
+    /// Adds `piece` on `sq` from `line`, checking the entry against its variant's rules.
+    pub(crate) fn add(
+        &mut self,
+        line: usize,
+        piece: Piece,
+        sq: u8,
+        e: Entry,
+    ) -> Result<(), ReadError> {
+        let name = square_name(sq);
+        if let Some(first) = self.seen[piece.index()][sq as usize] {
+            return Err(self.error(
+                Some(line),
+                format!("duplicate entry for {piece} {name} (first on line {first})"),
+            ));
+        }
+        check_entry(self.variant, piece, sq, &e)
+            .map_err(|m| self.error(Some(line), format!("{piece} {name}: {m}")))?;
+        self.seen[piece.index()][sq as usize] = Some(line);
+        *self.set.entry_mut(piece, sq) = e;
+        Ok(())
+    }
+
+    /// Returns the set, or an error listing the missing entries, reported at `end_line`
+    /// (the file's last line, where the reader noticed).
+    pub(crate) fn finish(self, end_line: usize) -> Result<MagicSet, ReadError> {
+        let missing: Vec<String> = Piece::ALL
+            .iter()
+            .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
+            .filter(|&(p, sq)| self.seen[p.index()][sq as usize].is_none())
+            .map(|(p, sq)| format!("{p} {}", square_name(sq)))
+            .collect();
+        if missing.is_empty() {
+            return Ok(self.set);
+        }
+        let shown = missing
+            .iter()
+            .take(8)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if missing.len() > 8 {
+            format!(" and {} more", missing.len() - 8)
+        } else {
+            String::new()
+        };
+        Err(self.error(
+            Some(end_line),
+            format!(
+                "missing {} of 128 entries at end of file: {shown}{more}",
+                missing.len()
+            ),
+        ))
+    }
+}

@@ -1,0 +1,144 @@
+//! The interchange format (`.txt` or any extension but `.rs`), for bringing published sets:
+//!
+//! ```text
+//! # comments run from '#' to the end of the line; blank lines are ignored
+//! variant black
+//! rook a1 0x80280013ff84ffff 12 10890
+//! ...
+//! bishop h8 0x0000000000000000 9 0
+//! ```
+//!
+//! `variant` (fancy, plain, black, white or pext) comes once, before the entries. Each entry
+//! line is `PIECE SQUARE MAGIC BITS OFFSET`: piece `rook` or `bishop`, square `a1`..`h8`, magic
+//! in hex with a `0x` prefix (underscores allowed), index bits, and the offset of the square's
+//! range in the shared table, in decimal. All 128 entries must appear exactly once, in any order.
+//!
+//! Errors name the file and line; nothing here panics on any input.
+
+use crate::geometry::{parse_square, square_name, Piece};
+use crate::index::Variant;
+use crate::set::{Entry, MagicSet};
+
+use super::lines::{end_line, parse_hex, text_lines, EntryCollector, ReadError};
+
+/// Parses the interchange format (see the module documentation).
+pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
+    let err = |line: usize, message: String| ReadError {
+        file: file.to_string(),
+        line: Some(line),
+        message,
+    };
+    let mut collector: Option<(usize, EntryCollector)> = None;
+    for (line, text) in text_lines(file, bytes)? {
+        let content = text.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        if fields[0] == "variant" {
+            let [_, name] = fields[..] else {
+                return Err(err(line, "expected 'variant NAME'".to_string()));
+            };
+            let variant = Variant::parse(name).ok_or_else(|| {
+                err(
+                    line,
+                    format!("unknown variant '{name}' (fancy, plain, black, white or pext)"),
+                )
+            })?;
+            match &collector {
+                None => collector = Some((line, EntryCollector::new(file, variant))),
+                Some((first, c)) if c.variant() != variant => {
+                    return Err(err(
+                        line,
+                        format!(
+                            "mixed variants: '{variant}' here, '{}' on line {first}",
+                            c.variant()
+                        ),
+                    ))
+                }
+                Some((first, _)) => {
+                    return Err(err(
+                        line,
+                        format!("variant given twice (first on line {first})"),
+                    ))
+                }
+            }
+            continue;
+        }
+        let Some((_, c)) = collector.as_mut() else {
+            return Err(err(
+                line,
+                "the 'variant NAME' line must come before the entries".to_string(),
+            ));
+        };
+        let [piece, square, magic, bits, offset] = fields[..] else {
+            return Err(err(
+                line,
+                format!(
+                    "expected 'PIECE SQUARE MAGIC BITS OFFSET', found {} fields",
+                    fields.len()
+                ),
+            ));
+        };
+        let piece = Piece::parse(piece)
+            .ok_or_else(|| err(line, format!("unknown piece '{piece}' (rook or bishop)")))?;
+        let sq = parse_square(square)
+            .ok_or_else(|| err(line, format!("unknown square '{square}' (a1..h8)")))?;
+        let magic = parse_hex(magic).map_err(|m| err(line, m))?;
+        let bits: u8 = bits
+            .parse()
+            .ok()
+            .filter(|b| (1..=63).contains(b))
+            .ok_or_else(|| err(line, format!("index bits '{bits}' out of range")))?;
+        let offset: u32 = offset.parse().map_err(|_| {
+            err(
+                line,
+                format!("offset '{offset}' is not a number below 2^32"),
+            )
+        })?;
+        c.add(
+            line,
+            piece,
+            sq,
+            Entry {
+                magic,
+                bits,
+                offset,
+            },
+        )?;
+    }
+    match collector {
+        Some((_, c)) => c.finish(end_line(bytes)),
+        // Every content line either is the variant line or fails without one: no variant
+        // means no content.
+        None => Err(ReadError {
+            file: file.to_string(),
+            line: Some(end_line(bytes)),
+            message: "empty file: no variant and no entries".to_string(),
+        }),
+    }
+}
+
+/// Returns `set` in the interchange format, with `header` lines as comments.
+pub fn write_interchange(set: &MagicSet, header: &[String]) -> String {
+    let mut out = String::new();
+    for h in header {
+        out.push_str(&format!("# {h}\n"));
+    }
+    out.push_str("# PIECE SQUARE MAGIC BITS OFFSET\n");
+    out.push_str(&format!("variant {}\n", set.variant));
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = set.entry(piece, sq);
+            out.push_str(&format!(
+                "{:<6} {} {:#018x} {:>2} {}\n",
+                piece.name(),
+                square_name(sq),
+                e.magic,
+                e.bits,
+                e.offset
+            ));
+        }
+    }
+    out
+}
