@@ -1,6 +1,6 @@
 //! Criterion benchmarks of slider attack lookups: every backend of this crate, the
 //! table-free baselines (slow ray walk, Kogge-Stone), a phf perfect-hash dictionary and
-//! the peer crates, on one fixed, seeded query set (see `common::queries`).
+//! the peer crates, on one fixed, seeded query set (see `magic_bitboards_benches::queries`).
 //!
 //! Groups are `<piece>/<mode>` (rook, bishop, queen; independent, dependent), one
 //! benchmark per implementation; throughput is counted in lookups, so criterion reports
@@ -16,15 +16,12 @@
 //! because the machine is shared; pass `--measurement-time` to change it. For one table
 //! of every figure side by side, run the quick mode (`benches/quick.rs`) instead.
 
-#[macro_use]
-mod common;
-
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 
-use common::{Kind, Mode, Slider};
+use magic_bitboards_benches::{self as common, Group, ImplVisitor, Kind, Mode, Slider};
 
 fn bench_impl<S: Slider>(c: &mut Criterion, imp: S, queries: &[(u8, u64)]) {
     common::check(&imp, queries);
@@ -64,14 +61,20 @@ fn bench_impl<S: Slider>(c: &mut Criterion, imp: S, queries: &[(u8, u64)]) {
     }
 }
 
+struct Bench<'a> {
+    c: &'a mut Criterion,
+    queries: Vec<(u8, u64)>,
+}
+
+impl ImplVisitor for Bench<'_> {
+    fn visit<S: Slider + 'static>(&mut self, imp: S, _: Group) {
+        bench_impl(self.c, imp, &self.queries);
+    }
+}
+
 fn attacks(c: &mut Criterion) {
     let queries = common::queries();
-    macro_rules! bench {
-        ($e:expr, $g:expr) => {
-            bench_impl(c, $e, &queries)
-        };
-    }
-    for_each_impl!(bench);
+    common::for_each_impl(&mut Bench { c, queries });
 }
 
 criterion_group!(benches, attacks);

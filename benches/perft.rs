@@ -1,4 +1,4 @@
-//! Perft benchmark: this crate's legal move generator (examples/perft) against
+//! Perft benchmark: the `perft` crate's legal move generator against
 //! cozy-chess, in the same process on the same positions, both bulk-counting at the
 //! leaves. Prints a markdown table of the best-of-N times and the speed ratio.
 //!
@@ -8,8 +8,7 @@
 //! PERFT_BENCH_REPS=3 cargo bench --bench perft   # repetitions (default 5)
 //! ```
 
-#[path = "../examples/perft/mod.rs"]
-mod chess;
+use perft as chess;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -21,15 +21,12 @@
 //! lookup again, with `Instant` around each, and counts the minor page faults of the first
 //! (the binary's pages are in the page cache: a warm disk, a cold process).
 
-#[macro_use]
-mod common;
-
 use std::hint::black_box;
 use std::process::Command;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use common::{Group, Kind, Mode, Slider};
+use magic_bitboards_benches::{self as common, Group, ImplVisitor, Kind, Mode, Slider};
 
 type Runner = Box<dyn Fn(u32) -> Duration>;
 
@@ -152,15 +149,26 @@ fn first_lookup<S: Slider>(imp: &S) -> ! {
     std::process::exit(0)
 }
 
+/// Whether the first-lookup table times `imp`: everything but the phf maps (built at run
+/// time) and the ray walk.
+fn in_first_lookup_table<S: Slider>(imp: &S, group: Group) -> bool {
+    group != Group::Baseline || imp.name() == "Kogge-Stone fill"
+}
+
+/// Child mode: runs [`first_lookup`] on the implementation named `which`.
 fn child(which: &str) {
-    macro_rules! pick {
-        ($e:expr, $g:expr) => {
-            if which == stringify!($e) {
-                first_lookup(&$e);
+    struct Pick<'a>(&'a str);
+    impl ImplVisitor for Pick<'_> {
+        fn visit<S: Slider + 'static>(&mut self, imp: S, group: Group) {
+            if in_first_lookup_table(&imp, group) && imp.name() == self.0 {
+                first_lookup(&imp);
             }
-        };
+        }
+        fn wants_run_time_tables(&self) -> bool {
+            false
+        }
     }
-    for_each_impl!(pick);
+    common::for_each_impl(&mut Pick(which));
     panic!("unknown implementation {which}");
 }
 
@@ -173,24 +181,27 @@ fn median(v: &mut [u128]) -> u128 {
 /// lookup times (medians over fresh processes).
 fn first_lookups(runs: usize) {
     let exe = std::env::current_exe().expect("path of this binary");
-    let mut names = Vec::new();
-    macro_rules! name {
-        ($e:expr, $g:expr) => {
-            // The phf maps are built at run time, and the ray walk has no table.
-            if !stringify!($e).contains("Phf") && stringify!($e) != "SlowWalk" {
-                names.push((stringify!($e), $e.name()));
+    struct Names(Vec<String>);
+    impl ImplVisitor for Names {
+        fn visit<S: Slider + 'static>(&mut self, imp: S, group: Group) {
+            if in_first_lookup_table(&imp, group) {
+                self.0.push(imp.name());
             }
-        };
+        }
+        fn wants_run_time_tables(&self) -> bool {
+            false
+        }
     }
-    for_each_impl!(name);
+    let mut names = Names(Vec::new());
+    common::for_each_impl(&mut names);
     println!("\nFirst queen lookup in a fresh process (median of {runs} processes, ns):\n");
     println!("| implementation | first lookup | same lookup again | page faults |");
     println!("|---|---:|---:|---:|");
-    for (id, name) in names {
+    for name in names.0 {
         let (mut first, mut again, mut faults) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..runs {
             let out = Command::new(&exe)
-                .env("QUICK_FIRST_LOOKUP", id)
+                .env("QUICK_FIRST_LOOKUP", &name)
                 .output()
                 .expect("run the bench binary again");
             let text = String::from_utf8_lossy(&out.stdout);
@@ -217,14 +228,21 @@ fn main() {
     let first_runs: usize = env_or("QUICK_FIRST_RUNS", 15);
     let started = Instant::now();
 
-    let queries = common::queries();
-    let mut rows: Vec<Row> = Vec::new();
-    macro_rules! add {
-        ($e:expr, $g:expr) => {
-            rows.push(row($e, $g, &queries))
-        };
+    struct Rows {
+        queries: Vec<(u8, u64)>,
+        rows: Vec<Row>,
     }
-    for_each_impl!(add);
+    impl ImplVisitor for Rows {
+        fn visit<S: Slider + 'static>(&mut self, imp: S, group: Group) {
+            self.rows.push(row(imp, group, &self.queries));
+        }
+    }
+    let mut all = Rows {
+        queries: common::queries(),
+        rows: Vec::new(),
+    };
+    common::for_each_impl(&mut all);
+    let mut rows = all.rows;
     let setup = started.elapsed();
 
     // Calibrate: passes per sample so that a sample takes about `sample`.

@@ -6,8 +6,7 @@
 
 #![cfg(not(miri))]
 
-#[path = "../examples/perft/mod.rs"]
-mod chess;
+use perft as chess;
 #[path = "../fuzz/checks/fen.rs"]
 mod fen;
 #[path = "../fuzz/checks/square.rs"]

@@ -1,5 +1,5 @@
 //! What the `fen` fuzz target checks on one input, shared with the regression test
-//! (tests/fuzz_corpus.rs). The includer provides the perft example's modules as
+//! (tests/fuzz_corpus.rs). The includer provides the `perft` crate as
 //! `crate::chess`. The FEN parser returns `Err`, never panics; an accepted position prints
 //! back to a FEN that parses to the same board, and move generation on it (legal moves,
 //! perft 2) does not panic: the parser promises that every position it accepts fits the

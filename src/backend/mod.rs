@@ -71,7 +71,7 @@ pub struct Backend {
 
 /// A backend as a type, for code whose loops must inline the lookups (the benchmarks):
 /// [`visit`] calls a generic method once per compiled backend.
-pub trait Lookups {
+pub trait Lookups: 'static {
     /// The module's name.
     const NAME: &'static str;
     /// The module's `rook_attacks`.

@@ -1,12 +1,9 @@
-//! Perft tests for the legal move generator of `examples/perft` (shared code in
-//! `examples/perft/`). The quick depths run in the debug test profile in seconds; the
-//! deep ones are `#[ignore]`d: `cargo test --release --test perft -- --ignored`.
+//! Perft tests for the legal move generator of this crate, against the published counts
+//! and cozy-chess. The quick depths run in the debug test profile in seconds; the deep
+//! ones are `#[ignore]`d: `cargo test --release -p perft --test perft -- --ignored`.
 
-#[path = "../examples/perft/mod.rs"]
-mod chess;
-
-use chess::board::{Board, Move};
-use chess::{divide, legal_moves, parse_fen, perft, FenError};
+use perft::board::{Board, Move};
+use perft::{divide, legal_moves, parse_fen, perft, FenError};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -17,7 +14,8 @@ const POS4_MIRROR: &str = "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R
 const POS5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const POS6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
-/// Reference counts by depth 1, 2, 3, ... (../shared/ANCHORS.md).
+/// Reference counts by depth 1, 2, 3, ...: the published perft results (the chessprogramming
+/// wiki's "Perft Results" page: the start position, Kiwipete and positions 3 to 6).
 const SUITE: &[(&str, &[u64])] = &[
     (
         START,

@@ -1,15 +1,13 @@
 //! Perft: counts the leaf nodes of the legal move tree of a position.
 //!
 //! ```text
-//! cargo run --release --example perft -- "<fen>" <depth>
-//! cargo run --release --example perft -- --divide "<fen>" <depth>
+//! cargo run --release -p perft -- "<fen>" <depth>
+//! cargo run --release -p perft -- --divide "<fen>" <depth>
 //! ```
 //! `startpos` may stand for the FEN of the initial position. `--divide` prints each
 //! legal root move with the node count below it (to compare with another program).
 
-#[path = "perft/mod.rs"]
-mod chess;
-
+use perft as chess;
 use std::process::ExitCode;
 use std::time::Instant;
 
