@@ -1,99 +1,105 @@
-//! The command-line tool's pieces: argument parsers, atomic output, and the commands.
+//! The command-line tool: one file per command, each owning its arguments (`search.rs`,
+//! `merge.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
+//! output helpers (`output.rs`), the progress bar (`progress.rs`) and board drawing
+//! (`board.rs`).
+//!
+//! Every failure prints `error: ...` (with file and line where one applies) and exits
+//! non-zero; nothing here panics on user input. Every output file is written atomically.
 
-pub mod board;
-pub mod inspect;
-pub mod search;
-
-use std::fs::{self, File};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
-use magic_gen::{parse_square, Piece, Variant};
-
-/// The seed `search` uses without `--seed` (documented in the README).
-pub use magic_gen::search::DEFAULT_SEED;
-
-pub fn parse_variant(s: &str) -> Result<Variant, String> {
-    match Variant::parse(s) {
-        Some(Variant::Pext) => Err("pext needs no search: its index is the mask itself".into()),
-        Some(v) => Ok(v),
-        None => Err(format!(
-            "unknown variant '{s}' (fancy, plain, black or white)"
-        )),
-    }
+/// `println!` that ignores a closed stdout (e.g. `magic-gen stats X | head`) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
 }
 
-pub fn parse_piece(s: &str) -> Result<Piece, String> {
-    Piece::parse(s).ok_or_else(|| format!("unknown piece '{s}' (rook or bishop)"))
+mod args;
+mod board;
+mod emit;
+mod merge;
+mod output;
+mod progress;
+mod search;
+mod stats;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// Search, verify, inspect and emit magic-bitboard sets for rooks and bishops.
+///
+/// Set files are either Rust source written by `search`/`emit` (`.rs`) or the plain-text
+/// interchange format (any other extension): one `PIECE SQUARE MAGIC BITS OFFSET` line per
+/// piece and square after a `variant NAME` line (see the README).
+#[derive(Parser, Debug)]
+#[command(name = "magic-gen", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-pub fn parse_square_arg(s: &str) -> Result<u8, String> {
-    parse_square(s).ok_or_else(|| format!("unknown square '{s}' (a1..h8)"))
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Search a complete magic set, verify it and print a summary.
+    ///
+    /// Without arguments: standard-bit fancy magics from seed 1, on all cores, verified and
+    /// summarised; nothing is written unless --out is given. The result depends only on the
+    /// arguments and the seed, never on --threads (except when a --seconds budget runs out).
+    /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
+    /// of the space), the state is saved, and the complete, verified set is still written
+    /// (exit code 130). A second Ctrl-C exits at once.
+    Search(search::SearchArgs),
+    /// Combine the state files of a sharded search into the best verified set.
+    ///
+    /// Each square keeps the best magics any shard found (by the search's own ranking), so
+    /// the N shards of a space merge into exactly what one run over that space gives.
+    Merge(merge::MergeArgs),
+    /// Verify a set exhaustively: exit 0 only if it is collision-free.
+    ///
+    /// Prints the table length and the slots used, or each failure by piece and square.
+    Verify(verify::VerifyArgs),
+    /// Print the table size and 8x8 boards of index bits per square.
+    ///
+    /// Rank 8 on top, like a diagram; squares below the mask popcount are marked `*`,
+    /// squares above it (fixed-shift variants) `+`. Exits non-zero if the set does not verify.
+    Stats(stats::StatsArgs),
+    /// Verify a set and write it as Rust source (or interchange format).
+    ///
+    /// `--out X.rs` writes the Rust source the runtime crate includes; any other extension
+    /// writes the interchange format. The header records this command.
+    Emit(emit::EmitArgs),
 }
 
-pub fn parse_shard(s: &str) -> Result<magic_gen::search::Shard, String> {
-    magic_gen::search::Shard::parse(s)
-}
-
-pub fn parse_pool(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if (1..=4096).contains(&n) => Ok(n),
-        _ => Err(format!("pool '{s}' must be a number in 1..=4096")),
-    }
-}
-
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if (0.0..=1e9).contains(&x) => Ok(x),
-        _ => Err(format!("'{s}' is not a number of seconds")),
-    }
-}
-
-/// Quotes `s` for a POSIX shell if it needs it, so a recorded command can be pasted back.
-pub fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
-/// Returns `path` as the user gave it, for messages and recorded commands.
-pub fn show(path: &Path) -> String {
-    path.display().to_string()
-}
-
-/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed
-/// to disk, then renamed over `path`. On failure the temporary file is removed and `path`
-/// is left as it was.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", show(path)))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp_name = name.to_os_string();
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut f = File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)?;
-        // Make the rename itself durable where the platform allows opening a directory.
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
+/// Parses the command line, runs the command and returns its exit code.
+pub fn main() -> ExitCode {
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(ok) => ok,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; usage errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
-        Ok(())
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", show(path))
-    })
+    };
+    // The subcommand's own matches: the recorded commands are derived from them.
+    let sub = matches.subcommand().map_or(&matches, |(_, m)| m);
+    let result = match cli.command {
+        Command::Search(args) => search::run(&args, sub),
+        Command::Merge(args) => merge::run(&args, sub),
+        Command::Verify(args) => verify::run(&args),
+        Command::Stats(args) => stats::run(&args),
+        Command::Emit(args) => emit::run(&args, sub),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

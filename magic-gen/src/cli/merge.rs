@@ -1,0 +1,67 @@
+//! `magic-gen merge`: its arguments, and the shard states combined into the best verified
+//! set.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{ArgMatches, Args};
+use magic_gen::search::{self, Limits};
+use magic_gen::Provenance;
+
+use super::args::parse_seconds;
+use super::output::{check_writable, recorded_command, summarise, write_set};
+use super::search::{read_state, save_state};
+
+/// Arguments of `merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// State files of the shards of one search (`search --shard K/N --state FILE`).
+    #[arg(required = true, value_name = "STATE")]
+    states: Vec<PathBuf>,
+    /// Seconds the packer may spend trying other square orders (fixed shift).
+    #[arg(long, value_parser = parse_seconds)]
+    pack_seconds: Option<f64>,
+    /// Save the merged state here.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Write the set here: Rust source for `.rs`, interchange format otherwise.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// `magic-gen merge`.
+pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    for path in args.out.iter().chain(args.state.iter()) {
+        check_writable(path)?;
+    }
+    let states = args
+        .states
+        .iter()
+        .map(|p| read_state(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = search::merge(&states).map_err(|e| format!("cannot merge: {e}"))?;
+    if let Some(path) = &args.state {
+        save_state(path, &merged)?;
+    }
+    let limits = Limits {
+        pack_seconds: args.pack_seconds,
+        ..Limits::default()
+    };
+    let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
+    let first = &states[0];
+    say!(
+        "merged {} of {} shards of `{}`",
+        states.len(),
+        first.scan.shard.count,
+        first.command
+    );
+    summarise(&outcome);
+    // Where the merged state is saved never changes the set.
+    let command = MergeArgs::augment_args(clap::Command::new("merge"));
+    let provenance = Provenance {
+        seed: Some(first.scan.seed),
+        command: Some(recorded_command(&command, matches, &["state"], &[])),
+    };
+    write_set(args.out.as_deref(), &outcome, &provenance)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,189 @@
+//! Output helpers: the recorded command line, paths as given, atomic writes, and the
+//! summary of a searched set.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::parser::ValueSource;
+use clap::ArgMatches;
+use magic_gen::search::SearchOutcome;
+use magic_gen::{relevant_mask, render_set_file, square_name, Piece, Provenance};
+
+/// Returns the command line that reproduces a run of `magic-gen NAME`, derived from what
+/// clap parsed, so a new option is recorded without anyone remembering to: every argument
+/// of `command` in definition order, except those listed in `unrecorded` (they never
+/// change the result). An option at its default value is left out unless it is listed in
+/// `always`, which spells it out even when not given. Values are written as given, quoted
+/// for a POSIX shell where needed.
+pub fn recorded_command(
+    command: &clap::Command,
+    matches: &ArgMatches,
+    unrecorded: &[&str],
+    always: &[&str],
+) -> String {
+    let mut words = vec!["magic-gen".to_string(), command.get_name().to_string()];
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        if unrecorded.contains(&id) {
+            continue;
+        }
+        let Some(source) = matches.value_source(id) else {
+            continue;
+        };
+        let values: Vec<String> = matches
+            .get_raw(id)
+            .into_iter()
+            .flatten()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        let at_default = source == ValueSource::DefaultValue || values == defaults;
+        if at_default && !always.contains(&id) {
+            continue;
+        }
+        let flag = arg.get_long().map(|l| format!("--{l}"));
+        if !arg.get_action().takes_values() {
+            words.extend(flag);
+            continue;
+        }
+        for v in values {
+            words.extend(flag.clone());
+            words.push(shell_quote(&v));
+        }
+    }
+    words.join(" ")
+}
+
+/// Quotes `s` for a POSIX shell if it needs it, so a recorded command can be pasted back.
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Returns `path` as the user gave it, for messages and recorded commands.
+pub fn show(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed
+/// to disk, then renamed over `path`. On failure the temporary file is removed and `path`
+/// is left as it was.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", show(path)))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp_name = name.to_os_string();
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)?;
+        // Make the rename itself durable where the platform allows opening a directory.
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("{}: cannot write: {e}", show(path))
+    })
+}
+
+/// Fails early if `out`'s directory does not exist: before a long search, not after it.
+pub fn check_writable(out: &Path) -> Result<(), String> {
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: cannot write: directory {} does not exist",
+            show(out),
+            show(dir)
+        ))
+    }
+}
+
+/// Writes the set to `out` (atomically) if given.
+pub fn write_set(
+    out: Option<&Path>,
+    outcome: &SearchOutcome,
+    provenance: &Provenance,
+) -> Result<(), String> {
+    match out {
+        Some(out) => {
+            let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
+            write_atomic(out, text.as_bytes())?;
+            say!("wrote {}", show(out));
+        }
+        None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
+    }
+    Ok(())
+}
+
+/// Prints the verified table's size and bits per piece, and the squares that fell back.
+pub fn summarise(outcome: &SearchOutcome) {
+    let r = &outcome.report;
+    say!("verified: collision-free (every occupancy of all 128 squares checked)");
+    say!(
+        "table: {} entries ({:.1} KiB of u64), {} slots used",
+        r.table_len,
+        r.kib(8),
+        r.slots_used
+    );
+    say!("piece   squares  index bits  below popcount  2^bits total");
+    for piece in Piece::ALL {
+        let bits = &r.bits[piece.index()];
+        let (lo, hi) = (bits.iter().min(), bits.iter().max());
+        let range = match (lo, hi) {
+            (Some(lo), Some(hi)) if lo == hi => format!("{lo}"),
+            (Some(lo), Some(hi)) => format!("{lo}..{hi}"),
+            _ => String::new(),
+        };
+        let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
+        let standard: u64 = (0..64u8)
+            .map(|sq| 1u64 << relevant_mask(piece, sq).count_ones())
+            .sum();
+        say!(
+            "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
+            piece.name(),
+            64,
+            range,
+            r.squares_below_popcount(piece),
+            total
+        );
+    }
+    if !outcome.unmet.is_empty() {
+        let names: Vec<String> = outcome
+            .unmet
+            .iter()
+            .map(|&(p, s)| format!("{p} {}", square_name(s)))
+            .collect();
+        say!(
+            "{} of the reduced-bit squares fell back to default bits: {}",
+            names.len(),
+            names.join(", ")
+        );
+    }
+}
