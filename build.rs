@@ -54,6 +54,8 @@ include!("src/backend/list.rs");
 struct Target {
     /// `x86_64` with `bmi2` enabled and PEXT not switched off by `--cfg magic_bitboards_no_pext`.
     pext: bool,
+    /// `x86_64` with `avx2` enabled.
+    avx2: bool,
     little_endian: bool,
     pointer_width: u32,
 }
@@ -62,7 +64,7 @@ impl Target {
     fn from_env() -> Target {
         let var = |name: &str| env::var(name).unwrap_or_default();
         let features = var("CARGO_CFG_TARGET_FEATURE");
-        let bmi2 = features.split(',').any(|f| f == "bmi2");
+        let has = |feature: &str| features.split(',').any(|f| f == feature);
         let x86_64 = var("CARGO_CFG_TARGET_ARCH") == "x86_64";
         // Cargo sets CARGO_CFG_<NAME> for every cfg of the target, `--cfg` in RUSTFLAGS included.
         let no_pext = env::var_os("CARGO_CFG_MAGIC_BITBOARDS_NO_PEXT").is_some();
@@ -75,7 +77,8 @@ impl Target {
             .parse()
             .unwrap_or_else(|_| fail("CARGO_CFG_TARGET_POINTER_WIDTH is not a number"));
         Target {
-            pext: x86_64 && bmi2 && !no_pext,
+            pext: x86_64 && has("bmi2") && !no_pext,
+            avx2: x86_64 && has("avx2"),
             little_endian,
             pointer_width,
         }
@@ -86,6 +89,7 @@ impl Target {
         match need {
             "tables" => self.pointer_width >= 32,
             "pext" => self.pext,
+            "avx2" => self.avx2,
             other => fail(&format!("src/backend/list.rs: unknown need `{other}`")),
         }
     }
@@ -98,6 +102,10 @@ impl Target {
                 "`{}` needs tables of hundreds of KiB, which a {}-bit target cannot address; \
                  use the table-free `hyperbola` backend",
                 backend.name, self.pointer_width
+            ),
+            "avx2" => format!(
+                "`{}` needs an x86_64 target with avx2 (e.g. -C target-cpu=x86-64-v3)",
+                backend.name
             ),
             _ => format!(
                 "`{}` needs an x86_64 target with bmi2 (e.g. -C target-cpu=x86-64-v3) and no \
@@ -372,9 +380,11 @@ fn main() {
         } else if feature(backend.name) {
             match target.lacks(backend) {
                 None => compiled.push(backend.name),
-                // PEXT features compile nothing without BMI2, so that one feature list
-                // serves every target; a table on a 16-bit target is an error.
-                Some(_) if backend.needs.contains(&"pext") && target.has("tables") => {}
+                // PEXT and AVX2 features compile nothing without BMI2 or AVX2, so that one
+                // feature list serves every target; a table on a 16-bit target is an error.
+                Some(_)
+                    if backend.needs.iter().any(|n| matches!(*n, "pext" | "avx2"))
+                        && target.has("tables") => {}
                 Some(why) => fail(&format!("feature {why}")),
             }
         }
@@ -390,7 +400,8 @@ fn main() {
     }
     for &name in &compiled {
         println!("cargo:rustc-cfg=mb_backend=\"{name}\"");
-        if !spec(name).is_some_and(|b| b.needs.is_empty()) {
+        // Backends that need no `tables` keep what little they have in their module.
+        if spec(name).is_some_and(|b| b.needs.contains(&"tables")) {
             backend_tables(&out, name);
         }
     }

@@ -36,7 +36,8 @@
 //!
 //! Each backend is also a module with the same three functions, compiled in when its
 //! cargo feature is on: `fancy`, `plain`, `black`, `pext` and `pext_compact` (the last two
-//! only on x86_64 targets with BMI2) and the table-free `hyperbola`.
+//! only on x86_64 targets with BMI2), the table-free `hyperbola`, and `hyperbola_avx2`
+//! (vector Hyperbola Quintessence with 4.5 KiB of tables, only on x86_64 targets with AVX2).
 
 #![no_std]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]

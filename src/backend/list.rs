@@ -5,7 +5,7 @@
 //
 // `needs` says what the target must offer: `tables` an address space of 32 bits or more
 // (the attack tables are hundreds of KiB), `pext` x86_64 with BMI2 and PEXT not switched
-// off by `--cfg magic_bitboards_no_pext`.
+// off by `--cfg magic_bitboards_no_pext`, `avx2` x86_64 with AVX2.
 backends! {
     fancy: "fancy", needs [tables];
     plain: "plain", needs [tables];
@@ -13,6 +13,7 @@ backends! {
     pext: "pext", needs [tables, pext];
     pext_compact: "pext_compact", needs [tables, pext];
     hyperbola: "hyperbola", needs [];
+    hyperbola_avx2: "hyperbola_avx2", needs [avx2];
 }
 
 /// The checksum build.rs records for each table it writes, and the tests recompute from

@@ -200,3 +200,14 @@ compile_error!(
      flags cargo gave the build script (RUSTFLAGS, e.g. `-C target-cpu=x86-64-v3`), or pass \
      `--cfg magic_bitboards_no_pext` to build without PEXT."
 );
+// The same for AVX2: build.rs compiled the vector backend from CARGO_CFG_TARGET_FEATURE.
+#[cfg(all(
+    mb_backend = "hyperbola_avx2",
+    not(all(target_arch = "x86_64", target_feature = "avx2")),
+    not(any(doc, doctest))
+))]
+compile_error!(
+    "magic-bitboards: build.rs saw `avx2` in CARGO_CFG_TARGET_FEATURE and compiled the \
+     `hyperbola_avx2` backend, but this compiler pass does not enable `avx2`. Give rustc the \
+     same target flags cargo gave the build script (RUSTFLAGS, e.g. `-C target-cpu=x86-64-v3`)."
+);

@@ -21,6 +21,11 @@ pub fn backends() -> Vec<(String, Lookup, Lookup, Lookup)> {
     std::iter::once(crate_level).chain(modules).collect()
 }
 
+/// Backends whose small tables are `static`s const-evaluated in their own module, not
+/// written by build.rs: they list no registry tables, and their lookups (checked
+/// exhaustively in tests/backends.rs) are what proves those tables.
+pub const CONST_TABLES: &[&str] = &["hyperbola_avx2"];
+
 /// xorshift64: deterministic, no dependency.
 pub struct Rng(pub u64);
 
