@@ -8,7 +8,6 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, Limits};
 use magic_gen::Provenance;
 
-use super::args::parse_seconds;
 use super::output::{check_writable, recorded_command, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -18,9 +17,9 @@ pub struct MergeArgs {
     /// State files of the shards of one search (`search --shard K/N --state FILE`).
     #[arg(required = true, value_name = "STATE")]
     states: Vec<PathBuf>,
-    /// Seconds the packer may spend trying other square orders (fixed shift).
-    #[arg(long, value_parser = parse_seconds)]
-    pack_seconds: Option<f64>,
+    /// Moves of layout annealing after the greedy packing (fixed shift).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pack_iterations: u64,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
@@ -44,7 +43,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         save_state(path, &merged)?;
     }
     let limits = Limits {
-        pack_seconds: args.pack_seconds,
+        pack_iterations: args.pack_iterations,
         ..Limits::default()
     };
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;

@@ -75,10 +75,10 @@ pub struct SearchArgs {
     /// (0: keep magics as found).
     #[arg(long, default_value_t = DENSITY_PATIENCE)]
     patience: u32,
-    /// Seconds the packer may spend trying other square orders after the scan
-    /// (fixed shift; default: one greedy pass).
-    #[arg(long, value_parser = parse_seconds)]
-    pack_seconds: Option<f64>,
+    /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
+    /// greedy packing alone). A count, so the table is the same on any machine.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pack_iterations: u64,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`.
     #[arg(long, value_name = "FILE")]
@@ -161,7 +161,7 @@ fn limits(args: &SearchArgs) -> Limits {
             .map(|t| t as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
-        pack_seconds: args.pack_seconds,
+        pack_iterations: args.pack_iterations,
     }
 }
 
@@ -300,7 +300,7 @@ mod tests {
             "3",
             "--patience",
             "7",
-            "--pack-seconds",
+            "--pack-iterations",
             "1",
             "--state",
             "s.state",
@@ -318,7 +318,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --patience 7 \
-             --pack-seconds 1 --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.

@@ -52,7 +52,7 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 
 /// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
 /// without one fall back to default bits, listed as unmet) or the packed pools (fixed
-/// shift). The packer may improve the table for `limits.pack_seconds`.
+/// shift). The packer anneals the table for `limits.pack_iterations` moves.
 pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, SearchError> {
     let variant = state.scan.variant;
     let seed = state.scan.seed;
@@ -93,7 +93,7 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
                 state.jobs.len()
             )));
         }
-        set = pack(variant, &pools, seed, limits.pack_deadline());
+        set = pack(variant, &pools, seed, limits.pack_iterations);
     } else {
         for job in &state.jobs {
             let default = if variant.has_fixed_shift() {

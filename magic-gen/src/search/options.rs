@@ -17,16 +17,17 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Valid magics each fixed-shift job keeps for the packer, by default.
 pub const DEFAULT_POOL: usize = 16;
 
-/// How far one run may go: never saved, never part of the result except where a time
-/// budget cuts a scan short.
+/// How far one run may go: never saved. Only a time budget that cuts a scan short and the
+/// packing iterations (a deterministic count) change the result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// Worker threads (at least 1; 0 counts as 1). Never changes the result.
     pub threads: usize,
     /// Seconds the scan may run; `None` runs until every job is done or stopped.
     pub seconds: Option<f64>,
-    /// Seconds the packer may spend improving a fixed-shift table after the scan.
-    pub pack_seconds: Option<f64>,
+    /// Moves of layout annealing after the greedy packing of a fixed-shift table (0: the
+    /// greedy packing alone).
+    pub pack_iterations: u64,
 }
 
 /// Everything one search asks for.
@@ -75,7 +76,7 @@ impl Default for Limits {
         Limits {
             threads: 1,
             seconds: None,
-            pack_seconds: None,
+            pack_iterations: 0,
         }
     }
 }
@@ -84,11 +85,6 @@ impl Limits {
     /// Returns the end of the scan if it starts now.
     pub fn deadline(&self) -> Option<Instant> {
         self.seconds.map(after)
-    }
-
-    /// Returns the end of the packer's improvement if it starts now.
-    pub fn pack_deadline(&self) -> Option<Instant> {
-        self.pack_seconds.map(after)
     }
 }
 

@@ -11,8 +11,6 @@
 //! Fitting is bit-parallel: 64 candidate offsets are tested at once against the pattern's
 //! first 64 slots, and only survivors are checked in full.
 
-use std::time::Instant;
-
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -119,6 +117,19 @@ impl Table {
         }
     }
 
+    /// Frees the slots `p` takes at `offset` (placed there before).
+    fn remove(&mut self, p: &Pattern, offset: usize) {
+        let s = offset + p.first;
+        for (w, &bits) in p.words.iter().enumerate() {
+            let x = s + 64 * w;
+            let (i, r) = (x / 64, x % 64);
+            self.taken[i] &= !(bits << r);
+            if r != 0 {
+                self.taken[i + 1] &= !(bits >> (64 - r));
+            }
+        }
+    }
+
     fn place(&mut self, p: &Pattern, offset: usize) {
         let end = offset + p.end;
         if end.div_ceil(64) + 1 > self.taken.len() {
@@ -161,45 +172,167 @@ fn pack_in_order(pools: &[Vec<Pattern>], order: &[usize]) -> (Vec<(usize, usize)
     (choice, table.len)
 }
 
+/// A packed table being improved: each square's pool member and offset, and the slots taken.
+struct Layout<'a> {
+    pools: &'a [Vec<Pattern>],
+    table: Table,
+    /// Per square: (pool member, offset), or `None` for squares without a pool.
+    choice: Vec<Option<(usize, usize)>>,
+}
+
+impl Layout<'_> {
+    /// Returns one past the last slot any square uses: the table length.
+    fn len(&self) -> usize {
+        self.ends().max().unwrap_or(0)
+    }
+
+    fn ends(&self) -> impl Iterator<Item = usize> + '_ {
+        self.choice
+            .iter()
+            .zip(self.pools)
+            .filter_map(|(c, pool)| c.map(|(k, offset)| offset + pool[k].end))
+    }
+
+    /// Returns the annealing cost: the table length, plus a pull of every square towards
+    /// the front (a tenth of a slot per 128 slots of their mean end), so that moves that
+    /// make room before the last square count for something.
+    fn cost(&self) -> f64 {
+        let n = self.choice.len().max(1) as f64;
+        self.len() as f64 + self.ends().sum::<usize>() as f64 / n / 1280.0
+    }
+
+    fn take_out(&mut self, sq: usize) -> Option<(usize, usize)> {
+        let old = self.choice[sq].take()?;
+        self.table.remove(&self.pools[sq][old.0], old.1);
+        Some(old)
+    }
+
+    fn put(&mut self, sq: usize, (k, offset): (usize, usize)) {
+        self.table.place(&self.pools[sq][k], offset);
+        self.choice[sq] = Some((k, offset));
+    }
+
+    /// Puts `sq` back at the lowest fitting offset of the pool member that ends first, or
+    /// of a random member when `any` is set.
+    fn refit(&mut self, sq: usize, any: Option<usize>) {
+        let pool = &self.pools[sq];
+        let members: Vec<usize> = match any {
+            Some(k) => vec![k % pool.len()],
+            None => (0..pool.len()).collect(),
+        };
+        let best = members
+            .into_iter()
+            .map(|k| {
+                let offset = self.table.first_fit(&pool[k]);
+                ((offset + pool[k].end, pool[k].used), (k, offset))
+            })
+            .min();
+        if let Some((_, place)) = best {
+            self.put(sq, place);
+        }
+    }
+}
+
+/// Temperatures of the layout annealing, in table slots, at the first and the last move.
+const PACK_HOT: f64 = 48.0;
+const PACK_COLD: f64 = 0.5;
+
+/// Improves `layout` by simulated annealing for `iterations` moves and returns the best
+/// layout met. A move takes out one to three squares (one of them among the eight that end
+/// last, where the length is decided), puts them back in random order, each at the lowest
+/// offset of its best-ending pool member (or, one time in five, of a random member), and is
+/// kept by the Metropolis rule on [`Layout::cost`].
+fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize, usize)>> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let placed: Vec<usize> = (0..layout.choice.len())
+        .filter(|&sq| layout.choice[sq].is_some())
+        .collect();
+    if placed.is_empty() {
+        return layout.choice.clone();
+    }
+    let mut current = layout.cost();
+    let mut best = (layout.len(), layout.choice.clone());
+    let cool = (PACK_COLD / PACK_HOT).powf(1.0 / iterations.max(1) as f64);
+    let mut temperature = PACK_HOT;
+    for _ in 0..iterations {
+        temperature *= cool;
+        let mut by_end: Vec<(usize, usize)> = placed
+            .iter()
+            .map(|&sq| {
+                let (k, offset) = layout.choice[sq].unwrap_or((0, 0));
+                (offset + layout.pools[sq][k].end, sq)
+            })
+            .collect();
+        by_end.sort_unstable_by(|a, b| b.cmp(a));
+        let mut moved = vec![by_end[(rng.next_u64() % 8.min(by_end.len()) as u64) as usize].1];
+        for _ in 0..rng.next_u64() % 3 {
+            let sq = placed[(rng.next_u64() % placed.len() as u64) as usize];
+            if !moved.contains(&sq) {
+                moved.push(sq);
+            }
+        }
+        let old: Vec<(usize, (usize, usize))> = moved
+            .iter()
+            .filter_map(|&sq| layout.take_out(sq).map(|c| (sq, c)))
+            .collect();
+        // Random order of reinsertion.
+        for i in (1..moved.len()).rev() {
+            moved.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+        for &sq in &moved {
+            let r = rng.next_u64();
+            layout.refit(sq, (r % 5 == 0).then_some((r >> 8) as usize));
+        }
+        let cost = layout.cost();
+        let delta = cost - current;
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if delta <= 0.0 || u < (-delta / temperature).exp() {
+            current = cost;
+            if layout.len() < best.0 {
+                best = (layout.len(), layout.choice.clone());
+            }
+        } else {
+            for &sq in &moved {
+                layout.take_out(sq);
+            }
+            for (sq, c) in old {
+                layout.put(sq, c);
+            }
+        }
+    }
+    best.1
+}
+
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
-/// `variant`. Without a deadline one greedy pass runs; with one, perturbed orders are
-/// tried until it passes (seeded by `seed`) and the shortest table is kept.
+/// `variant`: a greedy pass (squares by most used slots, each at the lowest offset of the
+/// pool member that grows the table least), then `iterations` moves of layout annealing
+/// seeded by `seed`. The result depends only on the pools, the seed and the iterations.
 pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
     seed: u64,
-    deadline: Option<Instant>,
+    iterations: u64,
 ) -> MagicSet {
     // Most used slots first; ties by square for a deterministic order.
     let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
     order.sort_by_key(|&i| (core::cmp::Reverse(pools[i].iter().map(|p| p.used).min()), i));
-    let (mut best, mut best_len) = pack_in_order(pools, &order);
-    if let Some(deadline) = deadline {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut current = order.clone();
-        while Instant::now() < deadline {
-            let mut trial = current.clone();
-            // Swap a few neighbours: the greedy order matters most among similar sizes.
-            for _ in 0..1 + rng.next_u64() % 4 {
-                let i = (rng.next_u64() % (trial.len() as u64 - 1)) as usize;
-                trial.swap(i, i + 1);
-            }
-            let (choice, len) = pack_in_order(pools, &trial);
-            if len <= best_len {
-                best = choice;
-                best_len = len;
-                current = trial;
-            }
-        }
+    let (greedy, _) = pack_in_order(pools, &order);
+    let mut layout = Layout {
+        pools,
+        table: Table::new(),
+        choice: vec![None; pools.len()],
+    };
+    for &sq in &order {
+        layout.put(sq, greedy[sq]);
     }
+    let best = anneal(&mut layout, seed, iterations);
     let mut set = MagicSet::new(variant);
-    for (i, &(k, offset)) in best.iter().enumerate() {
+    for (i, c) in best.iter().enumerate() {
         let piece = Piece::ALL[i / 64];
-        let bits = piece.fixed_bits();
-        if let Some(p) = pools[i].get(k) {
+        if let Some((k, offset)) = *c {
             *set.entry_mut(piece, (i % 64) as u8) = Entry {
-                magic: p.magic,
-                bits,
+                magic: pools[i][k].magic,
+                bits: piece.fixed_bits(),
                 offset: offset as u32,
             };
         }
@@ -258,6 +391,77 @@ mod tests {
                     taken.resize(offset + i as usize + 1, false);
                 }
                 taken[offset + i as usize] = true;
+            }
+        }
+    }
+
+    /// Random pools of combs: runs of used slots with holes between them, the shape that
+    /// interleaves (and whose greedy order leaves room to gain).
+    fn random_pools(seed: u64) -> Vec<Vec<Pattern>> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        (0..24)
+            .map(|sq| {
+                (0..3)
+                    .map(|k| {
+                        let (run, hole) = (1 + rng.next_u64() % 6, 1 + rng.next_u64() % 6);
+                        let teeth = 2 + rng.next_u64() % 8;
+                        let slots = (0..teeth)
+                            .flat_map(|t| (0..run).map(move |r| (t * (run + hole) + r) as u32));
+                        Pattern::new(sq * 8 + k, slots)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn removing_a_pattern_frees_exactly_its_slots() {
+        let mut table = Table::new();
+        let a = Pattern::new(1, [1, 5, 70, 130]);
+        let b = Pattern::new(2, [0, 2, 64]);
+        table.place(&a, 3);
+        let before = table.taken.clone();
+        table.place(&b, 0);
+        table.remove(&b, 0);
+        assert_eq!(table.taken[..before.len()], before[..]);
+        assert!(table.taken[before.len()..].iter().all(|&w| w == 0));
+    }
+
+    #[test]
+    fn annealing_is_deterministic_and_never_longer_than_greedy() {
+        let pools = random_pools(5);
+        let greedy = pack(Variant::Black, &pools, 9, 0);
+        let annealed = pack(Variant::Black, &pools, 9, 2000);
+        assert_eq!(annealed, pack(Variant::Black, &pools, 9, 2000));
+        let len = |set: &MagicSet| {
+            (0..pools.len())
+                .map(|i| {
+                    let e = set.entries[i / 64][i % 64];
+                    let p = pools[i].iter().find(|p| p.magic == e.magic).unwrap();
+                    e.offset as usize + p.end
+                })
+                .max()
+                .unwrap()
+        };
+        assert!(
+            len(&annealed) < len(&greedy),
+            "{} {}",
+            len(&annealed),
+            len(&greedy)
+        );
+        // The chosen patterns never share a slot.
+        let mut taken = vec![false; len(&annealed)];
+        for (i, pool) in pools.iter().enumerate() {
+            let e = annealed.entries[i / 64][i % 64];
+            let p = pool.iter().find(|p| p.magic == e.magic).unwrap();
+            for (w, &bits) in p.words.iter().enumerate() {
+                for b in 0..64 {
+                    if bits >> b & 1 != 0 {
+                        let slot = e.offset as usize + p.first + 64 * w + b;
+                        assert!(!taken[slot], "slot {slot} taken twice");
+                        taken[slot] = true;
+                    }
+                }
             }
         }
     }
