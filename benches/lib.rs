@@ -10,6 +10,7 @@
 
 mod baselines;
 mod peers;
+pub mod timing;
 
 use std::marker::PhantomData;
 

@@ -23,94 +23,10 @@
 
 use std::hint::black_box;
 use std::process::Command;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use magic_bitboards_benches::timing::{self, cpu_model, env_or, row, Row};
 use magic_bitboards_benches::{self as common, Group, ImplVisitor, Kind, Mode, Slider};
-
-type Runner = Box<dyn Fn(u32) -> Duration>;
-
-struct Row {
-    name: String,
-    group: Group,
-    /// Kind-major, then mode: (rook, independent), (rook, dependent), ...
-    runners: Vec<Runner>,
-    passes: Vec<u32>,
-    best: Vec<f64>,
-}
-
-fn runner<S, F>(imp: Rc<S>, typed: Rc<Vec<(S::Sq, u64)>>, mode: Mode, f: F) -> Runner
-where
-    S: Slider + 'static,
-    F: Fn(&S, S::Sq, u64) -> u64 + Copy + 'static,
-{
-    match mode {
-        Mode::Independent => Box::new(move |passes| {
-            let start = Instant::now();
-            for _ in 0..passes {
-                // `black_box(&typed)`: without it LLVM may hoist a pure pass out of this loop.
-                black_box(common::run_independent(black_box(&typed), |s, o| {
-                    f(&imp, s, o)
-                }));
-            }
-            start.elapsed()
-        }),
-        Mode::Dependent => Box::new(move |passes| {
-            let start = Instant::now();
-            for _ in 0..passes {
-                black_box(common::run_dependent(black_box(&typed), |s, o| {
-                    f(&imp, s, o)
-                }));
-            }
-            start.elapsed()
-        }),
-    }
-}
-
-fn row<S: Slider + 'static>(imp: S, group: Group, queries: &[(u8, u64)]) -> Row {
-    common::check(&imp, queries);
-    let name = imp.name();
-    let typed = Rc::new(common::convert(&imp, queries));
-    let imp = Rc::new(imp);
-    let mut runners = Vec::new();
-    for kind in Kind::ALL {
-        for mode in Mode::ALL {
-            let (i, t) = (imp.clone(), typed.clone());
-            runners.push(match kind {
-                Kind::Rook => runner(i, t, mode, |s: &S, q, o| s.rook(q, o)),
-                Kind::Bishop => runner(i, t, mode, |s: &S, q, o| s.bishop(q, o)),
-                Kind::Queen => runner(i, t, mode, |s: &S, q, o| s.queen(q, o)),
-            });
-        }
-    }
-    let n = runners.len();
-    Row {
-        name,
-        group,
-        runners,
-        passes: vec![1; n],
-        best: vec![f64::INFINITY; n],
-    }
-}
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
-}
 
 /// Minor page faults of this process so far (field 10 of `/proc/self/stat`), or 0.
 fn minor_faults() -> u64 {
@@ -245,25 +161,7 @@ fn main() {
     let mut rows = all.rows;
     let setup = started.elapsed();
 
-    // Calibrate: passes per sample so that a sample takes about `sample`.
-    for r in &mut rows {
-        for (i, run) in r.runners.iter().enumerate() {
-            run(1);
-            let one = run(1).max(Duration::from_nanos(1));
-            r.passes[i] = (sample.as_nanos() / one.as_nanos()).clamp(1, 10_000) as u32;
-        }
-    }
-    for _ in 0..samples {
-        for r in &mut rows {
-            for (i, run) in r.runners.iter().enumerate() {
-                let t = run(r.passes[i]).as_secs_f64() * 1e9;
-                let ns = t / (f64::from(r.passes[i]) * common::QUERIES as f64);
-                if ns < r.best[i] {
-                    r.best[i] = ns;
-                }
-            }
-        }
-    }
+    timing::round_robin(&mut rows, samples, sample);
 
     let cells = rows[0].best.len();
     let fastest_peer: Vec<f64> = (0..cells)

@@ -1,12 +1,13 @@
 //! The runtime crate's `unsafe` paths on a sample small enough for Miri (`.ci/miri`):
-//! every table backend's unchecked read (`get_unchecked`, and the PEXT/PDEP intrinsics
-//! where compiled) and the AVX2 backend's vector loads and intrinsics, on every square with the empty board, the full relevant mask (every
+//! every table backend's unchecked read (`assert_unchecked` of the bound, and the
+//! PEXT/PDEP intrinsics where compiled) and the AVX2 backend's vector loads and
+//! intrinsics, on every square with the empty board, the full relevant mask (every
 //! blocker), single blockers and a few seeded random subsets; and every `transmute`d
 //! static table read end to end against the checksum build.rs recorded when it wrote it.
 //!
 //! Natively `tests/backends.rs` covers the same reads exhaustively (every square, every
 //! subset of its relevant mask: every key a lookup can form, so every index it can
-//! compute, with the `debug_assert!` bound checks of the debug build); this file is what
+//! compute, with the bounds checks the debug build keeps); this file is what
 //! Miri can interpret in minutes, where it checks each read against the allocation.
 
 use magic_bitboards::Square;
@@ -114,9 +115,10 @@ fn between_and_line_tables_match_their_computation() {
 }
 
 /// Every `unsafe` block of the runtime crate (src/ and build.rs) follows a `// SAFETY:`
-/// comment, and every unchecked read follows a `debug_assert!` of its bound, so the
-/// exhaustive tests of the debug build (tests/backends.rs) check every index it can form.
-/// magic-gen forbids `unsafe`.
+/// comment, and every unchecked read is an `assert_unchecked` of its bound followed by an
+/// ordinary index (no `get_unchecked`), so the debug build, which keeps the bounds check,
+/// checks every index the exhaustive tests (tests/backends.rs) form. magic-gen forbids
+/// `unsafe`.
 #[cfg(not(miri))]
 #[test]
 fn every_unsafe_block_is_justified_and_every_unchecked_read_bounded() {
@@ -152,14 +154,22 @@ fn every_unsafe_block_is_justified_and_every_unchecked_read_bounded() {
                     .any(|l| l.contains("// SAFETY:"));
                 assert!(safety, "{at}: `unsafe` block without a SAFETY comment");
             }
-            if code.contains("get_unchecked(") {
+            assert!(
+                !code.contains("get_unchecked("),
+                "{at}: read without a bounds check"
+            );
+            if let Some(hint) = code.split("assert_unchecked(").nth(1) {
                 unchecked += 1;
-                let bounded = lines[i.saturating_sub(8)..i]
-                    .iter()
-                    .any(|l| l.contains("debug_assert!(i < "));
+                // `assert_unchecked(i < TABLE.len())`, then `TABLE[i]` on the next line.
+                let table = hint
+                    .split(" < ")
+                    .nth(1)
+                    .and_then(|t| t.strip_suffix(".len()) };"));
+                let table = table.unwrap_or_else(|| panic!("{at}: expected `i < TABLE.len()`"));
+                let read = format!("{table}[i]");
                 assert!(
-                    bounded,
-                    "{at}: unchecked read without a debug_assert! of its bound"
+                    lines[i + 1].contains(&read),
+                    "{at}: the hinted read `{read}` follows"
                 );
             }
         }

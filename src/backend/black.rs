@@ -36,13 +36,14 @@ include!(concat!(env!("OUT_DIR"), "/black.rs"));
 #[inline(always)]
 fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
     let i = m.index(occupied, shift);
-    debug_assert!(i < ATTACKS.0.len());
     // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
     // keys build.rs verified for this square (magic_gen::verify, every subset of the relevant
     // mask, 12 or 9 bits as fixed here): each lands on a slot of the table, whose length is
     // one past the largest slot reached. `m` comes from the same verified set.
-    // Benchmark (docs/benchmarks.md, "Unchecked reads").
-    *unsafe { ATTACKS.0.get_unchecked(i) }
+    // The hint removes the bounds check of the read below (in release builds; debug builds
+    // keep it): docs/benchmarks.md, "Unchecked reads".
+    unsafe { core::hint::assert_unchecked(i < ATTACKS.0.len()) };
+    ATTACKS.0[i]
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
