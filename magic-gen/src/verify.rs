@@ -76,9 +76,39 @@ pub struct Report {
     pub slots_used: usize,
     /// Index bits, `[piece][square]`.
     pub bits: [[u8; 64]; 2],
+    /// Where each square's occupancies land, `[piece][square]`.
+    pub squares: [[SquareUse; 64]; 2],
+}
+
+/// The slots one square's occupancies reach in the shared table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SquareUse {
+    /// The lowest table index it reaches.
+    pub first: usize,
+    /// The highest table index it reaches.
+    pub last: usize,
+    /// Distinct table indices it reaches (constructive collisions count once).
+    pub used: usize,
+}
+
+impl SquareUse {
+    /// Returns the entries from its first to its last slot.
+    pub fn span(&self) -> usize {
+        self.last + 1 - self.first
+    }
+
+    /// Returns the slots of its span it does not use: room for other squares.
+    pub fn holes(&self) -> usize {
+        self.span() - self.used
+    }
 }
 
 impl Report {
+    /// Returns the slots of the table no occupancy reaches.
+    pub fn holes(&self) -> usize {
+        self.table_len - self.slots_used
+    }
+
     /// Returns the table size in KiB for entries of `entry_bytes` bytes.
     pub fn kib(&self, entry_bytes: usize) -> f64 {
         (self.table_len * entry_bytes) as f64 / 1024.0
@@ -98,8 +128,18 @@ impl Report {
 /// A verified set with its filled attack table (unused slots hold 0).
 #[derive(Clone, Debug)]
 pub struct Verified {
+    /// Sizes and per-square usage.
     pub report: Report,
+    /// The filled table: `table[set.index(piece, sq, occ)]` is the attack set.
     pub table: Vec<u64>,
+    /// Per slot, the square that wrote it (`piece.index() * 64 + square`), or
+    /// [`Verified::HOLE`] where none did.
+    pub owner: Vec<u8>,
+}
+
+impl Verified {
+    /// The owner of a slot no occupancy reaches.
+    pub const HOLE: u8 = u8::MAX;
 }
 
 /// Most failures reported per square: one bad magic can collide thousands of times.
@@ -128,7 +168,10 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
     }
 
     // Each slot remembers who wrote it first, to name both sides of a collision.
-    const EMPTY: u8 = u8::MAX;
+    const EMPTY: u8 = Verified::HOLE;
+    let mut squares = [[SquareUse::default(); 64]; 2];
+    // The last square to reach each slot, to count each square's distinct slots.
+    let mut visited = vec![EMPTY; len];
     let mut table = vec![0u64; len];
     let mut owner = vec![EMPTY; len];
     let mut owner_occ = vec![0u64; len];
@@ -139,9 +182,19 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
             let mask = relevant_mask(piece, sq);
             let me = (piece.index() * 64 + sq as usize) as u8;
             let mut reported = 0;
+            let mut reach = SquareUse {
+                first: usize::MAX,
+                ..SquareUse::default()
+            };
             for occ in subsets(mask) {
                 let attacks = slow_attacks(piece, sq, occ);
                 let i = set.index(piece, sq, occ);
+                reach.first = reach.first.min(i);
+                reach.last = reach.last.max(i);
+                if visited[i] != me {
+                    visited[i] = me;
+                    reach.used += 1;
+                }
                 if owner[i] == EMPTY {
                     owner[i] = me;
                     owner_occ[i] = occ;
@@ -164,20 +217,24 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
                     reported += 1;
                 }
             }
+            squares[piece.index()][sq as usize] = reach;
         }
     }
     if !failures.is_empty() {
         return Err(failures);
     }
     table.truncate(table_len);
+    owner.truncate(table_len);
     Ok(Verified {
         report: Report {
             variant: set.variant,
             table_len,
             slots_used: used,
             bits: set.bits(),
+            squares,
         },
         table,
+        owner,
     })
 }
 
@@ -221,5 +278,22 @@ mod tests {
         assert!(failures.iter().any(|f| f.place() == (Piece::Rook, 0)));
         let text = failures[0].to_string();
         assert!(text.starts_with("rook a1: destructive collision"), "{text}");
+    }
+
+    #[test]
+    fn per_square_usage_counts_distinct_slots_and_holes() {
+        // Plain layout: every square has its own range, so its slots are its own.
+        let v = verify(&MagicSet::pext()).unwrap();
+        let r = &v.report;
+        assert_eq!(r.holes(), 0);
+        let rook_a1 = r.squares[Piece::Rook.index()][0];
+        assert_eq!((rook_a1.first, rook_a1.last, rook_a1.used), (0, 4095, 4096));
+        assert_eq!(rook_a1.holes(), 0);
+        let total: usize = r.squares.iter().flatten().map(|s| s.used).sum();
+        assert_eq!(total, r.slots_used);
+        // Owners: each slot names the square whose range it is in.
+        let bishop_h8 = r.squares[Piece::Bishop.index()][63];
+        assert_eq!(v.owner[bishop_h8.first], 127);
+        assert_eq!(v.owner.len(), r.table_len);
     }
 }

@@ -126,6 +126,55 @@ fn stats_prints_two_boards_rank_eight_on_top() {
 }
 
 #[test]
+fn stats_shows_where_the_space_of_a_packed_table_goes() {
+    let dir = scratch("stats-picture");
+    let black = committed("black");
+    let (set, _) = read_set_file(&black).unwrap();
+    let v = magic_gen::verify(&set).unwrap();
+    let r = &v.report;
+    let run = magic_gen(
+        &dir,
+        &["stats", black.to_str().unwrap(), "--picture", "t.svg"],
+    );
+    run.assert_success();
+    let out = &run.stdout;
+    assert!(
+        out.contains(&format!("holes:        {} ", r.table_len - r.slots_used)),
+        "{out}"
+    );
+    // One line per square with its span, used slots and holes, as verify measures them.
+    let a1 = r.squares[0][0];
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("rook   a1 "))
+        .expect("rook a1 line");
+    let fields: Vec<usize> = line
+        .split_whitespace()
+        .skip(2)
+        .map(|f| f.parse().unwrap())
+        .collect();
+    assert_eq!(fields, [a1.first, a1.last, a1.span(), a1.used, a1.holes()]);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("bishop ")).count(),
+        64,
+        "{out}"
+    );
+    // The picture: a rectangle per run of one square's slots, covering exactly the used slots.
+    let svg = fs::read_to_string(dir.join("t.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    let covered: usize = svg
+        .lines()
+        .filter(|l| l.starts_with("<rect x="))
+        .map(|l| {
+            let w = l.split("width=\"").nth(1).unwrap();
+            w[..w.find('"').unwrap()].parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(covered, r.slots_used);
+    assert!(svg.contains("<title>rook a1</title>") && svg.contains("<title>bishop h8</title>"));
+}
+
+#[test]
 fn emit_round_trips_through_the_interchange_format() {
     let dir = scratch("emit");
     let fancy = committed("fancy");

@@ -20,6 +20,7 @@ mod board;
 mod emit;
 mod merge;
 mod output;
+mod picture;
 mod progress;
 mod search;
 mod stats;

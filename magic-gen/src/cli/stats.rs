@@ -4,10 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::Piece;
+use magic_gen::{square_name, Piece};
 
 use super::board::{board, ABOVE, BELOW};
-use super::output::show;
+use super::output::{show, write_atomic};
+use super::picture::svg;
 use super::verify::{print_size, read_and_verify, rejected};
 
 /// Arguments of `stats`.
@@ -15,6 +16,9 @@ use super::verify::{print_size, read_and_verify, rejected};
 pub struct StatsArgs {
     /// Set file: `.rs` (emitted) or interchange format.
     file: PathBuf,
+    /// Also write an SVG picture of the table here: a colour per square, holes black.
+    #[arg(long, value_name = "FILE.svg")]
+    picture: Option<PathBuf>,
 }
 
 /// `magic-gen stats FILE`.
@@ -39,5 +43,30 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     say!(
         "\nlegend: N = index bits; {BELOW} = fewer than the mask popcount (denser than standard), {ABOVE} = more (fixed shift), blank = equal"
     );
+    say!("\nper square: first and last table index reached, span (last - first + 1), slots used, holes in its span");
+    say!("piece  square   first    last   span   used  holes");
+    for piece in Piece::ALL {
+        for (sq, u) in r.squares[piece.index()].iter().enumerate() {
+            say!(
+                "{:<6} {:<6} {:>7} {:>7} {:>6} {:>6} {:>6}",
+                piece.to_string(),
+                square_name(sq as u8),
+                u.first,
+                u.last,
+                u.span(),
+                u.used,
+                u.holes()
+            );
+        }
+    }
+    let spans: usize = r.squares.iter().flatten().map(|u| u.span()).sum();
+    say!(
+        "sum of spans {spans}: interleaving saves {} entries over ranges end to end",
+        spans.saturating_sub(r.table_len)
+    );
+    if let Some(path) = &args.picture {
+        write_atomic(path, svg(&v).as_bytes())?;
+        say!("wrote {}", show(path));
+    }
     Ok(ExitCode::SUCCESS)
 }

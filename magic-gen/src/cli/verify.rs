@@ -55,6 +55,7 @@ pub fn print_size(v: &Verified) {
         100.0 * r.slots_used as f64 / r.table_len as f64
     };
     say!("slots used:   {} ({fill:.1}% of the table)", r.slots_used);
+    say!("holes:        {} (slots no occupancy reaches)", r.holes());
 }
 
 /// `magic-gen verify FILE`.
