@@ -131,6 +131,12 @@ pub const fn relevant_mask(piece: Piece, sq: u8) -> u64 {
     mask
 }
 
+/// Returns the number of relevant squares of `piece` on `sq`: the index bits a perfect
+/// (PEXT or standard fancy) index needs.
+pub const fn relevant_bits(piece: Piece, sq: u8) -> u8 {
+    relevant_mask(piece, sq).count_ones() as u8
+}
+
 /// Returns the empty-board attacks of `piece` on `sq`.
 pub const fn empty_board_attacks(piece: Piece, sq: u8) -> u64 {
     slow_attacks(piece, sq, 0)

@@ -4,6 +4,8 @@
 
 use core::fmt;
 
+use crate::geometry::{relevant_bits, Piece};
+
 /// How a square's occupancy becomes an index into the shared attack table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
@@ -51,6 +53,16 @@ impl Variant {
     /// Returns true where every square's bits are fixed at 12 (rook) or 9 (bishop).
     pub const fn has_fixed_shift(self) -> bool {
         matches!(self, Variant::Plain | Variant::Black | Variant::White)
+    }
+
+    /// Returns the index bits `piece` on `sq` gets unless a search asks for fewer: 12 (rook)
+    /// or 9 (bishop) with a fixed shift, else the mask popcount.
+    pub const fn default_bits(self, piece: Piece, sq: u8) -> u8 {
+        if self.has_fixed_shift() {
+            piece.fixed_bits()
+        } else {
+            relevant_bits(piece, sq)
+        }
     }
 
     /// Returns true where the per-square magic multiplies `occ | !mask` rather than `occ & mask`.

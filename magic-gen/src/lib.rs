@@ -13,7 +13,8 @@ pub mod set;
 pub mod verify;
 
 pub use geometry::{
-    empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
+    empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
+    subsets, Piece,
 };
 pub use index::{pdep, pext, Variant};
 pub use set::{Entry, MagicSet};

@@ -1,7 +1,7 @@
 //! A magic set: the variant and, per piece and square, the magic, index bits and offset
 //! into one shared attack table.
 
-use crate::geometry::{relevant_mask, square_name, Piece};
+use crate::geometry::{relevant_bits, relevant_mask, square_name, Piece};
 use crate::index::{table_index, Variant};
 
 /// Largest table a set may describe: 2^26 entries (512 MiB of u64), far above any real set,
@@ -69,7 +69,7 @@ impl MagicSet {
         let mut offset = 0u32;
         for sq in 0..64u8 {
             for piece in Piece::ALL {
-                let bits = relevant_mask(piece, sq).count_ones() as u8;
+                let bits = relevant_bits(piece, sq);
                 *set.entry_mut(piece, sq) = Entry {
                     magic: 0,
                     bits,
@@ -105,7 +105,7 @@ impl MagicSet {
 /// Checks one entry's bits, magic and offset against its variant's rules. Returns a
 /// message (without the piece and square, which the caller names) on failure.
 pub fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> Result<(), String> {
-    let popcount = relevant_mask(piece, sq).count_ones() as u8;
+    let popcount = relevant_bits(piece, sq);
     let fixed = piece.fixed_bits();
     match variant {
         v if v.has_fixed_shift() && e.bits != fixed => {

@@ -241,6 +241,7 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::relevant_bits;
 
     #[test]
     fn pext_set_verifies_with_the_standard_size() {
@@ -265,7 +266,7 @@ mod tests {
         for piece in Piece::ALL {
             for sq in 0..64u8 {
                 // A magic of 1 keeps only the high bits of the key: collides everywhere.
-                let bits = relevant_mask(piece, sq).count_ones() as u8;
+                let bits = relevant_bits(piece, sq);
                 *set.entry_mut(piece, sq) = crate::set::Entry {
                     magic: 1,
                     bits,

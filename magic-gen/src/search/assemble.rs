@@ -1,7 +1,7 @@
 //! Set assembly: a scan state becomes a verified set, each job's best find laid out back
 //! to back (fancy, plain) or the fixed-shift pools packed into one table.
 
-use crate::geometry::{relevant_mask, Piece};
+use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
@@ -25,12 +25,7 @@ pub struct SearchOutcome {
 /// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.
 fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u64 {
     let data = SquareData::new(piece, sq, variant.is_black());
-    let mut entries: Vec<(u64, u8)> = data
-        .keys
-        .iter()
-        .copied()
-        .zip(data.attack_ids.iter().copied())
-        .collect();
+    let mut entries = data.entries();
     let mut table = EpochTable::new(bits);
     let stream = Stream {
         seed,
@@ -41,9 +36,8 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
     };
     for block in 0.. {
         for (_, magic) in stream.block(block) {
-            match table.try_magic(&entries, magic, bits) {
-                Ok(()) => return magic,
-                Err(k) => entries.swap(k, k.saturating_sub(1)),
+            if table.accepts(&mut entries, magic, bits) {
+                return magic;
             }
         }
     }
@@ -96,11 +90,7 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
         set = pack(variant, &pools, seed, limits.pack_iterations);
     } else {
         for job in &state.jobs {
-            let default = if variant.has_fixed_shift() {
-                job.piece.fixed_bits()
-            } else {
-                relevant_mask(job.piece, job.square).count_ones() as u8
-            };
+            let default = variant.default_bits(job.piece, job.square);
             let entry = set.entry_mut(job.piece, job.square);
             match job.found.first() {
                 Some(f) => {

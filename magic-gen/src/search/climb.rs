@@ -5,6 +5,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::table::EpochTable;
 
+/// Returns `magic` with one random bit flipped, or two (half the time): the move of both
+/// climbs, drawn from the random word `r`.
+fn flip_one_or_two(magic: u64, r: u64) -> u64 {
+    let one = magic ^ (1 << (r & 63));
+    if r & 64 != 0 {
+        one ^ (1 << ((r >> 8) & 63))
+    } else {
+        one
+    }
+}
+
 /// Moves without improvement after which a density climb gives up.
 pub const DENSITY_PATIENCE: u32 = 1000;
 
@@ -30,11 +41,7 @@ pub(crate) fn density_climb(
     };
     let mut stale = 0;
     while stale < patience {
-        let r = rng.next_u64();
-        let mut trial = magic ^ (1 << (r & 63));
-        if r & 64 != 0 {
-            trial ^= 1 << ((r >> 8) & 63);
-        }
+        let trial = flip_one_or_two(magic, rng.next_u64());
         stale += 1;
         if let Some(m) = table.measure(entries, trial, bits) {
             if score(m) < score(current) {
@@ -78,11 +85,7 @@ pub(crate) fn climb(
     let mut current = table.conflicts(entries, magic, bits);
     let mut stale = 0;
     while current > 0 && stale < CLIMB_PATIENCE {
-        let r = rng.next_u64();
-        let mut trial = magic ^ (1 << (r & 63));
-        if r & 64 != 0 {
-            trial ^= 1 << ((r >> 8) & 63);
-        }
+        let trial = flip_one_or_two(magic, rng.next_u64());
         let c = table.conflicts(entries, trial, bits);
         stale = if c < current { 0 } else { stale + 1 };
         if c <= current {

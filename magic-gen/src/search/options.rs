@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::geometry::{relevant_mask, square_name, Piece};
+use crate::geometry::{relevant_bits, square_name, Piece};
 use crate::index::Variant;
 
 use super::climb::DENSITY_PATIENCE;
@@ -107,12 +107,8 @@ impl std::error::Error for SearchError {}
 
 /// Returns the index bits a job asks for.
 fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchError> {
-    let popcount = relevant_mask(piece, sq).count_ones() as u8;
-    let default = if options.scan.variant.has_fixed_shift() {
-        piece.fixed_bits()
-    } else {
-        popcount
-    };
+    let popcount = relevant_bits(piece, sq);
+    let default = options.scan.variant.default_bits(piece, sq);
     let is_target = options.targets.is_empty() || options.targets.contains(&(piece, sq));
     if !is_target {
         return Ok(default);

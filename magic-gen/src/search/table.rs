@@ -2,6 +2,8 @@
 //! ([`SquareData`]), and a table cleared in O(1) per candidate ([`EpochTable`]) that tests,
 //! counts or measures a candidate's collisions.
 
+use std::ops::ControlFlow;
+
 use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
 use crate::index::magic_hash;
 
@@ -51,6 +53,17 @@ impl SquareData {
     }
 }
 
+impl SquareData {
+    /// Returns the `(key, attack id)` pairs the slot table takes, in checking order.
+    pub(crate) fn entries(&self) -> Vec<(u64, u8)> {
+        self.keys
+            .iter()
+            .copied()
+            .zip(self.attack_ids.iter().copied())
+            .collect()
+    }
+}
+
 /// A slot table cleared in O(1) between candidates by bumping an epoch stamp.
 pub(crate) struct EpochTable {
     /// `epoch << 8 | attack id`: a slot belongs to the current candidate only if its
@@ -79,73 +92,108 @@ impl EpochTable {
         self.epoch << 8
     }
 
-    /// Returns `Ok` if `magic` maps every `(key, attack id)` without a destructive
-    /// collision, else the position of the occupancy that collided.
-    pub(crate) fn try_magic(
+    /// Hashes every `(key, attack id)` of `entries` under `magic` into this table for a new
+    /// candidate and calls `visit` with each entry's position, its slot and what the slot
+    /// test found there; stops early when `visit` breaks. The one place the slot test lives:
+    /// a slot is free unless stamped by this candidate, and a stamped slot holding the same
+    /// attack id is a constructive collision.
+    #[inline(always)]
+    fn place_all<B>(
         &mut self,
         entries: &[(u64, u8)],
         magic: u64,
         bits: u8,
-    ) -> Result<(), usize> {
+        mut visit: impl FnMut(usize, usize, Placed) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let stamp = self.next_stamp();
         let shift = 64 - bits as u32;
-        // The shift already bounds the index; the mask lets the compiler drop the bounds check.
-        let last = self.slots.len() - 1;
+        // A local slice keeps its length in a register across the stores; the shift already
+        // bounds the index, and the mask lets the compiler drop the bounds check.
+        let slots = self.slots.as_mut_slice();
+        let last = slots.len() - 1;
         for (k, &(key, id)) in entries.iter().enumerate() {
-            let slot = &mut self.slots[(key.wrapping_mul(magic) >> shift) as usize & last];
-            if *slot & !0xff != stamp {
+            let i = (key.wrapping_mul(magic) >> shift) as usize & last;
+            let slot = &mut slots[i];
+            let placed = if *slot & !0xff != stamp {
                 *slot = stamp | id as u32;
-            } else if *slot != stamp | id as u32 {
-                return Err(k);
+                Placed::Free
+            } else if *slot == stamp | id as u32 {
+                Placed::Shared
+            } else {
+                Placed::Collision
+            };
+            visit(k, i, placed)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Returns true if `magic` maps every `(key, attack id)` of `entries` without a
+    /// destructive collision. On a collision it moves the occupancy that collided one step
+    /// forward: occupancies that collide often drift to the front, so bad candidates fail
+    /// sooner. The order never changes which candidate passes, only how fast others fail.
+    #[inline]
+    pub(crate) fn accepts(&mut self, entries: &mut [(u64, u8)], magic: u64, bits: u8) -> bool {
+        let flow = self.place_all(entries, magic, bits, |k, _, placed| match placed {
+            Placed::Collision => ControlFlow::Break(k),
+            _ => ControlFlow::Continue(()),
+        });
+        match flow {
+            ControlFlow::Continue(()) => true,
+            ControlFlow::Break(k) => {
+                entries.swap(k, k.saturating_sub(1));
+                false
             }
         }
-        Ok(())
     }
 
     /// Returns how many of `entries` collide destructively under `magic`: the fitness a
     /// reduced-bit climb minimises (0 means valid).
+    #[inline]
     pub(crate) fn conflicts(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> u32 {
-        let stamp = self.next_stamp();
-        let shift = 64 - bits as u32;
-        let last = self.slots.len() - 1;
         let mut bad = 0;
-        for &(key, id) in entries {
-            let slot = &mut self.slots[(key.wrapping_mul(magic) >> shift) as usize & last];
-            if *slot & !0xff != stamp {
-                *slot = stamp | id as u32;
-            } else if *slot != stamp | id as u32 {
+        let _ = self.place_all::<()>(entries, magic, bits, |_, _, placed| {
+            if placed == Placed::Collision {
                 bad += 1;
             }
-        }
+            ControlFlow::Continue(())
+        });
         bad
     }
 
     /// Returns (used slots, span) of a valid `magic`, or `None` on a destructive collision:
     /// what a density climb minimises for fixed-shift tables.
+    #[inline]
     pub(crate) fn measure(
         &mut self,
         entries: &[(u64, u8)],
         magic: u64,
         bits: u8,
     ) -> Option<(u32, u32)> {
-        let stamp = self.next_stamp();
-        let shift = 64 - bits as u32;
-        let last = self.slots.len() - 1;
         let (mut lo, mut hi, mut used) = (usize::MAX, 0, 0);
-        for &(key, id) in entries {
-            let i = (key.wrapping_mul(magic) >> shift) as usize & last;
-            let slot = &mut self.slots[i];
-            if *slot & !0xff != stamp {
-                *slot = stamp | id as u32;
+        let flow = self.place_all(entries, magic, bits, |_, i, placed| match placed {
+            Placed::Free => {
                 used += 1;
                 lo = lo.min(i);
                 hi = hi.max(i);
-            } else if *slot != stamp | id as u32 {
-                return None;
+                ControlFlow::Continue(())
             }
-        }
-        Some((used, (hi + 1).saturating_sub(lo) as u32))
+            Placed::Shared => ControlFlow::Continue(()),
+            Placed::Collision => ControlFlow::Break(()),
+        });
+        flow.is_continue()
+            .then(|| (used, (hi + 1).saturating_sub(lo) as u32))
     }
+}
+
+/// What the slot test found for one key of a candidate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placed {
+    /// The slot was free: the key now holds it.
+    Free,
+    /// The slot holds the same attack set: a constructive collision.
+    Shared,
+    /// The slot holds another attack set: the candidate fails here.
+    Collision,
 }
 
 /// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired

@@ -94,43 +94,38 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             break;
         }
         tried += 1;
-        match scratch.table.try_magic(&scratch.entries, magic, job.bits) {
-            Ok(()) => {
-                let (magic, (used, span)) = if packed {
-                    // Its own stream per find, so the climb depends only on the candidate.
-                    let mut rng = stream.block_rng(index | 1 << 63);
-                    density_climb(
-                        &scratch.entries,
-                        job.bits,
-                        magic,
-                        &mut rng,
-                        &mut scratch.table,
-                        scan.patience,
-                    )
-                } else {
-                    (magic, (0, 0))
-                };
-                scan.insert(
-                    job,
-                    Found {
-                        index,
-                        magic,
-                        used,
-                        span,
-                    },
-                );
-                if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
-                    break;
-                }
-                if !packed {
-                    // Fancy and plain keep the first find: the rest of the block cannot win.
-                    break;
-                }
-            }
-            // Move the occupancy that failed one step forward: occupancies that collide
-            // often drift to the front, so bad candidates fail sooner. The order never
-            // changes which candidate passes, only how fast the others fail.
-            Err(k) => scratch.entries.swap(k, k.saturating_sub(1)),
+        if !scratch.table.accepts(&mut scratch.entries, magic, job.bits) {
+            continue;
+        }
+        let (magic, (used, span)) = if packed {
+            // Its own stream per find, so the climb depends only on the candidate.
+            let mut rng = stream.block_rng(index | 1 << 63);
+            density_climb(
+                &scratch.entries,
+                job.bits,
+                magic,
+                &mut rng,
+                &mut scratch.table,
+                scan.patience,
+            )
+        } else {
+            (magic, (0, 0))
+        };
+        scan.insert(
+            job,
+            Found {
+                index,
+                magic,
+                used,
+                span,
+            },
+        );
+        if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
+            break;
+        }
+        if !packed {
+            // Fancy and plain keep the first find: the rest of the block cannot win.
+            break;
         }
     }
     job.next += 1;
@@ -207,15 +202,9 @@ pub fn run(
             idle = 0;
             let scratch = scratch.get_or_insert_with(|| {
                 let data = SquareData::new(job.piece, job.square, black);
-                let entries = data
-                    .keys
-                    .iter()
-                    .copied()
-                    .zip(data.attack_ids.iter().copied())
-                    .collect();
                 Scratch {
+                    entries: data.entries(),
                     data,
-                    entries,
                     table: EpochTable::new(job.bits),
                 }
             });
