@@ -17,7 +17,11 @@
 //! the crate-level one, `mb_pext` when PEXT is compiled, `mb_line_tables` when `between`
 //! and `line` are tables (not on 16-bit targets).
 //!
-//! A set that fails verification stops the build with the file, piece and square named.
+//! `MAGIC_BITBOARDS_FANCY_SET`, `MAGIC_BITBOARDS_PLAIN_SET` and `MAGIC_BITBOARDS_BLACK_SET`
+//! replace a committed set with a file of the user's, in either format magic-gen writes
+//! (docs/own-set.md). A set that fails to read or verify stops the build with the file and
+//! the line, or the piece and square, named: every bad set is listed, then the script
+//! exits with an error (no panic).
 
 use std::env;
 use std::fmt::Write as _;
@@ -25,8 +29,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use magic_gen::{
-    empty_board_attacks, pext, relevant_mask, set_from_magics, slow_attacks, verify, MagicSet,
-    Piece,
+    empty_board_attacks, pext, read_set_file, relevant_mask, set_from_magics, slow_attacks, verify,
+    MagicSet, Piece, Variant,
 };
 
 /// The committed sets (`magics.rs`).
@@ -118,8 +122,16 @@ impl Target {
 
 /// Stops the build with a message on stderr (cargo shows it in full on failure).
 fn fail(message: &str) -> ! {
-    eprintln!("error: magic-bitboards build script: {message}");
-    panic!("magic-bitboards build script: {message}");
+    fail_with(&[format!("magic-bitboards build script: {message}")])
+}
+
+/// Stops the build with one `error:` line per message: an exit status, not a panic, so
+/// that what cargo shows is the messages and nothing about the script's own code.
+fn fail_with(messages: &[String]) -> ! {
+    for m in messages {
+        eprintln!("error: {m}");
+    }
+    std::process::exit(1)
 }
 
 fn feature(name: &str) -> bool {
@@ -184,42 +196,124 @@ fn write(path: &Path, bytes: &[u8]) {
         .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", path.display())));
 }
 
-/// Rebuilds the backend's set (a committed one, or the PEXT layout) and verifies it
-/// exhaustively, returning it with its table.
-fn load(backend: &str) -> (MagicSet, Vec<u64>) {
-    let Some(set) = magics::committed(backend) else {
+/// The variable whose path replaces the committed set of `backend` (docs/own-set.md).
+fn set_variable(backend: &str) -> String {
+    format!("MAGIC_BITBOARDS_{}_SET", backend.to_uppercase())
+}
+
+/// Returns the set file the user's variable names for `backend`, if it is set and not
+/// empty, and asks cargo to rerun when that file changes.
+fn user_set(backend: &str) -> Result<Option<PathBuf>, String> {
+    let var = set_variable(backend);
+    let Some(value) = env::var_os(&var).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let path = PathBuf::from(value);
+    let Some(text) = path.to_str() else {
+        return Err(format!("{var}={}: not a UTF-8 path", path.display()));
+    };
+    // A build script runs in the directory of the crate being built (for a dependency,
+    // somewhere in cargo's registry), never in the user's: a relative path would name
+    // the wrong file, so it is refused rather than guessed at.
+    if path.is_relative() {
+        return Err(format!(
+            "{var}={text}: a relative path, but build scripts run in the magic-bitboards \
+             package's directory, not yours: give an absolute path, or set the variable in \
+             .cargo/config.toml with `[env] {var} = {{ value = \"{text}\", relative = true }}` \
+             (docs/own-set.md)"
+        ));
+    }
+    println!("cargo:rerun-if-changed={text}");
+    Ok(Some(path))
+}
+
+/// Whether the `backend` module's lookup can index a set of `variant`: the fancy backend
+/// stores a shift and an offset per square, so it reads every `occ & mask` layout; plain
+/// and black read their own variant only.
+fn reads(backend: &str, variant: Variant) -> bool {
+    match backend {
+        "fancy" => matches!(variant, Variant::Fancy | Variant::White | Variant::Plain),
+        _ => variant.name() == backend,
+    }
+}
+
+/// Why `backend` cannot take a set of `variant`, and where such a set goes instead.
+fn unreadable(backend: &str, variant: Variant) -> String {
+    let names: Vec<&str> = Variant::ALL
+        .into_iter()
+        .filter(|&v| reads(backend, v))
+        .map(Variant::name)
+        .collect();
+    let instead = magics::COMMITTED
+        .iter()
+        .find(|c| reads(c.backend, variant))
+        .map_or("no backend takes such a set".to_string(), |c| {
+            format!("name it in {} instead", set_variable(c.backend))
+        });
+    format!(
+        "a {variant} set, which the {backend} backend cannot index (it reads {} sets): {instead}",
+        names.join(", ")
+    )
+}
+
+/// Rebuilds the backend's set (the user's, the committed one, or the PEXT layout) and
+/// verifies it exhaustively, returning it with its table, or every problem found, each
+/// naming the file and the line or the piece and square.
+fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
+    let Some(committed) = magics::committed(backend) else {
         // Both PEXT backends share the perfect-index layout, which needs no committed file.
         let set = MagicSet::pext();
         let table = verify(&set)
             .unwrap_or_else(|_| fail("the PEXT layout failed verification"))
             .table;
-        return (set, table);
+        return Ok((set, table));
     };
-    let file = set.file;
-    let report = |failures: Vec<magic_gen::Failure>| -> ! {
-        for f in &failures {
-            eprintln!("error: {file}: {f}");
+    let user = user_set(backend).map_err(|e| vec![e])?;
+    let file = match &user {
+        Some(path) => path.display().to_string(),
+        None => committed.file.to_string(),
+    };
+    // One line per failing square, then what to do about it.
+    let report = |failures: Vec<magic_gen::Failure>| -> Vec<String> {
+        let mut lines: Vec<String> = failures.iter().map(|f| format!("{file}: {f}")).collect();
+        let fix = match &user {
+            Some(_) => format!(
+                "it is the set {} names: fix it (`magic-gen verify {file}`) or unset the variable",
+                set_variable(backend)
+            ),
+            None => "regenerate it with magic-gen".to_string(),
+        };
+        lines.push(format!(
+            "{file} failed verification ({} square(s), listed above); {fix}",
+            failures.len()
+        ));
+        lines
+    };
+    let set = match &user {
+        Some(path) => {
+            read_set_file(path)
+                .map_err(|e| vec![format!("{e} (the set {} names)", set_variable(backend))])?
+                .0
         }
-        fail(&format!(
-            "{file} failed verification ({} square(s), listed above; first: {}); regenerate it with magic-gen",
-            failures.len(),
-            failures[0]
-        ));
+        None => {
+            set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(report)?
+        }
     };
-    let magic_set =
-        set_from_magics(set.variant, set.rook, set.bishop).unwrap_or_else(|f| report(f));
-    let verified = verify(&magic_set).unwrap_or_else(|f| report(f));
-    if verified.table.len() != set.table_len {
-        fail(&format!(
+    if !reads(backend, set.variant) {
+        return Err(vec![format!(
+            "{file}: {}",
+            unreadable(backend, set.variant)
+        )]);
+    }
+    let verified = verify(&set).map_err(report)?;
+    if user.is_none() && verified.table.len() != committed.table_len {
+        return Err(vec![format!(
             "{file} declares TABLE_LEN = {} but its table has {} entries",
-            set.table_len,
+            committed.table_len,
             verified.table.len()
-        ));
+        )]);
     }
-    if magic_set.variant.name() != backend {
-        fail(&format!("{file} holds a {} set", magic_set.variant));
-    }
-    (magic_set, verified.table)
+    Ok((set, verified.table))
 }
 
 /// The plain layout: one array of 4096 entries per rook square, then one of 512 per bishop
@@ -238,7 +332,7 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let (magic, offset) = (e.magic, e.offset);
     if matches!(backend, "plain" | "black") && e.bits != fixed_bits {
         fail(&format!(
-            "magics/{backend}.rs: {piece} {sq}: {} index bits, the {backend} backend's shift is fixed at {fixed_bits}",
+            "{piece} {sq}: {} index bits, the {backend} backend's shift is fixed at {fixed_bits}",
             e.bits
         ));
     }
@@ -254,7 +348,7 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
             };
             if offset as usize != rows_before + sq as usize * row_len {
                 fail(&format!(
-                    "magics/plain.rs: {piece} {sq}: offset {offset} is not the plain layout's"
+                    "{piece} {sq}: offset {offset} is not the plain layout's"
                 ));
             }
             format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}")
@@ -272,12 +366,12 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     }
 }
 
-/// Writes `<backend>.rs` (records and table declarations) and the table's bytes.
-fn backend_tables(out: &Out, backend: &str) {
-    let (set, table) = load(backend);
+/// Writes `<backend>.rs` (records and table declarations) and the table's bytes, from
+/// the backend's verified set and its table.
+fn backend_tables(out: &Out, backend: &str, set: &MagicSet, table: Vec<u64>) {
     let mut src = String::from("// @generated by build.rs of magic-bitboards: do not edit.\n\n");
     for (piece, name) in [(Piece::Rook, "ROOK"), (Piece::Bishop, "BISHOP")] {
-        let ty = record(backend, &set, piece, 0);
+        let ty = record(backend, set, piece, 0);
         let ty = &ty[..ty.find(' ').unwrap_or(ty.len())];
         writeln!(
             src,
@@ -285,7 +379,7 @@ fn backend_tables(out: &Out, backend: &str) {
         )
         .unwrap();
         for sq in 0..64u8 {
-            writeln!(src, "    {},", record(backend, &set, piece, sq)).unwrap();
+            writeln!(src, "    {},", record(backend, set, piece, sq)).unwrap();
         }
         src.push_str("];\n");
     }
@@ -336,6 +430,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/backend/list.rs");
     for set in magics::COMMITTED {
         println!("cargo:rerun-if-changed={}", set.file);
+        println!("cargo:rerun-if-env-changed={}", set_variable(set.backend));
     }
     let values = BACKENDS
         .iter()
@@ -398,12 +493,37 @@ fn main() {
     if target.has("pext") {
         println!("cargo:rustc-cfg=mb_pext");
     }
+    // Every set is read and verified before anything is written, so that one build
+    // reports every bad set. Backends that need no `tables` keep what little they have in
+    // their module.
+    let mut sets = Vec::new();
+    let mut errors = Vec::new();
+    for &name in &compiled {
+        if spec(name).is_some_and(|b| b.needs.contains(&"tables")) {
+            match load(name) {
+                Ok((set, table)) => sets.push((name, set, table)),
+                Err(e) => errors.extend(e),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        fail_with(&errors);
+    }
+    for set in magics::COMMITTED {
+        let var = set_variable(set.backend);
+        if !compiled.contains(&set.backend) && env::var_os(&var).is_some_and(|v| !v.is_empty()) {
+            println!(
+                "cargo:warning={var} is set, but this build does not compile the {} backend, \
+                 so the set is not read (turn on its feature, docs/own-set.md)",
+                set.backend
+            );
+        }
+    }
     for &name in &compiled {
         println!("cargo:rustc-cfg=mb_backend=\"{name}\"");
-        // Backends that need no `tables` keep what little they have in their module.
-        if spec(name).is_some_and(|b| b.needs.contains(&"tables")) {
-            backend_tables(&out, name);
-        }
+    }
+    for (name, set, table) in sets {
+        backend_tables(&out, name, &set, table);
     }
     let line_tables = target.has("tables");
     if line_tables {

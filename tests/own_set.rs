@@ -1,0 +1,298 @@
+//! Bring your own set (docs/own-set.md): a small consumer crate depends on the runtime crate
+//! by path, names its own sets in `MAGIC_BITBOARDS_{FANCY,PLAIN,BLACK}_SET`, and prints
+//! each backend's table size, table checksums and a hash of its lookups, which this test
+//! compares with magic-gen's verification of the same sets and its ray walk. Then it checks
+//! the rebuild triggers (an edited file, a removed variable) and that bad sets stop the
+//! build with the file and the line or the piece and square.
+//!
+//! The sets are the committed ones with known changes, so their sizes are known: the
+//! committed one-bit-under fancy set (a file in the consumer named through Cargo's `[env]`
+//! with `relative = true`), the black set in interchange text with every offset moved up,
+//! and the plain set with one rook magic replaced by a neighbouring magic. All builds share
+//! one target directory; after the first, each only reruns the build script and recompiles
+//! the runtime crate.
+
+#![cfg(not(miri))]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use magic_bitboards::registry::checksum;
+use magic_gen::{
+    empty_board_attacks, parse_emitted, slow_attacks, verify, write_interchange, MagicSet, Piece,
+};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The consumer: the runtime with the three magic backends, nothing else.
+fn manifest() -> String {
+    format!(
+        r#"[package]
+name = "own-set-consumer"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+magic-bitboards = {{ path = {ROOT:?}, features = ["fancy", "plain", "black"] }}
+
+[workspace]
+"#
+    )
+}
+
+/// For each magic backend: its name, `TABLE_BYTES`, the checksum of each table as read
+/// from the static, and the checksum of its rook and bishop attacks for every subset of
+/// the empty-board rays (a superset of the relevant occupancies) of every square.
+const MAIN: &str = r#"
+use magic_bitboards::registry::{checksum, BACKENDS};
+use magic_bitboards::{bishop_rays, rook_rays, Square};
+
+fn main() {
+    for b in BACKENDS.iter().filter(|b| ["fancy", "plain", "black"].contains(&b.name)) {
+        let tables: Vec<String> =
+            b.tables.iter().map(|t| format!("{:#x}", t().read_checksum())).collect();
+        let mut attacks = Vec::new();
+        for sq in Square::ALL {
+            for (rays, lookup) in [(rook_rays(sq), b.rook), (bishop_rays(sq), b.bishop)] {
+                let mut occ = 0u64;
+                loop {
+                    attacks.push(lookup(sq, occ));
+                    occ = occ.wrapping_sub(rays) & rays;
+                    if occ == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        println!("{} {} {} {:#x}", b.name, b.table_bytes, tables.join(","), checksum(attacks));
+    }
+}
+"#;
+
+/// The consumer's expected line for `backend` built from `set`.
+fn expected(backend: &str, set: &MagicSet) -> String {
+    let mut table = verify(set).expect("the test's own sets verify").table;
+    let tables = if backend == "plain" {
+        // build.rs pads the plain table to whole arrays and splits it by piece.
+        table.resize(64 * 4096 + 64 * 512, 0);
+        let (rook, bishop) = table.split_at(64 * 4096);
+        vec![rook.to_vec(), bishop.to_vec()]
+    } else {
+        vec![table]
+    };
+    let bytes: usize = tables.iter().map(|t| 8 * t.len()).sum();
+    let sums: Vec<String> = tables
+        .iter()
+        .map(|t| format!("{:#x}", checksum(t.iter().copied())))
+        .collect();
+    let mut attacks = Vec::new();
+    for sq in 0..64u8 {
+        for piece in Piece::ALL {
+            let rays = empty_board_attacks(piece, sq);
+            let mut occ = 0u64;
+            loop {
+                attacks.push(slow_attacks(piece, sq, occ));
+                occ = occ.wrapping_sub(rays) & rays;
+                if occ == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    format!(
+        "{backend} {bytes} {} {:#x}",
+        sums.join(","),
+        checksum(attacks)
+    )
+}
+
+fn committed(backend: &str) -> MagicSet {
+    let file = Path::new(ROOT).join("magics").join(format!("{backend}.rs"));
+    parse_emitted(backend, &fs::read(file).unwrap()).unwrap().0
+}
+
+struct Consumer {
+    dir: PathBuf,
+    target: PathBuf,
+}
+
+impl Consumer {
+    /// Runs `cargo run` (or `cargo build`) in the consumer with `env` as the only set
+    /// variables of the process; returns success, stdout and stderr.
+    fn cargo(&self, command: &str, env: &[(&str, &Path)]) -> (bool, String, String) {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut cmd = Command::new(cargo);
+        cmd.args([command, "--offline", "-q"])
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env_remove("RUSTFLAGS");
+        for backend in ["FANCY", "PLAIN", "BLACK"] {
+            cmd.env_remove(format!("MAGIC_BITBOARDS_{backend}_SET"));
+        }
+        for (var, value) in env {
+            cmd.env(var, value);
+        }
+        let out = cmd.output().expect("run cargo");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn run(&self, env: &[(&str, &Path)]) -> Vec<String> {
+        let (ok, stdout, stderr) = self.cargo("run", env);
+        assert!(ok, "the consumer must build and run:\n{stderr}");
+        stdout.lines().map(str::to_string).collect()
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+/// `set` in the interchange format.
+fn text(set: &MagicSet) -> String {
+    write_interchange(set, &["written by tests/own_set.rs".to_string()])
+}
+
+/// The plain set with rook a1's magic replaced by the first one-bit neighbour that still
+/// verifies (about half of them do) and puts some attacks in other slots.
+fn plain_with_a_new_magic() -> MagicSet {
+    let original = committed("plain");
+    let table = verify(&original).unwrap().table;
+    (0..64)
+        .map(|bit| {
+            let mut set = original.clone();
+            set.entry_mut(Piece::Rook, 0).magic ^= 1 << bit;
+            set
+        })
+        .find(|set| verify(set).is_ok_and(|v| v.table != table))
+        .expect("a one-bit neighbour of rook a1's magic that verifies")
+}
+
+#[test]
+fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("own-set");
+    let consumer = Consumer {
+        dir: tmp.join("consumer"),
+        target: tmp.join("target"),
+    };
+    let _ = fs::remove_dir_all(&consumer.dir);
+    consumer.write("Cargo.toml", &manifest());
+    consumer.write("src/main.rs", MAIN);
+
+    // Fancy: a file of the consumer's, named relative to its .cargo/config.toml.
+    let dense = fs::read_to_string(Path::new(ROOT).join("magics/fancy-dense.rs")).unwrap();
+    consumer.write("sets/fancy.rs", &dense);
+    consumer.write(
+        ".cargo/config.toml",
+        "[env]\nMAGIC_BITBOARDS_FANCY_SET = { value = \"sets/fancy.rs\", relative = true }\n",
+    );
+    let fancy = parse_emitted("fancy-dense", dense.as_bytes()).unwrap().0;
+    // Black: interchange text, every range moved up by 7 slots, so 7 more entries.
+    let mut black = committed("black");
+    for piece in Piece::ALL {
+        for sq in 0..64 {
+            black.entry_mut(piece, sq).offset += 7;
+        }
+    }
+    let black_file = consumer.write("sets/black.txt", &text(&black));
+    let plain = plain_with_a_new_magic();
+    let plain_file = consumer.write("sets/plain.txt", &text(&plain));
+    let own = [
+        ("MAGIC_BITBOARDS_PLAIN_SET", plain_file.as_path()),
+        ("MAGIC_BITBOARDS_BLACK_SET", black_file.as_path()),
+    ];
+
+    let lines = consumer.run(&own);
+    let want = [
+        expected("fancy", &fancy),
+        expected("plain", &plain),
+        expected("black", &black),
+    ];
+    assert_eq!(lines, want);
+    // The known changes, as sizes: the dense set's 107,200 entries, the black set's 7 more.
+    assert!(lines[0].starts_with(&format!("fancy {} ", 8 * 107_200)));
+    let black_len = verify(&committed("black")).unwrap().table.len() + 7;
+    assert!(lines[2].starts_with(&format!("black {} ", 8 * black_len)));
+    assert_ne!(want[1], expected("plain", &committed("plain")));
+
+    // The file changes (fancy) and a variable goes (plain, black): all three rebuild from
+    // the committed sets.
+    let standard = fs::read_to_string(Path::new(ROOT).join("magics/fancy.rs")).unwrap();
+    consumer.write("sets/fancy.rs", &standard);
+    let lines = consumer.run(&[]);
+    let want = ["fancy", "plain", "black"].map(|b| expected(b, &committed(b)));
+    assert_eq!(lines, want);
+
+    // Bad sets: every one is reported in one failed build, none by a panic.
+    let bad = |env: &[(&str, &Path)], messages: &[String]| {
+        let (ok, _, stderr) = consumer.cargo("build", env);
+        assert!(!ok, "a bad set must fail the build");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        for m in messages {
+            assert!(stderr.contains(m), "expected `{m}` in:\n{stderr}");
+        }
+    };
+    let missing = consumer.dir.join("sets/missing.rs");
+    let mut lines: Vec<String> = text(&black).lines().map(str::to_string).collect();
+    let at = lines.iter().position(|l| l.starts_with("rook ")).unwrap();
+    lines[at + 2] = "rook c1 0x12 12".to_string();
+    let malformed = consumer.write("sets/malformed.txt", &(lines.join("\n") + "\n"));
+    bad(
+        &[
+            ("MAGIC_BITBOARDS_FANCY_SET", black_file.as_path()),
+            ("MAGIC_BITBOARDS_PLAIN_SET", missing.as_path()),
+            ("MAGIC_BITBOARDS_BLACK_SET", malformed.as_path()),
+        ],
+        &[
+            format!(
+                "error: {}: a black set, which the fancy backend cannot index",
+                black_file.display()
+            ),
+            format!("error: {}: cannot read: ", missing.display()),
+            format!(
+                "error: {}:{}: expected 'PIECE SQUARE MAGIC BITS OFFSET', found 4 fields",
+                malformed.display(),
+                at + 3
+            ),
+        ],
+    );
+
+    // A magic of 1 keeps only the key's top bits: bishop e4 collides with itself.
+    let mut colliding = committed("fancy");
+    colliding.entry_mut(Piece::Bishop, 28).magic = 1;
+    let colliding = consumer.write("sets/colliding.txt", &text(&colliding));
+    // Black's shift is fixed at 12 bits for rooks: an 11-bit rook h8 cannot be indexed.
+    let mut shifted = text(&black);
+    let h8 = black.entry(Piece::Rook, 63);
+    let line = format!("rook   h8 {:#018x} 12 {}", h8.magic, h8.offset);
+    let line_number = shifted.lines().position(|l| l == line).unwrap() + 1;
+    shifted = shifted.replace(&line, &line.replace(" 12 ", " 11 "));
+    let shifted = consumer.write("sets/shifted.txt", &shifted);
+    bad(
+        &[
+            ("MAGIC_BITBOARDS_FANCY_SET", colliding.as_path()),
+            ("MAGIC_BITBOARDS_PLAIN_SET", Path::new("sets/plain.txt")),
+            ("MAGIC_BITBOARDS_BLACK_SET", shifted.as_path()),
+        ],
+        &[
+            format!(
+                "error: {}: bishop e4: destructive collision",
+                colliding.display()
+            ),
+            "error: MAGIC_BITBOARDS_PLAIN_SET=sets/plain.txt: a relative path".to_string(),
+            format!(
+                "error: {}:{line_number}: rook h8: black magics use 12 index bits for every \
+                 rook square, found 11",
+                shifted.display()
+            ),
+        ],
+    );
+}
