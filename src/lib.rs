@@ -55,6 +55,11 @@ pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
 use backend::chosen;
 use tables::{BISHOP_RAYS, KING, KNIGHT, PAWN, ROOK_RAYS};
 
+/// The README's Rust example, compiled and run with the doctests so that it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;
+
 /// The compiled backends as data, for this crate's tests and benchmarks: not a stable API.
 #[doc(hidden)]
 pub mod registry {

@@ -199,3 +199,26 @@ fn registry_lists_the_crate_level_backend_and_every_feature() {
         Some(magic_bitboards::BACKEND_TABLE_BYTES)
     );
 }
+
+/// The README's backend table states each compiled backend's table bytes as this build
+/// links them (the table cannot drift from the code without this test failing).
+#[test]
+fn readme_backend_table_states_the_table_bytes() {
+    let readme = include_str!("../README.md");
+    for b in BACKENDS {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", b.name)))
+            .unwrap_or_else(|| panic!("README.md: no row for backend `{}`", b.name));
+        let mut digits = b.table_bytes.to_string();
+        let len = digits.len();
+        for i in (1..len).rev().filter(|i| (len - i) % 3 == 0) {
+            digits.insert(i, ',');
+        }
+        assert!(
+            row.contains(&format!("| {digits} |")),
+            "README.md row of `{}` must state {digits} table bytes: {row}",
+            b.name
+        );
+    }
+}
