@@ -1,8 +1,8 @@
-//! No wrong table can build: the runtime crate's build inputs (`build.rs`, `magics.rs`,
-//! `src/`, `magics/`) are copied into a temporary crate, one bit of one committed set is flipped,
-//! and `cargo build` there must either fail with a message naming the set file, the piece
-//! and the square, or (only when the flipped set still verifies exhaustively, so the table
-//! it builds is right) succeed.
+//! No wrong table can build: the runtime crate's build inputs (`build.rs`, `build/`,
+//! `magics.rs`, `src/`, `magics/`) are copied into a temporary crate, one bit of one
+//! committed set is flipped, and `cargo build` there must either fail with a message
+//! naming the set file, the piece and the square, or (only when the flipped set still
+//! verifies exhaustively, so the table it builds is right) succeed.
 //!
 //! Flips are seeded and cover the three sets the build can use (`--features
 //! fancy,plain,black` makes build.rs load all of them): several magic bits, and one bit of
@@ -129,6 +129,7 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     for file in ["build.rs", "magics.rs"] {
         fs::copy(Path::new(ROOT).join(file), krate.join(file)).unwrap();
     }
+    copy_dir(&Path::new(ROOT).join("build"), &krate.join("build"));
     copy_dir(&Path::new(ROOT).join("src"), &krate.join("src"));
     copy_dir(&Path::new(ROOT).join("magics"), &krate.join("magics"));
     fs::write(krate.join("Cargo.toml"), manifest()).unwrap();

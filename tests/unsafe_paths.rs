@@ -114,7 +114,7 @@ fn between_and_line_tables_match_their_computation() {
     }
 }
 
-/// Every `unsafe` block of the runtime crate (src/ and build.rs) follows a `// SAFETY:`
+/// Every `unsafe` block of the runtime crate (src/, build.rs, build/) follows a `// SAFETY:`
 /// comment, and every unchecked read is an `assert_unchecked` of its bound followed by an
 /// ordinary index (no `get_unchecked`), so the debug build, which keeps the bounds check,
 /// checks every index the exhaustive tests (tests/backends.rs) form. magic-gen forbids
@@ -136,6 +136,7 @@ fn every_unsafe_block_is_justified_and_every_unchecked_read_bounded() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("build.rs")];
+    rust_files(&root.join("build"), &mut files);
     rust_files(&root.join("src"), &mut files);
     let (mut blocks, mut unchecked) = (0, 0);
     for file in &files {
