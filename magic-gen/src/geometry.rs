@@ -8,7 +8,9 @@ use core::fmt;
 /// A sliding piece whose attacks come from a magic table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Piece {
+    /// Moves along ranks and files.
     Rook,
+    /// Moves along diagonals.
     Bishop,
 }
 

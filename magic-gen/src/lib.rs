@@ -4,22 +4,27 @@
 //! sets) has no dependencies, so the runtime crate's `build.rs` uses it with
 //! `default-features = false`. The search (feature `search`) and the command-line tool
 //! (feature `cli`) sit on top.
+//!
+//! Every core item is reached from the crate root (`magic_gen::verify`,
+//! `magic_gen::read_set_file`); the search's items from [`search`].
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
-pub mod geometry;
-pub mod index;
-pub mod set;
-pub mod verify;
+mod geometry;
+mod index;
+mod set;
+mod verify;
+
+mod format;
 
 pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
-    subsets, Piece,
+    subsets, Piece, Subsets,
 };
-pub use index::{pdep, pext, Variant};
-pub use set::{Entry, MagicSet};
-pub use verify::{verify, Collision, Failure, Report, Verified};
-mod format;
+pub use index::{magic_hash, pdep, pext, table_index, Variant};
+pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
+pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use format::{
     emit_rust, magic_of, parse_emitted, parse_interchange, read_set_file, render_set_file,

@@ -104,7 +104,7 @@ impl MagicSet {
 
 /// Checks one entry's bits, magic and offset against its variant's rules. Returns a
 /// message (without the piece and square, which the caller names) on failure.
-pub fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> Result<(), String> {
+pub(crate) fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> Result<(), String> {
     let popcount = relevant_bits(piece, sq);
     let fixed = piece.fixed_bits();
     match variant {

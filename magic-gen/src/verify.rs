@@ -14,8 +14,11 @@ use crate::set::{check_entry, MagicSet};
 pub enum Failure {
     /// The entry breaks its variant's rules (bits, magic or offset).
     Entry {
+        /// The piece of the entry.
         piece: Piece,
+        /// Its square, a1 = 0.
         square: u8,
+        /// Which rule it breaks.
         reason: String,
     },
     /// Two occupancies with different attacks land on the same slot.
@@ -26,12 +29,19 @@ pub enum Failure {
 /// already holds the different attacks of `other_occupancy` of `other_piece` on `other_square`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Collision {
+    /// The piece whose occupancy collided.
     pub piece: Piece,
+    /// Its square, a1 = 0.
     pub square: u8,
+    /// The occupancy (relevant squares only) that collided.
     pub occupancy: u64,
+    /// The piece that holds the slot already.
     pub other_piece: Piece,
+    /// Its square.
     pub other_square: u8,
+    /// Its occupancy that holds the slot.
     pub other_occupancy: u64,
+    /// The slot both reach, in the shared table.
     pub index: usize,
 }
 
@@ -69,6 +79,7 @@ impl fmt::Display for Failure {
 /// What verification measured of a collision-free set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The set's index variant.
     pub variant: Variant,
     /// Entries in the shared table: one past the highest index any occupancy reaches.
     pub table_len: usize,

@@ -11,9 +11,11 @@ use crate::set::{check_entry, Entry, MagicSet};
 /// A problem with a set file, at a line where there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadError {
+    /// The file as the caller named it.
     pub file: String,
     /// 1-based line number, or `None` for a problem with the file as a whole.
     pub line: Option<usize>,
+    /// What is wrong, naming the piece and square where there are some.
     pub message: String,
 }
 

@@ -15,7 +15,9 @@ use super::table::{used_slots, EpochTable, SquareData};
 /// A finished search: a verified set, with the targets that did not reach the requested bits.
 #[derive(Clone, Debug)]
 pub struct SearchOutcome {
+    /// The set, verified.
     pub set: MagicSet,
+    /// What its verification measured.
     pub report: Report,
     /// Targets that fell back to default bits (time budget spent or stopped).
     pub unmet: Vec<(Piece, u8)>,

@@ -18,7 +18,9 @@ pub(crate) const BLOCK_LEN: u64 = 4096;
 /// One of `count` disjoint slices of the candidate space (`index` is 0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
+    /// Which slice, 0..count.
     pub index: u32,
+    /// How many slices the space is cut into.
     pub count: u32,
 }
 

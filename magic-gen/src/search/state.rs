@@ -54,6 +54,7 @@ pub struct Scan {
 pub struct Found {
     /// Its index in the job's candidate space.
     pub index: u64,
+    /// The magic (after any density climb).
     pub magic: u64,
     /// Distinct slots its occupancies use (fixed shift; 0 otherwise).
     pub used: u32,
@@ -64,7 +65,9 @@ pub struct Found {
 /// One (piece, square) search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// The piece searched for.
     pub piece: Piece,
+    /// Its square, a1 = 0.
     pub square: u8,
     /// Index bits searched for.
     pub bits: u8,
