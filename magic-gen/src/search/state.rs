@@ -317,6 +317,23 @@ impl SearchState {
                 _ => return Err(err(line, format!("unexpected line '{text}'"))),
             }
         }
+        // Every search has a job per piece and square, so fewer means a cut-off file.
+        let missing: Vec<String> = Piece::ALL
+            .iter()
+            .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
+            .filter(|&(p, sq)| !state.jobs.iter().any(|j| (j.piece, j.square) == (p, sq)))
+            .map(|(p, sq)| format!("{p} {}", square_name(sq)))
+            .collect();
+        if let Some(first) = missing.first() {
+            return Err(ReadError {
+                file: file.into(),
+                line: None,
+                message: format!(
+                    "{} of the 128 jobs are missing (the first is {first}): a truncated state file?",
+                    missing.len()
+                ),
+            });
+        }
         Ok(state)
     }
 }

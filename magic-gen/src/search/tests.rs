@@ -199,3 +199,23 @@ fn a_time_limit_stops_an_unbounded_scan() {
     let out = search(&o, &Progress::default()).unwrap();
     assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
 }
+
+#[test]
+fn a_truncated_state_says_how_many_jobs_are_missing() {
+    let state = new_state(&options(Variant::Black, 1)).unwrap();
+    let text = state.to_text();
+    assert_eq!(
+        SearchState::parse("s.state", text.as_bytes()).unwrap(),
+        state
+    );
+    // Cut the file after the line of rook h8's job: the 64 bishop jobs are gone.
+    let cut = text.find("job rook h8").unwrap();
+    let cut = cut + text[cut..].find('\n').unwrap() + 1;
+    let e = SearchState::parse("s.state", text[..cut].as_bytes()).unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("s.state: "), "{message}");
+    assert!(
+        message.contains("64 of the 128 jobs are missing (the first is bishop a1)"),
+        "{message}"
+    );
+}
