@@ -333,10 +333,18 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
         Piece::Bishop => 9,
     };
     let (magic, offset) = (e.magic, e.offset);
+    let sq_name = magic_gen::square_name(sq);
     if matches!(backend, "plain" | "black") && e.bits != fixed_bits {
         fail(&format!(
-            "{piece} {sq}: {} index bits, the {backend} backend's shift is fixed at {fixed_bits}",
+            "{piece} {sq_name}: {} index bits, the {backend} backend's shift is fixed at {fixed_bits}",
             e.bits
+        ));
+    }
+    if u32::try_from(offset).is_err() {
+        fail(&format!(
+            "{piece} {sq_name}: offset {offset} does not fit the runtime's \
+             offsets (0..2^32): magic-gen sets may start a range before the table, the \
+             runtime's lookups may not"
         ));
     }
     match backend {
@@ -351,7 +359,7 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
             };
             if offset as usize != rows_before + sq as usize * row_len {
                 fail(&format!(
-                    "{piece} {sq}: offset {offset} is not the plain layout's"
+                    "{piece} {sq_name}: offset {offset} is not the plain layout's"
                 ));
             }
             format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}")

@@ -70,7 +70,7 @@ impl Layout {
                 records[piece.index()][sq as usize] = Record {
                     mask: if inverted { !mask } else { mask },
                     magic: e.magic,
-                    offset: e.offset,
+                    offset: u32::try_from(e.offset).expect("committed sets have offsets from 0"),
                     shift: 64 - u32::from(e.bits),
                 };
             }

@@ -129,13 +129,14 @@ pub const fn table_index(
     mask: u64,
     magic: u64,
     bits: u8,
-    offset: u32,
-) -> usize {
+    offset: i64,
+) -> i64 {
     let local = match variant {
         Variant::Pext => pext(occ, mask),
         _ => magic_hash(variant.is_black(), occ, mask, magic, bits),
     };
-    local as usize + offset as usize
+    // The hash has at most 63 bits and the offset is bounded by `check_entry`.
+    local as i64 + offset
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::index::{table_index, Variant};
 
 /// Largest table a set may describe: 2^26 entries (512 MiB of u64), far above any real set,
 /// so that `offset + 2^bits` always fits in a `u32` and a `usize` on 32-bit targets.
+/// Offsets lie in `-2^12 < offset <= MAX_TABLE_LEN - 2^bits`.
 pub const MAX_TABLE_LEN: u64 = 1 << 26;
 
 /// One square's index parameters.
@@ -15,8 +16,10 @@ pub struct Entry {
     pub magic: u64,
     /// Index bits: the hash is shifted right by `64 - bits`.
     pub bits: u8,
-    /// Where this square's range starts in the shared table.
-    pub offset: u32,
+    /// Added to the hash to give the table index. Negative offsets are allowed where every
+    /// index the square forms stays at 0 or above: black keys put a square's indices far
+    /// from 0, so its range may start before the table does.
+    pub offset: i64,
 }
 
 /// A complete set for both sliders: `entries[piece.index()][square]`.
@@ -47,8 +50,9 @@ impl MagicSet {
         &mut self.entries[piece.index()][sq as usize]
     }
 
-    /// Returns the index into the shared table of occupancy `occ` for `piece` on `sq`.
-    pub fn index(&self, piece: Piece, sq: u8, occ: u64) -> usize {
+    /// Returns the index into the shared table of occupancy `occ` for `piece` on `sq`
+    /// (below 0 only in a set that fails verification).
+    pub fn index(&self, piece: Piece, sq: u8, occ: u64) -> i64 {
         let e = self.entry(piece, sq);
         table_index(
             self.variant,
@@ -66,7 +70,7 @@ impl MagicSet {
     /// benchmark's dependent rook lookups went from 5.4 to 4.5 ns with PEXT.
     pub fn pext() -> MagicSet {
         let mut set = MagicSet::new(Variant::Pext);
-        let mut offset = 0u32;
+        let mut offset = 0i64;
         for sq in 0..64u8 {
             for piece in Piece::ALL {
                 let bits = relevant_bits(piece, sq);
@@ -108,9 +112,17 @@ pub(crate) fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> 
     let popcount = relevant_bits(piece, sq);
     let fixed = piece.fixed_bits();
     match variant {
-        v if v.has_fixed_shift() && e.bits != fixed => {
+        Variant::Plain if e.bits != fixed => {
             return Err(format!(
-                "{v} magics use {fixed} index bits for every {piece} square, found {}",
+                "plain magics use {fixed} index bits for every {piece} square, found {}",
+                e.bits
+            ))
+        }
+        // Packed sets may shift per square (the densest published black set uses the
+        // mask popcount), never by more index bits than the fixed shift.
+        Variant::Black | Variant::White if e.bits == 0 || e.bits > fixed => {
+            return Err(format!(
+                "index bits {} out of range 1..={fixed} ({variant} {piece} squares)",
                 e.bits
             ))
         }
@@ -132,16 +144,23 @@ pub(crate) fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> 
     if variant.uses_magic() && e.magic == 0 {
         return Err("magic is zero".to_string());
     }
-    if variant == Variant::Plain && e.offset != MagicSet::plain_offset(piece, sq) {
+    if variant == Variant::Plain && e.offset != MagicSet::plain_offset(piece, sq) as i64 {
         return Err(format!(
             "plain tables keep one array per square: offset must be {}, found {}",
             MagicSet::plain_offset(piece, sq),
             e.offset
         ));
     }
-    if e.offset as u64 + (1u64 << e.bits) > MAX_TABLE_LEN {
+    let range = 1i64 << e.bits;
+    if e.offset + range > MAX_TABLE_LEN as i64 {
         return Err(format!(
             "offset {} puts the range past {MAX_TABLE_LEN} entries",
+            e.offset
+        ));
+    }
+    if e.offset <= -range {
+        return Err(format!(
+            "offset {} puts every index of the square below 0 (its hashes are below {range})",
             e.offset
         ));
     }

@@ -165,7 +165,7 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
         for sq in 0..64u8 {
             let e = set.entry(piece, sq);
             match check_entry(set.variant, piece, sq, e) {
-                Ok(()) => len = len.max(e.offset as usize + (1usize << e.bits)),
+                Ok(()) => len = len.max((e.offset + (1i64 << e.bits)).max(0) as usize),
                 Err(reason) => failures.push(Failure::Entry {
                     piece,
                     square: sq,
@@ -199,7 +199,18 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
             };
             for occ in subsets(mask) {
                 let attacks = slow_attacks(piece, sq, occ);
-                let i = set.index(piece, sq, occ);
+                let Ok(i) = usize::try_from(set.index(piece, sq, occ)) else {
+                    failures.push(Failure::Entry {
+                        piece,
+                        square: sq,
+                        reason: format!(
+                            "offset {} puts occupancy {occ:#018x} at index {}, below 0",
+                            set.entry(piece, sq).offset,
+                            set.index(piece, sq, occ)
+                        ),
+                    });
+                    break;
+                };
                 reach.first = reach.first.min(i);
                 reach.last = reach.last.max(i);
                 if visited[i] != me {
@@ -265,7 +276,7 @@ mod tests {
         let e4 = 28;
         let mask = relevant_mask(Piece::Rook, e4);
         assert_eq!(
-            v.table[set.index(Piece::Rook, e4, occ & mask)],
+            v.table[set.index(Piece::Rook, e4, occ & mask) as usize],
             slow_attacks(Piece::Rook, e4, occ)
         );
     }

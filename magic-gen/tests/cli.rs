@@ -616,3 +616,82 @@ fn ctrl_c_writes_the_best_verified_set_so_far() {
     );
     magic_gen(&dir, &["verify", "set.rs"]).assert_success();
 }
+
+/// Returns the published 87,988-entry black set (test data) as interchange lines.
+fn published_black() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-black-87988.txt");
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Returns `lines` with every entry's offset changed by `f(piece square, offset)`.
+fn with_offsets(lines: &[String], f: impl Fn(&str, i64) -> i64) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            match fields[..] {
+                [piece @ ("rook" | "bishop"), square, magic, bits, offset] => {
+                    let place = format!("{piece} {square}");
+                    let offset = f(&place, offset.parse().unwrap());
+                    format!("{place} {magic} {bits} {offset}")
+                }
+                _ => l.clone(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_published_black_record_verifies_with_its_exact_size() {
+    let dir = scratch("published-black");
+    let run = verify_lines(&dir, "published.txt", &published_black());
+    run.assert_success();
+    assert!(
+        run.stdout.contains("table length: 87988 entries"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("slots used:   72118"), "{}", run.stdout);
+    assert!(run.stdout.contains("holes:        15870"), "{}", run.stdout);
+}
+
+#[test]
+fn negative_offsets_verify_while_every_index_stays_at_zero_or_above() {
+    let dir = scratch("negative-offsets");
+    // Bishop b2's hashes are 488..=504 (17 slots). Move every other square 17 slots up and
+    // bishop b2 to the front: its offset becomes -488 and its indices 0..=16.
+    let lines = with_offsets(&published_black(), |place, offset| match place {
+        "bishop b2" => -488,
+        _ => offset + 17,
+    });
+    let run = verify_lines(&dir, "moved.txt", &lines);
+    run.assert_success();
+    assert!(
+        run.stdout.contains("table length: 88005 entries"),
+        "{}",
+        run.stdout
+    );
+    // One slot further down and its lowest index would be -1: rejected by piece and square.
+    let lines = with_offsets(
+        &lines,
+        |place, offset| {
+            if place == "bishop b2" {
+                -489
+            } else {
+                offset
+            }
+        },
+    );
+    let run = verify_lines(&dir, "below.txt", &lines);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("bishop b2: offset -489 puts occupancy")
+            && run.stderr.contains("at index -1, below 0"),
+        "{}",
+        run.stderr
+    );
+}

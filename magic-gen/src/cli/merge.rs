@@ -20,6 +20,9 @@ pub struct MergeArgs {
     /// Moves of layout annealing after the greedy packing (fixed shift).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pack_iterations: u64,
+    /// Let packed ranges start before the table (see `search --negative-offsets`).
+    #[arg(long)]
+    negative_offsets: bool,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
@@ -44,6 +47,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     }
     let limits = Limits {
         pack_iterations: args.pack_iterations,
+        negative_offsets: args.negative_offsets,
         ..Limits::default()
     };
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;

@@ -79,6 +79,10 @@ pub struct SearchArgs {
     /// greedy packing alone). A count, so the table is the same on any machine.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pack_iterations: u64,
+    /// Let packed ranges start before the table wherever every index stays at 0 or above
+    /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
+    #[arg(long)]
+    negative_offsets: bool,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`.
     #[arg(long, value_name = "FILE")]
@@ -162,6 +166,7 @@ fn limits(args: &SearchArgs) -> Limits {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
         pack_iterations: args.pack_iterations,
+        negative_offsets: args.negative_offsets,
     }
 }
 

@@ -20,8 +20,8 @@ pub struct Magic {
     pub mask: u64,
     /// `64 - index bits`.
     pub shift: u8,
-    /// Start of this square's range in the shared table.
-    pub offset: u32,
+    /// Added to the hash to give the table index (negative where the hashes start high).
+    pub offset: i64,
 }
 
 /// Returns the emitted form of `piece` on `sq` in `set`.
@@ -260,6 +260,6 @@ fn parse_magic_line(body: &str) -> Result<Magic, String> {
             .map_err(|_| format!("shift '{shift}' is not a number"))?,
         offset: offset
             .parse()
-            .map_err(|_| format!("offset '{offset}' is not a number below 2^32"))?,
+            .map_err(|_| format!("offset '{offset}' is not a number"))?,
     })
 }

@@ -11,7 +11,7 @@
 //! `variant` (fancy, plain, black, white or pext) comes once, before the entries. Each entry
 //! line is `PIECE SQUARE MAGIC BITS OFFSET`: piece `rook` or `bishop`, square `a1`..`h8`, magic
 //! in hex with a `0x` prefix (underscores allowed), index bits, and the offset of the square's
-//! range in the shared table, in decimal. All 128 entries must appear exactly once, in any order.
+//! range in the shared table, in decimal (negative where every index of the square stays at 0 or above). All 128 entries must appear exactly once, in any order.
 //!
 //! Errors name the file and line; nothing here panics on any input.
 
@@ -90,12 +90,9 @@ pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError
             .ok()
             .filter(|b| (1..=63).contains(b))
             .ok_or_else(|| err(line, format!("index bits '{bits}' out of range")))?;
-        let offset: u32 = offset.parse().map_err(|_| {
-            err(
-                line,
-                format!("offset '{offset}' is not a number below 2^32"),
-            )
-        })?;
+        let offset: i64 = offset
+            .parse()
+            .map_err(|_| err(line, format!("offset '{offset}' is not a number")))?;
         c.add(
             line,
             piece,

@@ -7,7 +7,7 @@ use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
 use super::options::{Limits, SearchError};
-use super::pack::{pack, Pattern};
+use super::pack::{pack, Packing, Pattern};
 use super::space::Stream;
 use super::state::{is_packed, SearchState};
 use super::table::{used_slots, EpochTable, SquareData};
@@ -56,6 +56,7 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
     let mut unmet = Vec::new();
     if is_packed(variant) {
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
+        let mut bits = [0u8; 128];
         for job in &state.jobs {
             let data = SquareData::new(job.piece, job.square, variant.is_black());
             let mut pool: Vec<Pattern> = job
@@ -82,6 +83,7 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
                 ));
             }
             pools[job.piece.index() * 64 + job.square as usize] = pool;
+            bits[job.piece.index() * 64 + job.square as usize] = job.bits;
         }
         if state.jobs.len() != 128 {
             return Err(SearchError(format!(
@@ -89,7 +91,12 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
                 state.jobs.len()
             )));
         }
-        set = pack(variant, &pools, seed, limits.pack_iterations);
+        let packing = Packing {
+            seed,
+            iterations: limits.pack_iterations,
+            negative_offsets: limits.negative_offsets,
+        };
+        set = pack(variant, &pools, &bits, packing);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -136,7 +143,7 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
 
 /// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.
 pub(crate) fn lay_out_back_to_back(set: &mut MagicSet) {
-    let mut offset = 0u32;
+    let mut offset = 0i64;
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entry_mut(piece, sq);

@@ -28,6 +28,9 @@ pub struct Limits {
     /// Moves of layout annealing after the greedy packing of a fixed-shift table (0: the
     /// greedy packing alone).
     pub pack_iterations: u64,
+    /// Let packed ranges start before the table wherever every index stays at 0 or above
+    /// (magic-gen's sets allow it; the runtime's `black` backend does not).
+    pub negative_offsets: bool,
 }
 
 /// Everything one search asks for.
@@ -77,6 +80,7 @@ impl Default for Limits {
             threads: 1,
             seconds: None,
             pack_iterations: 0,
+            negative_offsets: false,
         }
     }
 }
@@ -135,9 +139,10 @@ pub fn new_state(options: &Options) -> Result<SearchState, SearchError> {
             "PEXT needs no search: its index is the mask itself".into(),
         ));
     }
-    if (options.bits.is_some() || options.bits_under.is_some()) && variant != Variant::Fancy {
+    if (options.bits.is_some() || options.bits_under.is_some()) && variant == Variant::Plain {
         return Err(SearchError(format!(
-            "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy"
+            "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy, black \
+             and white"
         )));
     }
     let mut jobs = Vec::with_capacity(128);

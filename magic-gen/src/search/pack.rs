@@ -35,6 +35,21 @@ pub(crate) struct Pattern {
 }
 
 impl Pattern {
+    /// Returns the slots from its first used index to one past its last.
+    fn extent(&self) -> usize {
+        self.end - self.first
+    }
+
+    /// Returns the lowest start this pattern may take: 0 where offsets may be negative
+    /// (every index still at 0 or above), else its first index (offset 0).
+    fn lowest_start(&self, negative_offsets: bool) -> usize {
+        if negative_offsets {
+            0
+        } else {
+            self.first
+        }
+    }
+
     /// Returns the pattern of `magic` from its used indices (any order, duplicates allowed).
     pub(crate) fn new(magic: u64, used: impl IntoIterator<Item = u32>) -> Pattern {
         let mut idx: Vec<usize> = used.into_iter().map(|i| i as usize).collect();
@@ -92,11 +107,10 @@ impl Table {
             .all(|(w, &bits)| bits & self.window(s + 64 * w) == 0)
     }
 
-    /// Returns the lowest offset at which `p` fits.
-    fn first_fit(&self, p: &Pattern) -> usize {
-        // `s` is where the pattern's first used index lands; the offset `s - first` may not
-        // be negative.
-        let mut base = p.first & !63;
+    /// Returns the lowest start (the slot its first used index lands on) at which `p`
+    /// fits, no lower than `lowest`.
+    fn first_fit(&self, p: &Pattern, lowest: usize) -> usize {
+        let mut base = lowest & !63;
         loop {
             // Bit j of `free`: slots s + b are free for every set bit b of the first word.
             let mut free = !0u64;
@@ -109,17 +123,16 @@ impl Table {
             while free != 0 {
                 let s = base + free.trailing_zeros() as usize;
                 free &= free - 1;
-                if s >= p.first && self.rest_fits(p, s) {
-                    return s - p.first;
+                if s >= lowest && self.rest_fits(p, s) {
+                    return s;
                 }
             }
             base += 64;
         }
     }
 
-    /// Frees the slots `p` takes at `offset` (placed there before).
-    fn remove(&mut self, p: &Pattern, offset: usize) {
-        let s = offset + p.first;
+    /// Frees the slots `p` takes at start `s` (placed there before).
+    fn remove(&mut self, p: &Pattern, s: usize) {
         for (w, &bits) in p.words.iter().enumerate() {
             let x = s + 64 * w;
             let (i, r) = (x / 64, x % 64);
@@ -130,12 +143,12 @@ impl Table {
         }
     }
 
-    fn place(&mut self, p: &Pattern, offset: usize) {
-        let end = offset + p.end;
+    /// Takes the slots of `p` at start `s`.
+    fn place(&mut self, p: &Pattern, s: usize) {
+        let end = s + p.extent();
         if end.div_ceil(64) + 1 > self.taken.len() {
             self.taken.resize(end.div_ceil(64) + 1, 0);
         }
-        let s = offset + p.first;
         for (w, &bits) in p.words.iter().enumerate() {
             let x = s + 64 * w;
             let (i, r) = (x / 64, x % 64);
@@ -150,23 +163,27 @@ impl Table {
 
 /// Packs squares in `order` (indices into `pools`), returning each square's chosen pattern
 /// and offset and the table length.
-fn pack_in_order(pools: &[Vec<Pattern>], order: &[usize]) -> (Vec<(usize, usize)>, usize) {
+fn pack_in_order(
+    pools: &[Vec<Pattern>],
+    order: &[usize],
+    negative_offsets: bool,
+) -> (Vec<(usize, usize)>, usize) {
     let mut table = Table::new();
     let mut choice = vec![(0usize, 0usize); pools.len()];
     for &sq in order {
         let mut best: Option<((usize, usize, usize), usize)> = None;
         for (k, p) in pools[sq].iter().enumerate() {
-            let offset = table.first_fit(p);
-            let end = table.len.max(offset + p.end);
+            let start = table.first_fit(p, p.lowest_start(negative_offsets));
+            let end = table.len.max(start + p.extent());
             // Least growth first; then fewer used slots (more room for later squares).
-            let cost = (end, p.used, offset);
+            let cost = (end, p.used, start);
             if best.is_none_or(|(c, _)| cost < c) {
                 best = Some((cost, k));
             }
         }
-        if let Some(((_, _, offset), k)) = best {
-            table.place(&pools[sq][k], offset);
-            choice[sq] = (k, offset);
+        if let Some(((_, _, start), k)) = best {
+            table.place(&pools[sq][k], start);
+            choice[sq] = (k, start);
         }
     }
     (choice, table.len)
@@ -176,8 +193,10 @@ fn pack_in_order(pools: &[Vec<Pattern>], order: &[usize]) -> (Vec<(usize, usize)
 struct Layout<'a> {
     pools: &'a [Vec<Pattern>],
     table: Table,
-    /// Per square: (pool member, offset), or `None` for squares without a pool.
+    /// Per square: (pool member, start), or `None` for squares without a pool.
     choice: Vec<Option<(usize, usize)>>,
+    /// Whether a range may start before the table (see [`Pattern::lowest_start`]).
+    negative_offsets: bool,
 }
 
 impl Layout<'_> {
@@ -190,7 +209,7 @@ impl Layout<'_> {
         self.choice
             .iter()
             .zip(self.pools)
-            .filter_map(|(c, pool)| c.map(|(k, offset)| offset + pool[k].end))
+            .filter_map(|(c, pool)| c.map(|(k, start)| start + pool[k].extent()))
     }
 
     /// Returns the annealing cost: the table length, plus a pull of every square towards
@@ -207,9 +226,9 @@ impl Layout<'_> {
         Some(old)
     }
 
-    fn put(&mut self, sq: usize, (k, offset): (usize, usize)) {
-        self.table.place(&self.pools[sq][k], offset);
-        self.choice[sq] = Some((k, offset));
+    fn put(&mut self, sq: usize, (k, start): (usize, usize)) {
+        self.table.place(&self.pools[sq][k], start);
+        self.choice[sq] = Some((k, start));
     }
 
     /// Puts `sq` back at the lowest fitting offset of the pool member that ends first, or
@@ -223,8 +242,11 @@ impl Layout<'_> {
         let best = members
             .into_iter()
             .map(|k| {
-                let offset = self.table.first_fit(&pool[k]);
-                ((offset + pool[k].end, pool[k].used), (k, offset))
+                let p = &pool[k];
+                let start = self
+                    .table
+                    .first_fit(p, p.lowest_start(self.negative_offsets));
+                ((start + p.extent(), p.used), (k, start))
             })
             .min();
         if let Some((_, place)) = best {
@@ -259,8 +281,8 @@ fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize,
         let mut by_end: Vec<(usize, usize)> = placed
             .iter()
             .map(|&sq| {
-                let (k, offset) = layout.choice[sq].unwrap_or((0, 0));
-                (offset + layout.pools[sq][k].end, sq)
+                let (k, start) = layout.choice[sq].unwrap_or((0, 0));
+                (start + layout.pools[sq][k].extent(), sq)
             })
             .collect();
         by_end.sort_unstable_by(|a, b| b.cmp(a));
@@ -303,37 +325,51 @@ fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize,
     best.1
 }
 
-/// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
-/// `variant`: a greedy pass (squares by most used slots, each at the lowest offset of the
-/// pool member that grows the table least), then `iterations` moves of layout annealing
-/// seeded by `seed`. The result depends only on the pools, the seed and the iterations.
+/// How the packer lays out a fixed-shift table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packing {
+    /// Seeds the annealing.
+    pub(crate) seed: u64,
+    /// Moves of layout annealing after the greedy pass.
+    pub(crate) iterations: u64,
+    /// Let ranges start before the table wherever every index stays at 0 or above.
+    pub(crate) negative_offsets: bool,
+}
+
+/// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8), whose patterns
+/// have `bits[i]` index bits, into a set of `variant`: a greedy pass (squares by most used
+/// slots, each at the lowest fitting place of the pool member that grows the table least),
+/// then `packing.iterations` moves of layout annealing. The result depends only on the
+/// pools and `packing`.
 pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
-    seed: u64,
-    iterations: u64,
+    bits: &[u8],
+    packing: Packing,
 ) -> MagicSet {
     // Most used slots first; ties by square for a deterministic order.
     let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
     order.sort_by_key(|&i| (core::cmp::Reverse(pools[i].iter().map(|p| p.used).min()), i));
-    let (greedy, _) = pack_in_order(pools, &order);
+    let (greedy, _) = pack_in_order(pools, &order, packing.negative_offsets);
     let mut layout = Layout {
         pools,
         table: Table::new(),
         choice: vec![None; pools.len()],
+        negative_offsets: packing.negative_offsets,
     };
     for &sq in &order {
         layout.put(sq, greedy[sq]);
     }
-    let best = anneal(&mut layout, seed, iterations);
+    let best = anneal(&mut layout, packing.seed, packing.iterations);
     let mut set = MagicSet::new(variant);
     for (i, c) in best.iter().enumerate() {
         let piece = Piece::ALL[i / 64];
-        if let Some((k, offset)) = *c {
+        if let Some((k, start)) = *c {
+            let p = &pools[i][k];
             *set.entry_mut(piece, (i % 64) as u8) = Entry {
-                magic: pools[i][k].magic,
-                bits: piece.fixed_bits(),
-                offset: offset as u32,
+                magic: p.magic,
+                bits: bits[i],
+                offset: start as i64 - p.first as i64,
             };
         }
     }
@@ -350,7 +386,7 @@ mod tests {
             vec![Pattern::new(1, [0, 2, 4, 6])],
             vec![Pattern::new(2, [0, 2])],
         ];
-        let (choice, len) = pack_in_order(&pools, &[0, 1]);
+        let (choice, len) = pack_in_order(&pools, &[0, 1], false);
         assert_eq!(len, 7);
         assert_eq!(choice[1].1, 1);
     }
@@ -361,9 +397,9 @@ mod tests {
             vec![Pattern::new(1, [0, 1, 2, 3])],
             vec![Pattern::new(2, [0, 1, 2]), Pattern::new(3, [5])],
         ];
-        let (choice, len) = pack_in_order(&pools, &[0, 1]);
-        // [5] fits at offset 0 (slot 5), ending at 6; [0, 1, 2] would end at 7.
-        assert_eq!((choice[1], len), ((1, 0), 6));
+        let (choice, len) = pack_in_order(&pools, &[0, 1], false);
+        // [5] fits at offset 0 (start 5), ending at 6; [0, 1, 2] would end at 7.
+        assert_eq!((choice[1], len), ((1, 5), 6));
     }
 
     #[test]
@@ -375,7 +411,7 @@ mod tests {
         for _ in 0..40 {
             let slots: Vec<u32> = (0..30).map(|_| (rng.next_u64() % 300) as u32 + 3).collect();
             let p = Pattern::new(0, slots.clone());
-            let offset = table.first_fit(&p);
+            let offset = table.first_fit(&p, p.first) - p.first;
             // Slot by slot: the first offset with all used slots free.
             let expected = (0..)
                 .find(|&o| {
@@ -385,7 +421,7 @@ mod tests {
                 })
                 .unwrap();
             assert_eq!(offset, expected);
-            table.place(&p, offset);
+            table.place(&p, offset + p.first);
             for &i in &slots {
                 if offset + i as usize >= taken.len() {
                     taken.resize(offset + i as usize + 1, false);
@@ -427,18 +463,28 @@ mod tests {
         assert!(table.taken[before.len()..].iter().all(|&w| w == 0));
     }
 
+    /// Packs `pools` (12 index bits each) with `iterations` annealing moves.
+    fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: bool) -> MagicSet {
+        let packing = Packing {
+            seed: 9,
+            iterations,
+            negative_offsets,
+        };
+        pack(Variant::Black, pools, &[12; 24], packing)
+    }
+
     #[test]
     fn annealing_is_deterministic_and_never_longer_than_greedy() {
         let pools = random_pools(5);
-        let greedy = pack(Variant::Black, &pools, 9, 0);
-        let annealed = pack(Variant::Black, &pools, 9, 2000);
-        assert_eq!(annealed, pack(Variant::Black, &pools, 9, 2000));
+        let greedy = packed(&pools, 0, false);
+        let annealed = packed(&pools, 2000, false);
+        assert_eq!(annealed, packed(&pools, 2000, false));
         let len = |set: &MagicSet| {
             (0..pools.len())
                 .map(|i| {
                     let e = set.entries[i / 64][i % 64];
                     let p = pools[i].iter().find(|p| p.magic == e.magic).unwrap();
-                    e.offset as usize + p.end
+                    (e.offset + p.end as i64) as usize
                 })
                 .max()
                 .unwrap()
@@ -457,12 +503,33 @@ mod tests {
             for (w, &bits) in p.words.iter().enumerate() {
                 for b in 0..64 {
                     if bits >> b & 1 != 0 {
-                        let slot = e.offset as usize + p.first + 64 * w + b;
+                        let slot = (e.offset + (p.first + 64 * w + b) as i64) as usize;
                         assert!(!taken[slot], "slot {slot} taken twice");
                         taken[slot] = true;
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn negative_offsets_let_a_range_start_before_the_table() {
+        // Hashes from 100 up: with offsets from 0 the table has 100 empty slots first.
+        let pools = vec![
+            vec![Pattern::new(1, [100, 101, 103])],
+            vec![Pattern::new(2, [200, 202])],
+        ];
+        let (choice, len) = pack_in_order(&pools, &[0, 1], false);
+        assert_eq!((choice, len), (vec![(0, 100), (0, 200)], 203));
+        let (choice, len) = pack_in_order(&pools, &[0, 1], true);
+        // The second interleaves into the first's hole at 2: starts at 2, ends at 5.
+        assert_eq!((choice, len), (vec![(0, 0), (0, 2)], 5));
+        let mut pools24 = random_pools(1);
+        pools24[..2].clone_from_slice(&pools);
+        let set = packed(&pools24, 0, true);
+        assert!(set.entries[0][0].offset < 0, "{}", set.entries[0][0].offset);
+        assert!(packed(&pools24, 0, false).entries[0]
+            .iter()
+            .all(|e| e.offset >= 0));
     }
 }

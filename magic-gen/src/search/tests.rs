@@ -45,10 +45,14 @@ fn plain_layout_is_one_array_per_square() {
 }
 
 #[test]
-fn bits_are_rejected_for_fixed_shift_and_out_of_range() {
-    let mut o = options(Variant::Black, 1);
+fn bits_are_rejected_for_plain_and_out_of_range() {
+    let mut o = options(Variant::Plain, 1);
     o.bits = Some(11);
     assert!(search(&o, &Progress::default()).is_err());
+    let mut o = options(Variant::Black, 1);
+    o.bits = Some(13);
+    let e = search(&o, &Progress::default()).unwrap_err();
+    assert!(e.0.contains("rook a1"), "{e}");
     let mut o = options(Variant::Fancy, 1);
     o.targets = vec![(Piece::Bishop, 27)];
     o.bits = Some(10);
@@ -211,11 +215,40 @@ fn a_truncated_state_says_how_many_jobs_are_missing() {
     // Cut the file after the line of rook h8's job: the 64 bishop jobs are gone.
     let cut = text.find("job rook h8").unwrap();
     let cut = cut + text[cut..].find('\n').unwrap() + 1;
-    let e = SearchState::parse("s.state", text[..cut].as_bytes()).unwrap_err();
+    let e = SearchState::parse("s.state", &text.as_bytes()[..cut]).unwrap_err();
     let message = e.to_string();
     assert!(message.starts_with("s.state: "), "{message}");
     assert!(
         message.contains("64 of the 128 jobs are missing (the first is bishop a1)"),
         "{message}"
     );
+}
+
+#[test]
+fn black_sets_may_shift_per_square() {
+    // The mask popcount on every square, as in the densest published black set.
+    let mut o = options(Variant::Black, 2);
+    o.scan.pool = 2;
+    o.bits_under = Some(0);
+    o.limits.negative_offsets = true;
+    let out = search(&o, &Progress::default()).unwrap();
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = out.set.entry(piece, sq);
+            assert_eq!(
+                e.bits,
+                crate::geometry::relevant_bits(piece, sq),
+                "{piece} {sq}"
+            );
+        }
+    }
+    // Ranges of 2^popcount add up to 107,648: packed, the table is shorter.
+    assert!(out.report.table_len < 107_648, "{}", out.report.table_len);
+    let without = {
+        o.limits.negative_offsets = false;
+        search(&o, &Progress::default()).unwrap()
+    };
+    assert!(without.set.entries.iter().flatten().all(|e| e.offset >= 0));
+    // Letting ranges start before the table never makes it longer.
+    assert!(out.report.table_len <= without.report.table_len);
 }
