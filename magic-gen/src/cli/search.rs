@@ -307,6 +307,7 @@ mod tests {
             "7",
             "--pack-iterations",
             "1",
+            "--negative-offsets",
             "--state",
             "s.state",
             "--checkpoint",
@@ -323,7 +324,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --patience 7 \
-             --pack-iterations 1 --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.
