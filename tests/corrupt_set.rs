@@ -7,7 +7,8 @@
 //! Flips are seeded and cover the three sets the build can use (`--features
 //! fancy,plain,black` makes build.rs load all of them): several magic bits, and one bit of
 //! a mask, a shift and an offset, since an edited mask, shift or offset is as wrong as an
-//! edited magic. One cargo build per flip, all sharing one target directory.
+//! edited magic. One cargo build per flip, all sharing one target directory. Last, a build
+//! whose compiler pass lacks the `bmi2` that build.rs saw must stop, not fall back.
 
 #![cfg(not(miri))]
 
@@ -43,6 +44,7 @@ black = []
 pext = []
 pext_compact = []
 hyperbola = []
+hyperbola_avx2 = []
 
 [build-dependencies]
 magic-gen = {{ path = {:?}, default-features = false }}
@@ -212,6 +214,38 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     }
     println!("{failed} flips failed the build, {still_valid} still verified and built");
     assert!(failed > 0);
+
+    // No silent fallback: build.rs sees `bmi2` (RUSTFLAGS reach cargo's probe of the target),
+    // the compiler pass has it switched off (flags after `--` reach rustc alone), so PEXT
+    // would be compiled for a CPU that may lack it. The build must stop and say why. With an
+    // explicit --target, RUSTFLAGS stay away from the host's build-dependencies, so the
+    // magic-gen built above is reused.
+    #[cfg(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"))]
+    {
+        let out = Command::new(&cargo)
+            .args([
+                "rustc",
+                "--offline",
+                "--lib",
+                "--target",
+                "x86_64-unknown-linux-gnu",
+            ])
+            .args(["--", "-C", "target-feature=-bmi2"])
+            .current_dir(&krate)
+            .env("CARGO_TARGET_DIR", tmp.join("target"))
+            .env("RUSTFLAGS", "-C target-cpu=x86-64-v3")
+            .output()
+            .expect("run cargo");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "PEXT without bmi2 must not build:\n{stderr}"
+        );
+        assert!(
+            stderr.contains("this compiler pass does not enable `bmi2`"),
+            "the failure must explain the mismatch:\n{stderr}"
+        );
+    }
 }
 
 /// How often a one-bit flip of a magic leaves a set that still verifies (and so builds a
