@@ -14,8 +14,9 @@
 //!
 //! Which backends the target gets is decided here, from `src/backend/list.rs`, and handed
 //! to the crate as `cfg`s: `mb_backend = "NAME"` for each compiled backend, `mb_default` for
-//! the crate-level one, `mb_pext` when PEXT is compiled, `mb_line_tables` when `between`
-//! and `line` are tables (not on 16-bit targets).
+//! the crate-level one, `mb_const_default` for the one behind the crate-level `const fn`
+//! lookups, `mb_pext` when PEXT is compiled, `mb_line_tables` when `between` and `line` are
+//! tables (not on 16-bit targets).
 //!
 //! `MAGIC_BITBOARDS_FANCY_SET`, `MAGIC_BITBOARDS_PLAIN_SET` and `MAGIC_BITBOARDS_BLACK_SET`
 //! replace a committed set with a file of the user's, in either format magic-gen writes
@@ -39,18 +40,21 @@ mod geometry;
 /// The committed sets (`magics.rs`).
 mod magics;
 
-/// A backend of `src/backend/list.rs`: its name and what it needs of the target.
+/// A backend of `src/backend/list.rs`: its name, what it needs of the target, and whether
+/// its lookups are `const fn`.
 struct BackendSpec {
     name: &'static str,
     needs: &'static [&'static str],
+    const_fn: bool,
 }
 
 macro_rules! backends {
-    ($($module:ident: $name:literal, needs [$($need:ident),*];)*) => {
+    ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:literal;)*) => {
         /// Every backend, in the list's order.
         const BACKENDS: &[BackendSpec] = &[$(BackendSpec {
             name: $name,
             needs: &[$(stringify!($need)),*],
+            const_fn: $const_fn,
         }),*];
     };
 }
@@ -452,6 +456,7 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(magic_bitboards_backend, values({values}))");
     println!("cargo:rustc-check-cfg=cfg(mb_backend, values({values}))");
     println!("cargo:rustc-check-cfg=cfg(mb_default, values({values}))");
+    println!("cargo:rustc-check-cfg=cfg(mb_const_default, values({values}))");
     println!("cargo:rustc-check-cfg=cfg(mb_pext)");
     println!("cargo:rustc-check-cfg=cfg(mb_line_tables)");
 
@@ -479,9 +484,22 @@ fn main() {
         Err(_) if target.has("tables") => "black",
         Err(_) => "hyperbola",
     };
+    // The crate-level `const fn` lookups: the crate-level backend if its lookups are
+    // `const fn` (PEXT and vector intrinsics are not), else the first `const fn` backend
+    // that needs nothing of the target (the table-free one, so nothing is linked for it).
+    let const_default = match spec(default) {
+        Some(b) if b.const_fn => default,
+        _ => {
+            BACKENDS
+                .iter()
+                .find(|b| b.const_fn && b.needs.is_empty())
+                .unwrap_or_else(|| fail("src/backend/list.rs: no const fn backend needs nothing"))
+                .name
+        }
+    };
     let mut compiled = Vec::new();
     for backend in BACKENDS {
-        if backend.name == default {
+        if backend.name == default || backend.name == const_default {
             compiled.push(backend.name);
         } else if feature(backend.name) {
             match target.lacks(backend) {
@@ -501,6 +519,7 @@ fn main() {
         little_endian: target.little_endian,
     };
     println!("cargo:rustc-cfg=mb_default=\"{default}\"");
+    println!("cargo:rustc-cfg=mb_const_default=\"{const_default}\"");
     if target.has("pext") {
         println!("cargo:rustc-cfg=mb_pext");
     }

@@ -8,7 +8,7 @@ use crate::Square;
 /// Returns the whole line through `a` and `b` (edge to edge, both included), or 0 if they
 /// are not aligned or equal: the rays they share, plus themselves.
 #[inline]
-pub fn line_computed(a: Square, b: Square) -> u64 {
+pub const fn line_computed(a: Square, b: Square) -> u64 {
     let (ra, rb) = (ROOK_RAYS.0[a.index()], ROOK_RAYS.0[b.index()]);
     let (ba, bb) = (BISHOP_RAYS.0[a.index()], BISHOP_RAYS.0[b.index()]);
     let ends = a.bit() | b.bit();
@@ -25,7 +25,7 @@ pub fn line_computed(a: Square, b: Square) -> u64 {
 /// of their line whose index lies strictly between theirs (a line's squares run in index
 /// order, so these are the ones between them on the board).
 #[inline]
-pub fn between_computed(a: Square, b: Square) -> u64 {
+pub const fn between_computed(a: Square, b: Square) -> u64 {
     let from_lower_up_to_higher = (u64::MAX << a.index()) ^ (u64::MAX << b.index());
     line_computed(a, b) & from_lower_up_to_higher & !(a.bit() | b.bit())
 }

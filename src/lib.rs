@@ -34,6 +34,28 @@
 //! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
 //! outright, e.g. `"hyperbola"` for the smallest binary.
 //!
+//! # In const items
+//!
+//! The geometry lookups ([`knight_attacks`], [`king_attacks`], [`pawn_attacks`],
+//! [`rook_rays`], [`bishop_rays`], [`between`], [`line()`]) are `const fn`, and so are the
+//! lookups of the `fancy`, `plain`, `black` and `hyperbola` modules. The crate-level
+//! slider lookups are not, since the backend behind them may be PEXT; their counterparts
+//! [`rook_attacks_const`], [`bishop_attacks_const`] and [`queen_attacks_const`] are `const
+//! fn` on every target (backed by [`CONST_BACKEND`]).
+//!
+//! ```
+//! use magic_bitboards::{between, knight_attacks, queen_attacks_const, Square};
+//!
+//! const KNIGHT_E4: u64 = knight_attacks(Square::E4);
+//! const CHECK_BLOCKS: u64 = between(Square::E1, Square::E8);
+//! const QUEEN_D1: u64 = queen_attacks_const(Square::D1, 0xffff_0000_0000_ffff);
+//! assert_eq!(KNIGHT_E4.count_ones(), 8);
+//! assert_eq!(CHECK_BLOCKS.count_ones(), 6);
+//! assert_eq!(QUEEN_D1, Square::C1.bit() | Square::E1.bit() | Square::C2.bit() | Square::D2.bit() | Square::E2.bit());
+//! ```
+//!
+//! # Backend modules
+//!
 //! Each backend is also a module with the same three functions, compiled in when its
 //! cargo feature is on: `fancy`, `plain`, `black`, `pext` and `pext_compact` (the last two
 //! only on x86_64 targets with BMI2), the table-free `hyperbola`, and `hyperbola_avx2`
@@ -52,7 +74,7 @@ mod square;
 pub use backend::public::*;
 pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
 
-use backend::chosen;
+use backend::{chosen, const_chosen};
 use tables::{BISHOP_RAYS, KING, KNIGHT, PAWN, ROOK_RAYS};
 
 /// The README's Rust example, compiled and run with the doctests so that it cannot rot.
@@ -127,6 +149,70 @@ pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
     chosen::queen_attacks(sq, occupied)
 }
 
+/// The backend behind the `const fn` counterparts [`rook_attacks_const`],
+/// [`bishop_attacks_const`] and [`queen_attacks_const`]: [`BACKEND`] where its lookups are
+/// `const fn`, else (PEXT, AVX2) the table-free `"hyperbola"`, which links no table.
+///
+/// ```
+/// use magic_bitboards::{BACKEND, CONST_BACKEND};
+///
+/// let runtime_only = ["pext", "pext_compact", "hyperbola_avx2"];
+/// assert_eq!(CONST_BACKEND == BACKEND, !runtime_only.contains(&BACKEND));
+/// ```
+pub const CONST_BACKEND: &str = const_chosen::NAME;
+
+/// Returns what [`rook_attacks`] returns, as a `const fn` on every target, with
+/// [`CONST_BACKEND`]. For const items and tables built at compile time; at run time
+/// [`rook_attacks`] is the fast one (it may be PEXT, which cannot be `const`).
+///
+/// ```
+/// use magic_bitboards::{rook_attacks, rook_attacks_const, Square};
+///
+/// const A1_BEHIND_A3: u64 = rook_attacks_const(Square::A1, Square::A3.bit());
+/// assert_eq!(A1_BEHIND_A3, rook_attacks(Square::A1, Square::A3.bit()));
+/// ```
+#[inline]
+pub const fn rook_attacks_const(sq: Square, occupied: u64) -> u64 {
+    const_chosen::rook_attacks(sq, occupied)
+}
+
+/// Returns what [`bishop_attacks`] returns, as a `const fn` on every target, with
+/// [`CONST_BACKEND`] (see [`rook_attacks_const`]).
+///
+/// ```
+/// use magic_bitboards::{bishop_attacks_const, Square};
+///
+/// const A1: u64 = bishop_attacks_const(Square::A1, Square::C3.bit());
+/// assert_eq!(A1, Square::B2.bit() | Square::C3.bit());
+/// ```
+#[inline]
+pub const fn bishop_attacks_const(sq: Square, occupied: u64) -> u64 {
+    const_chosen::bishop_attacks(sq, occupied)
+}
+
+/// Returns what [`queen_attacks`] returns, as a `const fn` on every target, with
+/// [`CONST_BACKEND`] (see [`rook_attacks_const`]).
+///
+/// ```
+/// use magic_bitboards::{queen_attacks_const, Square};
+///
+/// // A table built at compile time: queen attacks of every square on an empty board.
+/// const QUEEN: [u64; 64] = {
+///     let mut t = [0; 64];
+///     let mut i = 0;
+///     while i < 64 {
+///         t[i] = queen_attacks_const(Square::ALL[i], 0);
+///         i += 1;
+///     }
+///     t
+/// };
+/// assert_eq!(QUEEN[Square::D4.index()].count_ones(), 27);
+/// ```
+#[inline]
+pub const fn queen_attacks_const(sq: Square, occupied: u64) -> u64 {
+    const_chosen::queen_attacks(sq, occupied)
+}
+
 /// Returns the squares a knight on `sq` attacks.
 ///
 /// ```
@@ -135,7 +221,7 @@ pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
 /// assert_eq!(knight_attacks(Square::A1), Square::B3.bit() | Square::C2.bit());
 /// ```
 #[inline]
-pub fn knight_attacks(sq: Square) -> u64 {
+pub const fn knight_attacks(sq: Square) -> u64 {
     KNIGHT.0[sq.index()]
 }
 
@@ -147,7 +233,7 @@ pub fn knight_attacks(sq: Square) -> u64 {
 /// assert_eq!(king_attacks(Square::E4).count_ones(), 8);
 /// ```
 #[inline]
-pub fn king_attacks(sq: Square) -> u64 {
+pub const fn king_attacks(sq: Square) -> u64 {
     KING.0[sq.index()]
 }
 
@@ -161,7 +247,7 @@ pub fn king_attacks(sq: Square) -> u64 {
 /// assert_eq!(pawn_attacks(Color::Black, Square::A7), Square::B6.bit());
 /// ```
 #[inline]
-pub fn pawn_attacks(color: Color, sq: Square) -> u64 {
+pub const fn pawn_attacks(color: Color, sq: Square) -> u64 {
     PAWN.0[color.index()][sq.index()]
 }
 
@@ -173,7 +259,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> u64 {
 /// assert_eq!(rook_rays(Square::E4).count_ones(), 14);
 /// ```
 #[inline]
-pub fn rook_rays(sq: Square) -> u64 {
+pub const fn rook_rays(sq: Square) -> u64 {
     ROOK_RAYS.0[sq.index()]
 }
 
@@ -185,7 +271,7 @@ pub fn rook_rays(sq: Square) -> u64 {
 /// assert_eq!(bishop_rays(Square::A1), 0x8040_2010_0804_0200);
 /// ```
 #[inline]
-pub fn bishop_rays(sq: Square) -> u64 {
+pub const fn bishop_rays(sq: Square) -> u64 {
     BISHOP_RAYS.0[sq.index()]
 }
 
@@ -200,7 +286,7 @@ pub fn bishop_rays(sq: Square) -> u64 {
 /// assert_eq!(between(Square::A1, Square::B3), 0);
 /// ```
 #[inline]
-pub fn between(a: Square, b: Square) -> u64 {
+pub const fn between(a: Square, b: Square) -> u64 {
     #[cfg(mb_line_tables)]
     return tables::BETWEEN.0[a.index()][b.index()];
     #[cfg(not(mb_line_tables))]
@@ -218,7 +304,7 @@ pub fn between(a: Square, b: Square) -> u64 {
 /// assert_eq!(line(Square::A1, Square::B3), 0);
 /// ```
 #[inline]
-pub fn line(a: Square, b: Square) -> u64 {
+pub const fn line(a: Square, b: Square) -> u64 {
     #[cfg(mb_line_tables)]
     return tables::LINE.0[a.index()][b.index()];
     #[cfg(not(mb_line_tables))]

@@ -25,6 +25,9 @@ use magic_gen::{
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+/// The occupancy of the consumer's const lookups.
+const OCCUPIED: u64 = 0x0010_0000_0440_1000;
+
 /// The consumer: the runtime with the three magic backends, nothing else.
 fn manifest() -> String {
     format!(
@@ -42,14 +45,23 @@ magic-bitboards = {{ path = {ROOT:?}, features = ["fancy", "plain", "black"] }}
     )
 }
 
-/// For each magic backend: its name, `TABLE_BYTES`, the checksum of each table as read
+/// First a line of const-evaluated lookups; then for each magic backend: its name, `TABLE_BYTES`, the checksum of each table as read
 /// from the static, and the checksum of its rook and bishop attacks for every subset of
 /// the empty-board rays (a superset of the relevant occupancies) of every square.
 const MAIN: &str = r#"
 use magic_bitboards::registry::{checksum, BACKENDS};
 use magic_bitboards::{bishop_rays, rook_rays, Square};
 
+/// Queen attacks from e4 evaluated at compile time, from the tables of the user's sets.
+const E4: [u64; 3] = [
+    magic_bitboards::fancy::queen_attacks(Square::E4, OCCUPIED),
+    magic_bitboards::plain::queen_attacks(Square::E4, OCCUPIED),
+    magic_bitboards::black::queen_attacks(Square::E4, OCCUPIED),
+];
+const OCCUPIED: u64 = @OCCUPIED@;
+
 fn main() {
+    println!("const {:#x} {:#x} {:#x}", E4[0], E4[1], E4[2]);
     for b in BACKENDS.iter().filter(|b| ["fancy", "plain", "black"].contains(&b.name)) {
         let tables: Vec<String> =
             b.tables.iter().map(|t| format!("{:#x}", t().read_checksum())).collect();
@@ -185,7 +197,10 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     };
     let _ = fs::remove_dir_all(&consumer.dir);
     consumer.write("Cargo.toml", &manifest());
-    consumer.write("src/main.rs", MAIN);
+    consumer.write(
+        "src/main.rs",
+        &MAIN.replace("@OCCUPIED@", &format!("{OCCUPIED:#x}")),
+    );
 
     // Fancy: a file of the consumer's, named relative to its .cargo/config.toml.
     let dense = fs::read_to_string(Path::new(ROOT).join("magics/fancy-dense.rs")).unwrap();
@@ -211,6 +226,10 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     ];
 
     let lines = consumer.run(&own);
+    let e4 = slow_attacks(Piece::Rook, 28, OCCUPIED) | slow_attacks(Piece::Bishop, 28, OCCUPIED);
+    let const_line = format!("const {e4:#x} {e4:#x} {e4:#x}");
+    assert_eq!(lines[0], const_line);
+    let lines = &lines[1..];
     let want = [
         expected("fancy", &fancy),
         expected("plain", &plain),
@@ -229,7 +248,8 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     consumer.write("sets/fancy.rs", &standard);
     let lines = consumer.run(&[]);
     let want = ["fancy", "plain", "black"].map(|b| expected(b, &committed(b)));
-    assert_eq!(lines, want);
+    assert_eq!(lines[0], const_line);
+    assert_eq!(lines[1..], want);
 
     // Bad sets: every one is reported in one failed build, none by a panic.
     let bad = |env: &[(&str, &Path)], messages: &[String]| {

@@ -24,7 +24,7 @@ const BISHOP_SHIFT: u32 = 64 - 9;
 impl BlackMagic {
     /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
     #[inline(always)]
-    fn index(&self, occupied: u64, shift: u32) -> usize {
+    const fn index(&self, occupied: u64, shift: u32) -> usize {
         let hash = (occupied | self.not_mask).wrapping_mul(self.magic) >> shift;
         self.offset as usize + hash as usize
     }
@@ -34,7 +34,7 @@ impl BlackMagic {
 include!(concat!(env!("OUT_DIR"), "/black.rs"));
 
 #[inline(always)]
-fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
+const fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
     let i = m.index(occupied, shift);
     // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
     // keys build.rs verified for this square (magic_gen::verify, every subset of the relevant
@@ -49,17 +49,18 @@ fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
     lookup(&ROOK[sq.index()], occupied, ROOK_SHIFT)
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
     lookup(&BISHOP[sq.index()], occupied, BISHOP_SHIFT)
 }
 
 backend_common! {
+    const,
     name: "black",
     table_bytes: ATTACKS_BYTES,
     tables: [|| Table {

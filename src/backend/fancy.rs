@@ -22,7 +22,7 @@ pub(crate) struct FancyMagic {
 impl FancyMagic {
     /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
     #[inline(always)]
-    fn index(&self, occupied: u64) -> usize {
+    const fn index(&self, occupied: u64) -> usize {
         let hash = (occupied & self.mask).wrapping_mul(self.magic) >> self.shift;
         self.offset as usize + hash as usize
     }
@@ -32,7 +32,7 @@ impl FancyMagic {
 include!(concat!(env!("OUT_DIR"), "/fancy.rs"));
 
 #[inline(always)]
-fn lookup(m: &FancyMagic, occupied: u64) -> u64 {
+const fn lookup(m: &FancyMagic, occupied: u64) -> u64 {
     let i = m.index(occupied);
     // SAFETY: `occupied & m.mask` is a subset of the square's relevant mask, and build.rs
     // verified every such subset (magic_gen::verify): each lands on a slot of the table, whose
@@ -46,17 +46,18 @@ fn lookup(m: &FancyMagic, occupied: u64) -> u64 {
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
     lookup(&ROOK[sq.index()], occupied)
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
     lookup(&BISHOP[sq.index()], occupied)
 }
 
 backend_common! {
+    const,
     name: "fancy",
     table_bytes: ATTACKS_BYTES,
     tables: [|| Table {

@@ -16,7 +16,7 @@ const ANTI_DIAGONAL: u64 = 0x0102_0408_1020_4080; // h1-a8
 
 /// The attacks along one line through `s` (mask without `s`) that the byte swap mirrors.
 #[inline(always)]
-fn hyperbola(occupied: u64, s: u64, mask: u64) -> u64 {
+const fn hyperbola(occupied: u64, s: u64, mask: u64) -> u64 {
     let forward = occupied & mask;
     let reverse = forward.swap_bytes();
     let up = forward.wrapping_sub(s.wrapping_mul(2));
@@ -27,7 +27,7 @@ fn hyperbola(occupied: u64, s: u64, mask: u64) -> u64 {
 /// Shifts `bits` up by `n` ranks, down for negative `n` (|n| < 8), without a branch
 /// (random squares would mispredict one): exactly one of the two shifts is non-zero.
 #[inline(always)]
-fn shift_ranks(bits: u64, n: i32) -> u64 {
+const fn shift_ranks(bits: u64, n: i32) -> u64 {
     let up = (8 * n) & !(n >> 31); // 8n if n >= 0, else 0
     let down = (-8 * n) & (n >> 31); // -8n if n < 0, else 0
     (bits >> down) << up
@@ -36,7 +36,7 @@ fn shift_ranks(bits: u64, n: i32) -> u64 {
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
     let file = hyperbola(occupied, s, (FILE_A << sq.file()) ^ s);
     file | rank_attacks(sq, occupied)
@@ -48,7 +48,7 @@ pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
 /// shifts on x86, so other targets take this form.
 #[cfg(not(target_arch = "aarch64"))]
 #[inline(always)]
-fn rank_attacks(sq: Square, occupied: u64) -> u64 {
+const fn rank_attacks(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
     let rank_mask = 0xffu64 << (sq.rank() * 8);
     let o = occupied & rank_mask;
@@ -65,7 +65,7 @@ fn rank_attacks(sq: Square, occupied: u64) -> u64 {
 /// from the occupancy to the result against 9. Counted, not timed (no ARM machine here).
 #[cfg(any(target_arch = "aarch64", test))]
 #[inline(always)]
-fn rank_attacks_reversed(sq: Square, occupied: u64) -> u64 {
+const fn rank_attacks_reversed(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
     let mask = (0xffu64 << (sq.rank() * 8)) ^ s;
     let forward = occupied & mask;
@@ -81,7 +81,7 @@ use rank_attacks_reversed as rank_attacks;
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
     let (file, rank) = (sq.file() as i32, sq.rank() as i32);
     let diagonal = shift_ranks(DIAGONAL, rank - file) ^ s;
@@ -90,6 +90,7 @@ pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
 }
 
 backend_common! {
+    const,
     name: "hyperbola",
     table_bytes: 0,
     tables: [],

@@ -5,15 +5,17 @@
 //
 // `needs` says what the target must offer: `tables` an address space of 32 bits or more
 // (the attack tables are hundreds of KiB), `pext` x86_64 with BMI2 and PEXT not switched
-// off by `--cfg magic_bitboards_no_pext`, `avx2` x86_64 with AVX2.
+// off by `--cfg magic_bitboards_no_pext`, `avx2` x86_64 with AVX2. `const fn` says whether
+// the module's lookups are `const fn`: where the crate-level backend's are not, the
+// crate-level `*_attacks_const` use the first `const fn` backend that needs nothing.
 backends! {
-    fancy: "fancy", needs [tables];
-    plain: "plain", needs [tables];
-    black: "black", needs [tables];
-    pext: "pext", needs [tables, pext];
-    pext_compact: "pext_compact", needs [tables, pext];
-    hyperbola: "hyperbola", needs [];
-    hyperbola_avx2: "hyperbola_avx2", needs [avx2];
+    fancy: "fancy", needs [tables], const fn: true;
+    plain: "plain", needs [tables], const fn: true;
+    black: "black", needs [tables], const fn: true;
+    pext: "pext", needs [tables, pext], const fn: false;
+    pext_compact: "pext_compact", needs [tables, pext], const fn: false;
+    hyperbola: "hyperbola", needs [], const fn: true;
+    hyperbola_avx2: "hyperbola_avx2", needs [avx2], const fn: false;
 }
 
 /// The checksum build.rs records for each table it writes, and the tests recompute from

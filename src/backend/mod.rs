@@ -89,14 +89,23 @@ pub trait Visitor {
 }
 
 /// Declares what every backend file repeats, after its `rook_attacks` and `bishop_attacks`:
-/// `NAME`, `TABLE_BYTES`, `queen_attacks` (unless the file writes its own: `own_queen`),
-/// and its registry entry.
+/// `NAME`, `TABLE_BYTES`, `queen_attacks` (a `const fn` after `const`; none with
+/// `own_queen`, where the file writes its own), and its registry entry.
 macro_rules! backend_common {
     (name: $name:literal, table_bytes: $bytes:expr, tables: [$($table:expr),* $(,)?] $(,)?) => {
         /// Returns the squares a queen on `sq` attacks given the `occupied` squares: the
         /// rook's and the bishop's attacks together.
         #[inline]
         pub fn queen_attacks(sq: crate::Square, occupied: u64) -> u64 {
+            rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+        }
+        backend_common!(own_queen, name: $name, table_bytes: $bytes, tables: [$($table),*]);
+    };
+    (const, name: $name:literal, table_bytes: $bytes:expr, tables: [$($table:expr),* $(,)?] $(,)?) => {
+        /// Returns the squares a queen on `sq` attacks given the `occupied` squares: the
+        /// rook's and the bishop's attacks together.
+        #[inline]
+        pub const fn queen_attacks(sq: crate::Square, occupied: u64) -> u64 {
             rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
         }
         backend_common!(own_queen, name: $name, table_bytes: $bytes, tables: [$($table),*]);
@@ -144,10 +153,13 @@ macro_rules! backend_common {
 /// Turns the list into modules (public with their feature), the crate-level choice, the
 /// registry and the visitor.
 macro_rules! backends {
-    ($($module:ident: $name:literal, needs [$($need:ident),*];)*) => {
+    ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:tt;)*) => {
         $(
             #[cfg(mb_backend = $name)]
             pub mod $module;
+            // The list's word, checked: the lookups run in a const item.
+            #[cfg(mb_backend = $name)]
+            const_lookups!($const_fn, $module);
         )*
 
         /// The backend modules whose cargo feature is on, re-exported at the crate root.
@@ -161,6 +173,8 @@ macro_rules! backends {
         $(
             #[cfg(mb_default = $name)]
             pub(crate) use $module as chosen;
+            #[cfg(mb_const_default = $name)]
+            pub(crate) use $module as const_chosen;
         )*
 
         /// Every compiled backend, in the list's order.
@@ -181,6 +195,20 @@ macro_rules! backends {
             )*
         }
     };
+}
+
+/// For a backend whose lookups the list says are `const fn`: evaluates each of them in a
+/// const item (against the empty-board rays), so the list cannot say so wrongly.
+macro_rules! const_lookups {
+    (true, $module:ident) => {
+        const _: () = {
+            let d4 = Square::D4;
+            let rays = crate::rook_rays(d4) | crate::bishop_rays(d4);
+            assert!($module::rook_attacks(d4, 0) | $module::bishop_attacks(d4, 0) == rays);
+            assert!($module::queen_attacks(d4, 0) == rays);
+        };
+    };
+    (false, $module:ident) => {};
 }
 
 include!("list.rs");

@@ -18,7 +18,7 @@ pub(crate) struct PlainMagic {
 impl PlainMagic {
     /// Returns the index into the square's array (below `2^bits`, by the shift).
     #[inline(always)]
-    fn index(&self, occupied: u64, bits: u32) -> usize {
+    const fn index(&self, occupied: u64, bits: u32) -> usize {
         ((occupied & self.mask).wrapping_mul(self.magic) >> (64 - bits)) as usize
     }
 }
@@ -30,17 +30,18 @@ include!(concat!(env!("OUT_DIR"), "/plain.rs"));
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
     ROOK_ATTACKS.0[sq.index()][ROOK[sq.index()].index(occupied, 12)]
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
+pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
     BISHOP_ATTACKS.0[sq.index()][BISHOP[sq.index()].index(occupied, 9)]
 }
 
 backend_common! {
+    const,
     name: "plain",
     table_bytes: ROOK_ATTACKS_BYTES + BISHOP_ATTACKS_BYTES,
     tables: [

@@ -7,7 +7,8 @@
 use magic_bitboards::registry::{Lookup, BACKENDS};
 
 /// (name, rook, bishop, queen) of every backend compiled into this build, the crate-level
-/// lookups first (named `crate-level (NAME)` after the backend behind them).
+/// lookups first (named `crate-level (NAME)` after the backend behind them), then their
+/// `const fn` counterparts (`crate-level const (NAME)`).
 pub fn backends() -> Vec<(String, Lookup, Lookup, Lookup)> {
     let crate_level = (
         format!("crate-level ({})", magic_bitboards::BACKEND),
@@ -15,10 +16,19 @@ pub fn backends() -> Vec<(String, Lookup, Lookup, Lookup)> {
         magic_bitboards::bishop_attacks as Lookup,
         magic_bitboards::queen_attacks as Lookup,
     );
+    let crate_level_const = (
+        format!("crate-level const ({})", magic_bitboards::CONST_BACKEND),
+        magic_bitboards::rook_attacks_const as Lookup,
+        magic_bitboards::bishop_attacks_const as Lookup,
+        magic_bitboards::queen_attacks_const as Lookup,
+    );
     let modules = BACKENDS
         .iter()
         .map(|b| (b.name.to_string(), b.rook, b.bishop, b.queen));
-    std::iter::once(crate_level).chain(modules).collect()
+    [crate_level, crate_level_const]
+        .into_iter()
+        .chain(modules)
+        .collect()
 }
 
 /// Backends whose small tables are `static`s const-evaluated in their own module, not
