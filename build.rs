@@ -312,6 +312,18 @@ fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
             unreadable(backend, set.variant)
         )]);
     }
+    let unindexable = unindexable(backend, &set);
+    if !unindexable.is_empty() {
+        let count = unindexable.len();
+        let mut lines: Vec<String> = unindexable
+            .into_iter()
+            .map(|m| format!("{file}: {m}"))
+            .collect();
+        lines.push(format!(
+            "{file}: {count} square(s), listed above, that the {backend} backend cannot index"
+        ));
+        return Err(lines);
+    }
     let verified = verify(&set).map_err(report)?;
     if user.is_none() && verified.table.len() != committed.table_len {
         return Err(vec![format!(
@@ -327,47 +339,59 @@ fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
 /// square, the index bounded by the fixed shift alone.
 const PLAIN_ROWS: [(Piece, usize); 2] = [(Piece::Rook, 4096), (Piece::Bishop, 512)];
 
+/// Returns what the `backend` module's lookup cannot index in `set`, one message per
+/// square: plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain
+/// lookup finds each square's array by its index alone, and every offset is a `u32`.
+/// (magic-gen's variants allow more: black and white sets may shift per square and start a
+/// range before the table.)
+fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
+    let mut problems = Vec::new();
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = set.entry(piece, sq);
+            let place = format!("{piece} {}", magic_gen::square_name(sq));
+            let fixed = piece.fixed_bits();
+            if matches!(backend, "plain" | "black") && e.bits != fixed {
+                problems.push(format!(
+                    "{place}: {} index bits, but the {backend} backend's shift is fixed at {fixed}",
+                    e.bits
+                ));
+            }
+            let plain_offset = match piece {
+                Piece::Rook => sq as usize * PLAIN_ROWS[0].1,
+                Piece::Bishop => 64 * PLAIN_ROWS[0].1 + sq as usize * PLAIN_ROWS[1].1,
+            };
+            if backend == "plain" && usize::try_from(e.offset) != Ok(plain_offset) {
+                problems.push(format!(
+                    "{place}: offset {} is not the plain layout's {plain_offset}",
+                    e.offset
+                ));
+            }
+            if u32::try_from(e.offset).is_err() {
+                problems.push(format!(
+                    "{place}: offset {}, but the runtime's offsets are 0..2^32 (magic-gen sets \
+                     may start a range before the table, the runtime's lookups may not)",
+                    e.offset
+                ));
+            }
+        }
+    }
+    problems
+}
+
 /// Returns the per-square record literal the backend's lookup reads (the struct is
-/// declared in src/backend/<backend>.rs), failing if the set does not fit its layout.
+/// declared in src/backend/<backend>.rs). `load` has checked that the backend indexes
+/// every square of `set` (`unindexable`).
 fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let e = set.entry(piece, sq);
     let mask = relevant_mask(piece, sq);
-    let fixed_bits = match piece {
-        Piece::Rook => 12,
-        Piece::Bishop => 9,
-    };
     let (magic, offset) = (e.magic, e.offset);
-    let sq_name = magic_gen::square_name(sq);
-    if matches!(backend, "plain" | "black") && e.bits != fixed_bits {
-        fail(&format!(
-            "{piece} {sq_name}: {} index bits, the {backend} backend's shift is fixed at {fixed_bits}",
-            e.bits
-        ));
-    }
-    if u32::try_from(offset).is_err() {
-        fail(&format!(
-            "{piece} {sq_name}: offset {offset} does not fit the runtime's \
-             offsets (0..2^32): magic-gen sets may start a range before the table, the \
-             runtime's lookups may not"
-        ));
-    }
     match backend {
         "fancy" => format!(
             "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, offset: {offset}, shift: {} }}",
             64 - e.bits
         ),
-        "plain" => {
-            let (rows_before, row_len) = match piece {
-                Piece::Rook => (0, PLAIN_ROWS[0].1),
-                Piece::Bishop => (64 * PLAIN_ROWS[0].1, PLAIN_ROWS[1].1),
-            };
-            if offset as usize != rows_before + sq as usize * row_len {
-                fail(&format!(
-                    "{piece} {sq_name}: offset {offset} is not the plain layout's"
-                ));
-            }
-            format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}")
-        }
+        "plain" => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
         "black" => {
             let not_mask = !mask;
             format!("BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, offset: {offset} }}")

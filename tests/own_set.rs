@@ -289,13 +289,11 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     let mut colliding = committed("fancy");
     colliding.entry_mut(Piece::Bishop, 28).magic = 1;
     let colliding = consumer.write("sets/colliding.txt", &text(&colliding));
-    // Black's shift is fixed at 12 bits for rooks: an 11-bit rook h8 cannot be indexed.
-    let mut shifted = text(&black);
-    let h8 = black.entry(Piece::Rook, 63);
-    let line = format!("rook   h8 {:#018x} 12 {}", h8.magic, h8.offset);
-    let line_number = shifted.lines().position(|l| l == line).unwrap() + 1;
-    shifted = shifted.replace(&line, &line.replace(" 12 ", " 11 "));
-    let shifted = consumer.write("sets/shifted.txt", &shifted);
+    // magic-gen's black sets may shift per square, but the black backend's shift is fixed
+    // at 12 bits for rooks: an 11-bit rook h8 cannot be indexed.
+    let mut shifted = black.clone();
+    shifted.entry_mut(Piece::Rook, 63).bits = 11;
+    let shifted = consumer.write("sets/shifted.txt", &text(&shifted));
     bad(
         &[
             ("MAGIC_BITBOARDS_FANCY_SET", colliding.as_path()),
@@ -309,8 +307,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
             ),
             "error: MAGIC_BITBOARDS_PLAIN_SET=sets/plain.txt: a relative path".to_string(),
             format!(
-                "error: {}:{line_number}: rook h8: black magics use 12 index bits for every \
-                 rook square, found 11",
+                "error: {}: rook h8: 11 index bits, but the black backend's shift is fixed at 12",
                 shifted.display()
             ),
         ],
