@@ -5,7 +5,7 @@ mod common;
 
 use std::fs;
 
-use common::{committed, magic_gen, scratch, COMMITTED};
+use common::{committed, every_set, magic_gen, scratch, COMMITTED};
 use magic_gen::{read_set_file, verify, Piece, Variant};
 
 #[test]
@@ -38,19 +38,37 @@ fn every_committed_set_verifies() {
     }
 }
 
-/// Returns true for a record-hunt command: a `--candidates` budget (deterministic but
-/// minutes long) or a `--seconds` budget (depends on the machine).
-fn is_hunt(command: &str) -> bool {
-    command.contains("--candidates") || command.contains("--seconds")
+/// Returns the last command of a set's recorded provenance: the one that wrote the file
+/// (a resumed set records the run that started its state, then the resume).
+fn last_command(command: &str) -> &str {
+    command.rsplit("; then ").next().unwrap_or(command)
 }
 
-/// Runs `name`'s recorded command from a scratch copy of the workspace layout and asserts
-/// it writes the committed file byte for byte.
+/// Returns true for a command whose budget takes minutes (`--candidates` scans).
+fn is_slow(command: &str) -> bool {
+    command.contains("--candidates")
+}
+
+/// Runs the command that wrote `name` from a scratch copy of the workspace layout (with
+/// the state it resumes from, if any, copied from the repository) and asserts it writes
+/// the committed file byte for byte.
 fn assert_regenerates(dir: &std::path::Path, name: &str) {
     let (_, provenance) = read_set_file(&committed(name)).unwrap();
-    let command = provenance.command.unwrap();
+    let recorded = provenance.command.unwrap();
+    let command = last_command(&recorded);
     let args: Vec<&str> = command.split_whitespace().collect();
     assert_eq!(args[0], "magic-gen");
+    assert!(
+        !command.contains("--seconds"),
+        "magics/{name}.rs was written by a time-budgeted run, which no machine repeats: {command}"
+    );
+    if let Some(i) = args.iter().position(|&a| a == "--resume") {
+        let state = args[i + 1];
+        let to = dir.join(state);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(common::workspace().join(state), &to)
+            .unwrap_or_else(|e| panic!("magics/{name}.rs resumes from {state}: {e}"));
+    }
     let run = magic_gen(dir, &args[1..]);
     run.assert_success();
     let fresh = fs::read(dir.join("magics").join(format!("{name}.rs"))).unwrap();
@@ -63,18 +81,30 @@ fn assert_regenerates(dir: &std::path::Path, name: &str) {
     );
 }
 
-/// The fast sets (no hunt budget in their command) regenerate identically; each takes
-/// well under a second in release.
-#[test]
-fn committed_sets_regenerate_identically_from_their_recorded_command() {
-    let dir = scratch("regenerate");
+/// Regenerates every set in `magics/` whose last command is slow (`slow`) or fast, and
+/// returns how many it checked.
+fn regenerate(dir: &std::path::Path, slow: bool) -> usize {
     fs::create_dir_all(dir.join("magics")).unwrap();
-    for name in COMMITTED {
-        let (_, provenance) = read_set_file(&committed(name)).unwrap();
-        if !is_hunt(&provenance.command.unwrap()) {
-            assert_regenerates(&dir, name);
+    let mut checked = 0;
+    for name in every_set() {
+        let (_, provenance) = read_set_file(&committed(&name)).unwrap();
+        if is_slow(last_command(&provenance.command.unwrap())) == slow {
+            assert_regenerates(dir, &name);
+            checked += 1;
         }
     }
+    checked
+}
+
+/// The sets written by fast commands (no `--candidates` scan) regenerate identically; each
+/// takes seconds at most in release.
+#[test]
+fn committed_sets_regenerate_identically_from_their_recorded_command() {
+    let checked = regenerate(&scratch("regenerate"), false);
+    assert!(
+        checked >= COMMITTED.len(),
+        "only {checked} fast sets regenerated"
+    );
 }
 
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes:
@@ -82,15 +112,11 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 #[test]
 #[ignore = "minutes long: a record hunt's --candidates budget"]
 fn hunted_sets_regenerate_identically_from_their_recorded_command() {
-    let dir = scratch("regenerate-hunts");
-    fs::create_dir_all(dir.join("magics")).unwrap();
-    for name in COMMITTED {
-        let (_, provenance) = read_set_file(&committed(name)).unwrap();
-        let command = provenance.command.unwrap();
-        if command.contains("--candidates") && !command.contains("--seconds") {
-            assert_regenerates(&dir, name);
-        }
-    }
+    let checked = regenerate(&scratch("regenerate-hunts"), true);
+    assert!(
+        checked > 0,
+        "no committed set was written by a --candidates hunt"
+    );
 }
 
 /// The densest sets the record hunts found (README, "Record hunts"), kept beside the ones

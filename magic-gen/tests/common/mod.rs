@@ -69,3 +69,22 @@ pub fn committed(name: &str) -> PathBuf {
 
 /// The committed sets: every one the runtime builds from.
 pub const COMMITTED: [&str; 3] = ["fancy", "plain", "black"];
+
+/// Returns the workspace root (the runtime crate's directory).
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Returns the name of every set file in `magics/` (`black` for `magics/black.rs`),
+/// sorted: the built ones and the records kept beside them.
+pub fn every_set() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(workspace().join("magics"))
+        .expect("magics/")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
