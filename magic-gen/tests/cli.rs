@@ -400,16 +400,23 @@ fn bits_out_of_range_are_rejected_with_file_and_line() {
         let run = verify_lines(&dir, "bad.txt", &lines);
         assert_error_at(&run, "bad.txt", at, &["out of range"]);
     }
-    // A fixed-shift set must use 12 bits for rooks.
-    let (set, _) = read_set_file(&committed("black")).unwrap();
-    let mut lines: Vec<String> = write_interchange(&set, &[])
-        .lines()
-        .map(str::to_string)
-        .collect();
-    let at = line_of(&lines, "rook   a1 ");
-    lines[at - 1] = lines[at - 1].replace(" 12 ", " 11 ");
-    let run = verify_lines(&dir, "black.txt", &lines);
-    assert_error_at(&run, "black.txt", at, &["rook a1", "12 index bits"]);
+    // A plain set uses 12 bits for every rook square; a packed (black) set may shift per
+    // square, but by no more index bits than the fixed 12.
+    for (name, from, to, needle) in [
+        ("plain", " 12 ", " 11 ", "12 index bits"),
+        ("black", " 12 ", " 13 ", "out of range 1..=12"),
+    ] {
+        let (set, _) = read_set_file(&committed(name)).unwrap();
+        let mut lines: Vec<String> = write_interchange(&set, &[])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let at = line_of(&lines, "rook   a1 ");
+        lines[at - 1] = lines[at - 1].replace(from, to);
+        let file = format!("{name}.txt");
+        let run = verify_lines(&dir, &file, &lines);
+        assert_error_at(&run, &file, at, &["rook a1", needle]);
+    }
 }
 
 #[test]
