@@ -17,7 +17,20 @@
 //!
 //! Bitboards are plain `u64` (bit `i` is square `i`, a1 = 0, h8 = 63), so an engine with
 //! its own bitboard type converts for free. Squares are a [`Square`], which is always on
-//! the board: no lookup can panic or read out of bounds.
+//! the board: no lookup can panic or read out of bounds. [`squares`] walks the squares of
+//! a bitboard; [`File`], [`Rank`], [`Square::flip_rank`] and [`Square::relative_to`] cover
+//! the coordinates move generators need.
+//!
+//! ```
+//! use magic_bitboards::{knight_attacks, squares, Color, Rank, Square};
+//!
+//! let knights = Square::B1.bit() | Square::G1.bit();
+//! let moves: u32 = squares(knights).map(|sq| knight_attacks(sq).count_ones()).sum();
+//! assert_eq!(moves, 6);
+//! // Black's knights start on the same squares, seen from the other side.
+//! assert_eq!(Square::G1.relative_to(Color::Black), Square::G8);
+//! assert_eq!(Rank::Second.relative_to(Color::Black).bitboard(), 0x00ff_0000_0000_0000);
+//! ```
 //!
 //! # Backends
 //!
@@ -72,7 +85,7 @@ mod square;
 
 #[allow(unused_imports)] // Empty when no backend feature is on.
 pub use backend::public::*;
-pub use square::{Color, ParseSquareError, Square, SquareOutOfRange};
+pub use square::{squares, Color, File, ParseSquareError, Rank, Square, SquareOutOfRange, Squares};
 
 use backend::{chosen, const_chosen};
 use tables::{BISHOP_RAYS, KING, KNIGHT, PAWN, ROOK_RAYS};

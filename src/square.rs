@@ -1,4 +1,5 @@
-//! The [`Square`] type: an index 0..64 that cannot be out of range.
+//! Board coordinates: [`Square`] (an index 0..64 that cannot be out of range), [`File`],
+//! [`Rank`], [`Color`], and [`Squares`], the squares of a bitboard in order.
 
 use core::fmt;
 use core::str::FromStr;
@@ -294,6 +295,56 @@ impl Square {
     pub const fn bit(self) -> u64 {
         1u64 << self as u8
     }
+
+    /// Returns the square on `file` and `rank`.
+    ///
+    /// ```
+    /// use magic_bitboards::{File, Rank, Square};
+    /// assert_eq!(Square::from_coords(File::E, Rank::Fourth), Square::E4);
+    /// ```
+    #[inline]
+    pub const fn from_coords(file: File, rank: Rank) -> Square {
+        Square::from_index_masked(rank as u8 * 8 + file as u8)
+    }
+
+    /// Returns the square mirrored across the middle of the board, rank 1 to rank 8 (a1 and
+    /// a8 swap, e2 and e7): the same square seen from the other side.
+    ///
+    /// ```
+    /// use magic_bitboards::Square;
+    /// assert_eq!(Square::E2.flip_rank(), Square::E7);
+    /// ```
+    #[inline]
+    pub const fn flip_rank(self) -> Square {
+        Square::from_index_masked(self as u8 ^ 56)
+    }
+
+    /// Returns the square mirrored across the middle files, a to h (a1 and h1 swap).
+    ///
+    /// ```
+    /// use magic_bitboards::Square;
+    /// assert_eq!(Square::B1.flip_file(), Square::G1);
+    /// ```
+    #[inline]
+    pub const fn flip_file(self) -> Square {
+        Square::from_index_masked(self as u8 ^ 7)
+    }
+
+    /// Returns the square as `color` sees it: itself for white, [`Square::flip_rank`] for
+    /// black. One piece-square table, or one set of castling squares, serves both sides.
+    ///
+    /// ```
+    /// use magic_bitboards::{Color, Square};
+    /// assert_eq!(Square::G1.relative_to(Color::Black), Square::G8);
+    /// assert_eq!(Square::G1.relative_to(Color::White), Square::G1);
+    /// ```
+    #[inline]
+    pub const fn relative_to(self, color: Color) -> Square {
+        match color {
+            Color::White => self,
+            Color::Black => self.flip_rank(),
+        }
+    }
 }
 
 impl From<Square> for u8 {
@@ -326,6 +377,27 @@ impl TryFrom<u8> for Square {
     #[inline]
     fn try_from(index: u8) -> Result<Square, SquareOutOfRange> {
         Square::new(index).ok_or(SquareOutOfRange)
+    }
+}
+
+/// From `u32`, the type of `u64::trailing_zeros`.
+///
+/// ```
+/// use magic_bitboards::Square;
+/// let pieces: u64 = Square::E4.bit() | Square::H8.bit();
+/// assert_eq!(Square::try_from(pieces.trailing_zeros()), Ok(Square::E4));
+/// assert!(Square::try_from(0u64.trailing_zeros()).is_err()); // 64: an empty board
+/// ```
+impl TryFrom<u32> for Square {
+    type Error = SquareOutOfRange;
+
+    #[inline]
+    fn try_from(index: u32) -> Result<Square, SquareOutOfRange> {
+        if index < 64 {
+            Ok(Square::from_index_masked(index as u8))
+        } else {
+            Err(SquareOutOfRange)
+        }
     }
 }
 
@@ -411,3 +483,242 @@ impl core::ops::Not for Color {
         self.opposite()
     }
 }
+
+/// A file of the board, `A` (a1..a8) to `H`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum File {
+    /// The a-file (index 0).
+    A,
+    /// The b-file.
+    B,
+    /// The c-file.
+    C,
+    /// The d-file.
+    D,
+    /// The e-file.
+    E,
+    /// The f-file.
+    F,
+    /// The g-file.
+    G,
+    /// The h-file (index 7).
+    H,
+}
+
+impl File {
+    /// Every file, a first.
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
+
+    /// Returns the file with index `index` (0 = a), or `None` from 8 on.
+    #[inline]
+    pub const fn new(index: u8) -> Option<File> {
+        if index < 8 {
+            Some(File::ALL[index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the file of `sq`.
+    #[inline]
+    pub const fn of(sq: Square) -> File {
+        File::ALL[sq.file() as usize]
+    }
+
+    /// Returns the index, 0 (a) to 7 (h).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the bitboard of the file's eight squares.
+    ///
+    /// ```
+    /// use magic_bitboards::{File, Square};
+    /// assert_eq!(File::A.bitboard(), 0x0101_0101_0101_0101);
+    /// assert!(File::of(Square::E4).bitboard() & Square::E8.bit() != 0);
+    /// ```
+    #[inline]
+    pub const fn bitboard(self) -> u64 {
+        0x0101_0101_0101_0101 << self as u8
+    }
+
+    /// Returns the file mirrored across the middle of the board (a and h swap).
+    #[inline]
+    pub const fn flip(self) -> File {
+        File::ALL[7 - self as usize]
+    }
+}
+
+/// A rank of the board, `First` (a1..h1) to `Eighth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    /// The first rank (index 0), white's back rank.
+    First,
+    /// The second rank.
+    Second,
+    /// The third rank.
+    Third,
+    /// The fourth rank.
+    Fourth,
+    /// The fifth rank.
+    Fifth,
+    /// The sixth rank.
+    Sixth,
+    /// The seventh rank.
+    Seventh,
+    /// The eighth rank (index 7), black's back rank.
+    Eighth,
+}
+
+impl Rank {
+    /// Every rank, the first first.
+    pub const ALL: [Rank; 8] = [
+        Rank::First,
+        Rank::Second,
+        Rank::Third,
+        Rank::Fourth,
+        Rank::Fifth,
+        Rank::Sixth,
+        Rank::Seventh,
+        Rank::Eighth,
+    ];
+
+    /// Returns the rank with index `index` (0 = first), or `None` from 8 on.
+    #[inline]
+    pub const fn new(index: u8) -> Option<Rank> {
+        if index < 8 {
+            Some(Rank::ALL[index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the rank of `sq`.
+    #[inline]
+    pub const fn of(sq: Square) -> Rank {
+        Rank::ALL[sq.rank() as usize]
+    }
+
+    /// Returns the index, 0 (first rank) to 7 (eighth).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the bitboard of the rank's eight squares.
+    ///
+    /// ```
+    /// use magic_bitboards::{Color, Rank};
+    /// assert_eq!(Rank::Second.bitboard(), 0xff00);
+    /// // Pawns that promote with their next push, for either side:
+    /// let seventh = |color| Rank::Seventh.relative_to(color).bitboard();
+    /// assert_eq!(seventh(Color::Black), Rank::Second.bitboard());
+    /// ```
+    #[inline]
+    pub const fn bitboard(self) -> u64 {
+        0xff << (8 * self as u8)
+    }
+
+    /// Returns the rank mirrored across the middle of the board (first and eighth swap).
+    #[inline]
+    pub const fn flip(self) -> Rank {
+        Rank::ALL[7 - self as usize]
+    }
+
+    /// Returns the rank as `color` sees it: itself for white, [`Rank::flip`] for black
+    /// (black's `Second` is the seventh rank).
+    #[inline]
+    pub const fn relative_to(self, color: Color) -> Rank {
+        match color {
+            Color::White => self,
+            Color::Black => self.flip(),
+        }
+    }
+}
+
+/// Returns the squares of `bitboard`, lowest index (a1) first; from the back with
+/// [`DoubleEndedIterator::next_back`], highest first. Each step is a `trailing_zeros` (or
+/// `leading_zeros`) and clears that bit.
+///
+/// ```
+/// use magic_bitboards::{knight_attacks, squares, Square};
+///
+/// let targets: Vec<Square> = squares(knight_attacks(Square::A1)).collect();
+/// assert_eq!(targets, [Square::C2, Square::B3]);
+/// assert_eq!(squares(u64::MAX).len(), 64);
+/// assert_eq!(squares(u64::MAX).next_back(), Some(Square::H8));
+/// ```
+#[inline]
+pub const fn squares(bitboard: u64) -> Squares {
+    Squares(bitboard)
+}
+
+/// The squares of a bitboard, in index order: see [`squares`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Squares(u64);
+
+impl Squares {
+    /// Returns the squares not yet visited, as a bitboard.
+    #[inline]
+    pub const fn remaining(self) -> u64 {
+        self.0
+    }
+}
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::from_index_masked(self.0.trailing_zeros() as u8);
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+
+    #[inline]
+    fn count(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    #[inline]
+    fn last(mut self) -> Option<Square> {
+        self.next_back()
+    }
+}
+
+impl DoubleEndedIterator for Squares {
+    #[inline]
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::from_index_masked(63 - self.0.leading_zeros() as u8);
+        self.0 ^= sq.bit();
+        Some(sq)
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+impl core::iter::FusedIterator for Squares {}
