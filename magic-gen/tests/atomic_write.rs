@@ -1,9 +1,12 @@
-//! Outputs are never half-written: `magic-gen emit ... --out X` and `magic-gen search ...
-//! --out X` are killed (SIGKILL) at seeded random moments, many of them near the end of the
-//! run where the file is written, and after every kill `X` must be byte for byte either
+//! Outputs are never half-written. First deterministically: a run made to crash (abort)
+//! half-way through writing its output, by the `MAGIC_GEN_CRASH_AFTER_BYTES` hook, leaves
+//! the old file byte for byte, with the partial temporary file (`X.tmp-PID`) beside it as
+//! proof that the crash landed mid-write. Then at random: `magic-gen emit ... --out X` and
+//! `magic-gen search ... --out X` are killed (SIGKILL) at seeded random moments, many of
+//! them near the end of the run, and after every kill `X` must be byte for byte either
 //! the file it replaced or the complete new one (which verifies). Temporary files the
-//! killed runs leave behind (`X.tmp-PID`) must not matter: a later complete run still
-//! writes the right file.
+//! killed runs leave behind must not matter: a later complete run still writes the right
+//! file.
 
 mod common;
 
@@ -136,6 +139,75 @@ fn kill_during_writes(name: &str, out: &str, commands: [Vec<String>; 2], runs: u
          existed), {finished} finished; {} stray temporary files, none ever read as {out}",
         strays.len()
     );
+}
+
+/// Runs `new` in a directory where `old` wrote `out`, crashing half-way through the write
+/// of `out`; checks the old file is intact and the partial temporary file proves where
+/// the crash landed; then a complete run of `new` writes the new file.
+fn crash_mid_write(name: &str, out: &str, old: &[String], new: &[String]) {
+    let dir = scratch(name);
+    run_to_end(&dir, new);
+    let new_bytes = fs::read(dir.join(out)).unwrap();
+    run_to_end(&dir, old);
+    let old_bytes = fs::read(dir.join(out)).unwrap();
+    assert_ne!(
+        old_bytes, new_bytes,
+        "the two commands must write different files"
+    );
+    let half = new_bytes.len() / 2;
+    let status = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+        .args(new)
+        .env("MAGIC_GEN_CRASH_AFTER_BYTES", half.to_string())
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("the magic-gen binary runs");
+    assert!(
+        !status.success(),
+        "{new:?} was meant to crash while writing"
+    );
+    assert_eq!(
+        fs::read(dir.join(out)).unwrap(),
+        old_bytes,
+        "{new:?} crashed mid-write: {out} must still be the old file"
+    );
+    let temps = temp_files(&dir, out);
+    assert_eq!(temps.len(), 1, "one partial temporary file: {temps:?}");
+    let partial = fs::read(dir.join(&temps[0])).unwrap();
+    assert_eq!(
+        partial,
+        new_bytes[..half],
+        "the crash landed half-way through the write"
+    );
+    run_to_end(&dir, new);
+    assert_eq!(fs::read(dir.join(out)).unwrap(), new_bytes);
+}
+
+#[test]
+fn a_crash_mid_write_leaves_the_old_file() {
+    let fancy = committed("fancy").to_string_lossy().into_owned();
+    let plain = committed("plain").to_string_lossy().into_owned();
+    for out in ["set.txt", "set.rs"] {
+        crash_mid_write(
+            &format!("crash-emit-{out}"),
+            out,
+            &args(&["emit", &plain, "--out", out]),
+            &args(&["emit", &fancy, "--out", out]),
+        );
+    }
+    let search = |seed: &str| {
+        args(&[
+            "search",
+            "--variant",
+            "plain",
+            "--seed",
+            seed,
+            "--out",
+            "set.rs",
+        ])
+    };
+    crash_mid_write("crash-search", "set.rs", &search("1"), &search("2"));
 }
 
 fn args(list: &[&str]) -> Vec<String> {

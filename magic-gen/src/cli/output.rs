@@ -92,6 +92,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
     let tmp = dir.join(tmp_name);
     let result = (|| -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
+        if let Some(n) = crash_after_bytes() {
+            // The test hook: die like a killed process, part of the way through the write.
+            f.write_all(&contents[..n.min(contents.len())])?;
+            f.sync_all()?;
+            std::process::abort();
+        }
         f.write_all(contents)?;
         f.sync_all()?;
         drop(f);
@@ -106,6 +112,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
         let _ = fs::remove_file(&tmp);
         format!("{}: cannot write: {e}", show(path))
     })
+}
+
+/// The environment variable that makes [`write_atomic`] abort the process after writing
+/// this many bytes of the temporary file: how `tests/atomic_write.rs` crashes a run in the
+/// middle of a write deterministically, instead of hoping a timed kill lands there.
+pub const CRASH_AFTER_BYTES: &str = "MAGIC_GEN_CRASH_AFTER_BYTES";
+
+/// Returns the byte count of [`CRASH_AFTER_BYTES`], if set to a number.
+fn crash_after_bytes() -> Option<usize> {
+    std::env::var(CRASH_AFTER_BYTES).ok()?.parse().ok()
 }
 
 /// Fails early if `out`'s directory does not exist: before a long search, not after it.
