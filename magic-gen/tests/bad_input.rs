@@ -1,0 +1,310 @@
+//! Bad set files through the command line, one test per malformed-file case: each is a
+//! clean failure (exit 1 or 2, no panic) whose message names the file and line, and the
+//! piece and square where there are some.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{committed, magic_gen, scratch};
+use magic_gen::{read_set_file, write_interchange};
+
+/// Returns the committed fancy set in the interchange format, as lines.
+fn fancy_interchange() -> Vec<String> {
+    let (set, _) = read_set_file(&committed("fancy")).expect("committed set reads");
+    write_interchange(&set, &["test input".to_string()])
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Returns the 1-based number of the line that starts with `prefix`.
+fn line_of(lines: &[String], prefix: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starts with {prefix:?}"))
+        + 1
+}
+
+/// Writes `lines` to `dir/name` and runs `verify` on it; returns the run.
+fn verify_lines(dir: &Path, name: &str, lines: &[String]) -> common::Run {
+    fs::write(dir.join(name), lines.join("\n") + "\n").unwrap();
+    magic_gen(dir, &["verify", name])
+}
+
+/// Asserts a clean failure whose message names `file:line:` and contains every `needle`.
+fn assert_error_at(run: &common::Run, file: &str, line: usize, needles: &[&str]) {
+    run.assert_clean_failure();
+    let at = format!("error: {file}:{line}: ");
+    assert!(
+        run.stderr.contains(&at),
+        "expected {at:?} in:\n{}",
+        run.stderr
+    );
+    for n in needles {
+        assert!(run.stderr.contains(n), "expected {n:?} in:\n{}", run.stderr);
+    }
+}
+
+#[test]
+fn bad_hex_is_reported_with_file_and_line() {
+    let dir = scratch("bad-hex");
+    let mut lines = fancy_interchange();
+    let at = line_of(&lines, "rook   e4 ");
+    lines[at - 1] = "rook   e4 0x12G4 10 1234".to_string();
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    assert_error_at(&run, "bad.txt", at, &["magic '0x12G4'"]);
+    // Too many digits and a missing prefix are bad hex too.
+    lines[at - 1] = "rook   e4 0x1234567890abcdef0 10 1234".to_string();
+    assert_error_at(
+        &verify_lines(&dir, "bad.txt", &lines),
+        "bad.txt",
+        at,
+        &["hex"],
+    );
+    lines[at - 1] = "rook   e4 1234 10 1234".to_string();
+    assert_error_at(
+        &verify_lines(&dir, "bad.txt", &lines),
+        "bad.txt",
+        at,
+        &["0x prefix"],
+    );
+}
+
+#[test]
+fn unknown_square_is_reported_with_file_and_line() {
+    let dir = scratch("bad-square");
+    let mut lines = fancy_interchange();
+    let at = line_of(&lines, "bishop c3 ");
+    lines[at - 1] = lines[at - 1].replacen("c3", "c9", 1);
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    assert_error_at(&run, "bad.txt", at, &["unknown square 'c9'"]);
+    lines[at - 1] = lines[at - 1].replacen("bishop", "queen", 1);
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    assert_error_at(&run, "bad.txt", at, &["unknown piece 'queen'"]);
+}
+
+#[test]
+fn missing_entries_are_listed_by_piece_and_square() {
+    let dir = scratch("missing");
+    let mut lines = fancy_interchange();
+    let at = line_of(&lines, "bishop h8 ");
+    lines.remove(at - 1);
+    let at = line_of(&lines, "rook   a5 ");
+    lines.remove(at - 1);
+    let last = lines.len();
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    assert_error_at(
+        &run,
+        "bad.txt",
+        last,
+        &["missing 2 of 128 entries", "rook a5", "bishop h8"],
+    );
+}
+
+#[test]
+fn a_duplicate_entry_names_both_lines() {
+    let dir = scratch("duplicate");
+    let mut lines = fancy_interchange();
+    let first = line_of(&lines, "rook   e4 ");
+    lines.push(lines[first - 1].clone());
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    let expected = format!("duplicate entry for rook e4 (first on line {first})");
+    assert_error_at(&run, "bad.txt", lines.len(), &[&expected]);
+}
+
+#[test]
+fn bits_out_of_range_are_rejected_with_file_and_line() {
+    let dir = scratch("bits");
+    let mut lines = fancy_interchange();
+    let at = line_of(&lines, "rook   e4 ");
+    let fields: Vec<String> = lines[at - 1]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    for bits in ["11", "0", "64", "-3", "x"] {
+        lines[at - 1] = format!("rook e4 {} {bits} {}", fields[2], fields[4]);
+        let run = verify_lines(&dir, "bad.txt", &lines);
+        assert_error_at(&run, "bad.txt", at, &["out of range"]);
+    }
+    // A plain set uses 12 bits for every rook square; a packed (black) set may shift per
+    // square, but by no more index bits than the fixed 12.
+    for (name, from, to, needle) in [
+        ("plain", " 12 ", " 11 ", "12 index bits"),
+        ("black", " 12 ", " 13 ", "out of range 1..=12"),
+    ] {
+        let (set, _) = read_set_file(&committed(name)).unwrap();
+        let mut lines: Vec<String> = write_interchange(&set, &[])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let at = line_of(&lines, "rook   a1 ");
+        lines[at - 1] = lines[at - 1].replace(from, to);
+        let file = format!("{name}.txt");
+        let run = verify_lines(&dir, &file, &lines);
+        assert_error_at(&run, &file, at, &["rook a1", needle]);
+    }
+}
+
+#[test]
+fn mixed_variants_are_rejected_with_file_and_line() {
+    let dir = scratch("mixed");
+    let mut lines = fancy_interchange();
+    let first = line_of(&lines, "variant fancy");
+    let at = line_of(&lines, "bishop a1 ");
+    lines.insert(at - 1, "variant black".to_string());
+    let run = verify_lines(&dir, "bad.txt", &lines);
+    let expected = format!("mixed variants: 'black' here, 'fancy' on line {first}");
+    assert_error_at(&run, "bad.txt", at, &[&expected]);
+}
+
+#[test]
+fn an_empty_file_is_rejected_with_file_and_line() {
+    let dir = scratch("empty");
+    fs::write(dir.join("empty.txt"), "").unwrap();
+    let run = magic_gen(&dir, &["verify", "empty.txt"]);
+    assert_error_at(&run, "empty.txt", 1, &["empty file"]);
+    // Only comments and blank lines count as empty too.
+    fs::write(dir.join("comments.txt"), "# nothing here\n\n   \n").unwrap();
+    let run = magic_gen(&dir, &["verify", "comments.txt"]);
+    assert_error_at(&run, "comments.txt", 3, &["empty file"]);
+    // So does an empty Rust file.
+    fs::write(dir.join("empty.rs"), "").unwrap();
+    let run = magic_gen(&dir, &["verify", "empty.rs"]);
+    assert_error_at(&run, "empty.rs", 1, &["not a magic-gen set"]);
+}
+
+#[test]
+fn binary_garbage_is_rejected_with_file_and_line_never_a_panic() {
+    let dir = scratch("garbage");
+    // A deterministic byte soup with every byte value, newlines included.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    for name in ["garbage.txt", "garbage.rs", "garbage.bin"] {
+        fs::write(dir.join(name), &bytes).unwrap();
+        for command in ["verify", "stats", "emit"] {
+            let mut args = vec![command, name];
+            if command == "emit" {
+                args.extend(["--out", "out.rs"]);
+            }
+            let run = magic_gen(&dir, &args);
+            run.assert_clean_failure();
+            assert!(
+                run.stderr.contains(&format!("error: {name}:")),
+                "{}",
+                run.stderr
+            );
+            assert!(run.stderr.contains("binary"), "{}", run.stderr);
+        }
+    }
+    // Text that is valid UTF-8 but not a set: named by line.
+    fs::write(dir.join("prose.txt"), "variant fancy\nhello world\n").unwrap();
+    let run = magic_gen(&dir, &["verify", "prose.txt"]);
+    assert_error_at(&run, "prose.txt", 2, &["PIECE SQUARE MAGIC BITS OFFSET"]);
+    assert!(!dir.join("out.rs").exists());
+}
+
+#[test]
+fn a_missing_file_is_an_error_not_a_panic() {
+    let dir = scratch("no-file");
+    for command in ["verify", "stats"] {
+        let run = magic_gen(&dir, &[command, "nope.txt"]);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains("error: nope.txt: cannot read"),
+            "{}",
+            run.stderr
+        );
+    }
+    // A directory, and an endless file, are refused without reading them whole.
+    let run = magic_gen(&dir, &["verify", "."]);
+    run.assert_clean_failure();
+    #[cfg(unix)]
+    {
+        let run = magic_gen(&dir, &["verify", "/dev/zero"]);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains("error: /dev/zero: larger than"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_destructive_collision_is_rejected_by_piece_and_square() {
+    let dir = scratch("collision");
+    // In the Rust source: replace rook e4's magic by one that collides.
+    let source = fs::read_to_string(committed("fancy")).unwrap();
+    let broken: String = source
+        .lines()
+        .map(|l| {
+            if l.ends_with("// e4") && l.contains("shift: 54") {
+                let start = l.find("magic: 0x").unwrap() + "magic: ".len();
+                format!("{}0x0000000000000001{}", &l[..start], &l[start + 18..])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(broken, source.trim_end());
+    fs::write(dir.join("broken.rs"), broken).unwrap();
+    for command in ["verify", "stats", "emit"] {
+        let mut args = vec![command, "broken.rs"];
+        if command == "emit" {
+            args.extend(["--out", "out.rs"]);
+        }
+        let run = magic_gen(&dir, &args);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr
+                .contains("error: broken.rs: rook e4: destructive collision"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("rejected: 1 square fails"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!dir.join("out.rs").exists());
+
+    // In the interchange format: two bishop squares get a magic of 1, which keeps only
+    // the key's top bits and collides on every square.
+    let mut lines = fancy_interchange();
+    for square in ["c1", "f1"] {
+        let at = line_of(&lines, &format!("bishop {square} ")) - 1;
+        let old = lines[at].split_whitespace().nth(2).unwrap().to_string();
+        lines[at] = lines[at].replace(&old, "0x1");
+    }
+    let run = verify_lines(&dir, "collide.txt", &lines);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr
+            .contains("error: collide.txt: bishop c1: destructive collision"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("error: collide.txt: bishop f1: destructive collision"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("rejected: 2 squares fail"),
+        "{}",
+        run.stderr
+    );
+}
