@@ -1,6 +1,7 @@
-//! Bad set files through the command line, one test per malformed-file case: each is a
-//! clean failure (exit 1 or 2, no panic) whose message names the file and line, and the
-//! piece and square where there are some.
+//! Set files through `magic-gen verify`: one test per malformed-file case, each a clean
+//! failure (exit 1 or 2, no panic) whose message names the file and line, and the piece
+//! and square where there are some; and the published black record, whose negative
+//! offsets verify as long as every index stays at zero or above.
 
 mod common;
 
@@ -304,6 +305,85 @@ fn a_destructive_collision_is_rejected_by_piece_and_square() {
     );
     assert!(
         run.stderr.contains("rejected: 2 squares fail"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Returns the published 87,988-entry black set (test data) as interchange lines.
+fn published_black() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-black-87988.txt");
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Returns `lines` with every entry's offset changed by `f(piece square, offset)`.
+fn with_offsets(lines: &[String], f: impl Fn(&str, i64) -> i64) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            match fields[..] {
+                [piece @ ("rook" | "bishop"), square, magic, bits, offset] => {
+                    let place = format!("{piece} {square}");
+                    let offset = f(&place, offset.parse().unwrap());
+                    format!("{place} {magic} {bits} {offset}")
+                }
+                _ => l.clone(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_published_black_record_verifies_with_its_exact_size() {
+    let dir = scratch("published-black");
+    let run = verify_lines(&dir, "published.txt", &published_black());
+    run.assert_success();
+    assert!(
+        run.stdout.contains("table length: 87988 entries"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("slots used:   72118"), "{}", run.stdout);
+    assert!(run.stdout.contains("holes:        15870"), "{}", run.stdout);
+}
+
+#[test]
+fn negative_offsets_verify_while_every_index_stays_at_zero_or_above() {
+    let dir = scratch("negative-offsets");
+    // Bishop b2's hashes are 488..=504 (17 slots). Move every other square 17 slots up and
+    // bishop b2 to the front: its offset becomes -488 and its indices 0..=16.
+    let lines = with_offsets(&published_black(), |place, offset| match place {
+        "bishop b2" => -488,
+        _ => offset + 17,
+    });
+    let run = verify_lines(&dir, "moved.txt", &lines);
+    run.assert_success();
+    assert!(
+        run.stdout.contains("table length: 88005 entries"),
+        "{}",
+        run.stdout
+    );
+    // One slot further down and its lowest index would be -1: rejected by piece and square.
+    let lines = with_offsets(
+        &lines,
+        |place, offset| {
+            if place == "bishop b2" {
+                -489
+            } else {
+                offset
+            }
+        },
+    );
+    let run = verify_lines(&dir, "below.txt", &lines);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("bishop b2: offset -489 puts occupancy")
+            && run.stderr.contains("at index -1, below 0"),
         "{}",
         run.stderr
     );

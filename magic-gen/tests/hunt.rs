@@ -1,6 +1,6 @@
 //! Long runs through the command line: shards merged with `magic-gen merge` equal one run,
-//! a run stopped by its time budget resumes from its state file to the same set, and bad
-//! state files and mismatched shards are clean errors.
+//! a hunt resumed from its state file with a larger candidate budget equals one run with
+//! that budget, and bad state files and mismatched shards are clean errors.
 
 mod common;
 
@@ -73,32 +73,55 @@ fn shards_merged_equal_one_run() {
 }
 
 #[test]
-fn a_run_cut_short_resumes_to_the_same_set() {
+fn a_hunt_resumed_with_a_larger_budget_equals_one_run_with_it() {
     let dir = scratch("hunt-resume");
-    // Fancy, bishops one bit under: climbs take long enough for a 0.3 s budget to cut them.
+    // Fancy, bishops one bit under: a budget of 4096 candidates leaves more squares
+    // unreached (56) than one of 16384 (52), so the resumed run has work to do.
     let base = [
         "search",
         "--piece",
         "bishop",
         "--bits-under",
         "1",
-        "--candidates",
-        "40960",
+        "--threads=2",
     ];
-    magic_gen(&dir, &[&base[..], &["--out", "whole.rs"]].concat()).assert_success();
-    let cut = magic_gen(
+    magic_gen(
         &dir,
-        &[&base[..], &["--seconds", "0.3", "--state", "run.state"]].concat(),
-    );
-    cut.assert_success();
-    let state = fs::read_to_string(dir.join("run.state")).unwrap();
-    assert!(
-        state.contains(" done 0"),
-        "the budget should leave unfinished jobs:\n{state}"
+        &[&base[..], &["--candidates", "16384", "--out", "whole.rs"]].concat(),
+    )
+    .assert_success();
+    magic_gen(
+        &dir,
+        &[
+            &base[..],
+            &[
+                "--candidates",
+                "4096",
+                "--state",
+                "run.state",
+                "--out",
+                "cut.rs",
+            ],
+        ]
+        .concat(),
+    )
+    .assert_success();
+    assert_ne!(
+        set_body(&dir.join("cut.rs")),
+        set_body(&dir.join("whole.rs")),
+        "the smaller budget must leave squares the larger one reaches"
     );
     let resumed = magic_gen(
         &dir,
-        &["search", "--resume", "run.state", "--out", "resumed.rs"],
+        &[
+            "search",
+            "--resume",
+            "run.state",
+            "--candidates",
+            "16384",
+            "--out",
+            "resumed.rs",
+        ],
     );
     resumed.assert_success();
     assert!(
@@ -109,6 +132,22 @@ fn a_run_cut_short_resumes_to_the_same_set() {
     assert_eq!(
         set_body(&dir.join("resumed.rs")),
         set_body(&dir.join("whole.rs"))
+    );
+    let header = std::fs::read_to_string(dir.join("resumed.rs")).unwrap();
+    assert!(
+        header.contains("--candidates 4096 --seed 1 --out cut.rs; then magic-gen search --resume run.state --candidates 16384 --out resumed.rs\n"),
+        "{header}"
+    );
+    // A budget can only grow.
+    let lower = magic_gen(
+        &dir,
+        &["search", "--resume", "run.state", "--candidates", "4096"],
+    );
+    lower.assert_clean_failure();
+    assert!(
+        lower.stderr.contains("below its budget"),
+        "{}",
+        lower.stderr
     );
 }
 

@@ -33,8 +33,9 @@ const ALWAYS: [&str; 2] = ["variant", "seed"];
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Continue the search saved in this state file with its own settings (and keep
-    /// saving to it unless --state names another file).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "candidates", "shard", "pool", "patience", "seed", "variant"])]
+    /// saving to it unless --state names another file); with --candidates, raise its
+    /// candidate budget.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "shard", "pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed) or white (fixed shift, `occ & mask`,
@@ -62,6 +63,8 @@ pub struct SearchArgs {
     seconds: Option<f64>,
     /// Scan exactly the first N candidates of each job's space (of this shard's share),
     /// then stop: a budget that, unlike --seconds, gives the same result on any machine.
+    /// With --resume, raise the saved budget to N: the hunt goes on where it stopped and
+    /// ends as one run with budget N would.
     #[arg(long, value_name = "N")]
     candidates: Option<u64>,
     /// Run only shard K of N (K = 0..N-1) of the candidate space; run the others
@@ -122,7 +125,15 @@ pub fn read_state(path: &Path) -> Result<SearchState, String> {
 /// records `command`.
 fn initial_state(args: &SearchArgs, command: String) -> Result<SearchState, String> {
     if let Some(path) = &args.resume {
-        return read_state(path);
+        let mut state = read_state(path)?;
+        if let Some(n) = args.candidates {
+            state
+                .raise_budget(n)
+                .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
+        }
+        // The state now also records this run, which shapes what it keeps from here on.
+        state.command = format!("{}; then {command}", state.command);
+        return Ok(state);
     }
     if (args.piece.is_some() || args.square.is_some())
         && args.bits.is_none()
@@ -188,8 +199,7 @@ fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let limits = limits(args);
     let threads = limits.threads;
-    let command = recorded(args, matches);
-    let mut state = initial_state(args, command.clone())?;
+    let mut state = initial_state(args, recorded(args, matches))?;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
@@ -253,11 +263,8 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     }
     let provenance = Provenance {
         seed: Some(state.scan.seed),
-        command: Some(match &args.resume {
-            None => command,
-            // The run that started the state, then this one: both shaped the set.
-            Some(_) => format!("{}; then {command}", state.command),
-        }),
+        // A resumed state records the run that started it, then every resume.
+        command: Some(state.command.clone()),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {

@@ -137,6 +137,35 @@ impl Scan {
 }
 
 impl SearchState {
+    /// Raises the candidate budget to `limit`, so a finished hunt goes on where it stopped:
+    /// jobs that spent the old budget without reaching their goal are reopened. Each job
+    /// scans its blocks in order and keeps its finds by a rank that does not depend on the
+    /// limit, so the result is what one run with budget `limit` gives. The old budget must
+    /// end on a block boundary (a multiple of 4096), where no block was cut short.
+    pub fn raise_budget(&mut self, limit: u64) -> Result<(), String> {
+        match self.scan.budget {
+            Budget::UntilFound => {
+                return Err("the state scans until found: it has no candidate budget".into())
+            }
+            Budget::Candidates(old) if limit < old => {
+                return Err(format!("{limit} candidates is below its budget of {old}"))
+            }
+            Budget::Candidates(old) if old % BLOCK_LEN != 0 => {
+                return Err(format!(
+                    "its budget of {old} candidates ends inside a block (only a multiple of \
+                     {BLOCK_LEN} can be raised)"
+                ))
+            }
+            Budget::Candidates(_) => {}
+        }
+        self.scan.budget = Budget::Candidates(limit);
+        let scan = self.scan;
+        for job in &mut self.jobs {
+            job.done = scan.finished(job);
+        }
+        Ok(())
+    }
+
     /// Returns the state as text (see the module documentation).
     pub fn to_text(&self) -> String {
         let scan = &self.scan;

@@ -252,3 +252,44 @@ fn black_sets_may_shift_per_square() {
     // Letting ranges start before the table never makes it longer.
     assert!(out.report.table_len <= without.report.table_len);
 }
+
+#[test]
+fn a_raised_budget_equals_one_run_with_it() {
+    for variant in [Variant::Black, Variant::Fancy] {
+        let mut o = options(variant, 2);
+        o.scan.pool = 2;
+        o.scan.patience = 20;
+        if variant == Variant::Fancy {
+            o.targets = [0, 1, 2, 27].map(|s| (Piece::Bishop, s)).to_vec();
+            o.bits_under = Some(1);
+        }
+        o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
+        let mut whole = new_state(&o).unwrap();
+        run(&mut whole, &o.limits, &Progress::default(), None);
+        o.scan.budget = Budget::Candidates(BLOCK_LEN);
+        let mut part = new_state(&o).unwrap();
+        run(&mut part, &o.limits, &Progress::default(), None);
+        assert!(part.jobs.iter().all(|j| j.done));
+        part.raise_budget(2 * BLOCK_LEN).unwrap();
+        assert!(part.jobs.iter().any(|j| !j.done), "{variant}: jobs reopen");
+        run(&mut part, &o.limits, &Progress::default(), None);
+        assert_eq!(part, whole, "{variant}");
+    }
+}
+
+#[test]
+fn only_a_whole_block_budget_can_be_raised() {
+    let mut o = options(Variant::Black, 1);
+    let mut st = new_state(&o).unwrap();
+    assert!(st
+        .raise_budget(BLOCK_LEN)
+        .unwrap_err()
+        .contains("until found"));
+    o.scan.budget = Budget::Candidates(BLOCK_LEN + 1);
+    let mut st = new_state(&o).unwrap();
+    assert!(st.raise_budget(BLOCK_LEN).unwrap_err().contains("below"));
+    assert!(st
+        .raise_budget(4 * BLOCK_LEN)
+        .unwrap_err()
+        .contains("inside a block"));
+}
