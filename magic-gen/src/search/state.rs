@@ -84,7 +84,8 @@ pub struct Job {
 pub struct SearchState {
     /// What the scan keeps; every shard of one search shares it but for the shard index.
     pub scan: Scan,
-    /// The command that started the search.
+    /// The commands that shaped the state: the one that started it, then each resume
+    /// (`A; then B`).
     pub command: String,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub jobs: Vec<Job>,
