@@ -1,7 +1,32 @@
 //! Argument parsers: each turns one command-line value into its type or says what is wrong.
 
-use magic_gen::search::Shard;
+use clap::Args;
+use magic_gen::search::{Limits, Shard};
 use magic_gen::{parse_square, Piece, Variant};
+
+/// How a fixed-shift table is packed: the options `search` and `merge` share.
+#[derive(Args, Debug, Clone)]
+pub struct PackArgs {
+    /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
+    /// greedy packing alone). A count, so the table is the same on any machine.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub pack_iterations: u64,
+    /// Let packed ranges start before the table wherever every index stays at 0 or above
+    /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
+    #[arg(long)]
+    pub negative_offsets: bool,
+}
+
+impl PackArgs {
+    /// Returns `limits` with these packing options.
+    pub fn apply(&self, limits: Limits) -> Limits {
+        Limits {
+            pack_iterations: self.pack_iterations,
+            negative_offsets: self.negative_offsets,
+            ..limits
+        }
+    }
+}
 
 /// Parses a searchable variant (every one but PEXT).
 pub fn parse_variant(s: &str) -> Result<Variant, String> {

@@ -8,6 +8,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, Limits};
 use magic_gen::Provenance;
 
+use super::args::PackArgs;
 use super::output::{check_writable, recorded_command, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -17,12 +18,8 @@ pub struct MergeArgs {
     /// State files of the shards of one search (`search --shard K/N --state FILE`).
     #[arg(required = true, value_name = "STATE")]
     states: Vec<PathBuf>,
-    /// Moves of layout annealing after the greedy packing (fixed shift).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pack_iterations: u64,
-    /// Let packed ranges start before the table (see `search --negative-offsets`).
-    #[arg(long)]
-    negative_offsets: bool,
+    #[command(flatten)]
+    pack: PackArgs,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
@@ -45,11 +42,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged)?;
     }
-    let limits = Limits {
-        pack_iterations: args.pack_iterations,
-        negative_offsets: args.negative_offsets,
-        ..Limits::default()
-    };
+    let limits = args.pack.apply(Limits::default());
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(

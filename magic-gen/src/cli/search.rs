@@ -15,7 +15,7 @@ use magic_gen::search::{
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::{
-    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant,
+    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::progress::watch;
@@ -78,14 +78,8 @@ pub struct SearchArgs {
     /// (0: keep magics as found).
     #[arg(long, default_value_t = DENSITY_PATIENCE)]
     patience: u32,
-    /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
-    /// greedy packing alone). A count, so the table is the same on any machine.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pack_iterations: u64,
-    /// Let packed ranges start before the table wherever every index stays at 0 or above
-    /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
-    #[arg(long)]
-    negative_offsets: bool,
+    #[command(flatten)]
+    pack: PackArgs,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`.
     #[arg(long, value_name = "FILE")]
@@ -170,15 +164,14 @@ fn initial_state(args: &SearchArgs, command: String) -> Result<SearchState, Stri
 
 /// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
 fn limits(args: &SearchArgs) -> Limits {
-    Limits {
+    args.pack.apply(Limits {
         threads: args
             .threads
             .map(|t| t as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
-        pack_iterations: args.pack_iterations,
-        negative_offsets: args.negative_offsets,
-    }
+        ..Limits::default()
+    })
 }
 
 /// Saves `state` to `path` atomically.

@@ -5,8 +5,10 @@
 //! it tries every magic of the pool at its lowest fitting offset and keeps the one that
 //! grows the table least (then the one with fewer used slots, leaving more room for later
 //! squares). Patterns interleave in each other's gaps; slots are not shared
-//! across squares (equal attack sets of different squares are rare). With a time budget it
-//! repeats with perturbed square orders and keeps the shortest table.
+//! across squares (equal attack sets of different squares are rare). A fixed number of
+//! annealing moves then takes squares out and puts them back elsewhere, keeping the
+//! shortest table met. Positions are starts (where a pattern's first used index lands);
+//! the offset is the start minus that index, negative only where negative offsets are on.
 //!
 //! Fitting is bit-parallel: 64 candidate offsets are tested at once against the pattern's
 //! first 64 slots, and only survivors are checked in full.
