@@ -75,6 +75,7 @@
 //! (vector Hyperbola Quintessence with 4.5 KiB of tables, only on x86_64 targets with AVX2).
 
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 #[macro_use]
@@ -114,6 +115,21 @@ pub mod registry {
 /// assert_eq!(table_free, magic_bitboards::BACKEND_TABLE_BYTES == 0);
 /// ```
 pub const BACKEND: &str = chosen::NAME;
+
+/// Whether this build has the PEXT backends: the target is `x86_64` with BMI2 (e.g. `-C
+/// target-cpu=x86-64-v3`) and PEXT is not switched off with `--cfg
+/// magic_bitboards_no_pext`. Where it is `false`, the `pext` and `pext_compact` features
+/// compile nothing (so that one manifest serves every target) and [`BACKEND`] is not
+/// `"pext"`. (These docs are built for a BMI2 target, so that they show the PEXT modules.)
+///
+/// ```
+/// use magic_bitboards::{BACKEND, PEXT_AVAILABLE};
+///
+/// if BACKEND == "pext" {
+///     assert!(PEXT_AVAILABLE);
+/// }
+/// ```
+pub const PEXT_AVAILABLE: bool = cfg!(mb_pext);
 
 /// Bytes of attack table the crate-level lookups link in.
 pub const BACKEND_TABLE_BYTES: usize = chosen::TABLE_BYTES;

@@ -155,8 +155,7 @@ macro_rules! backend_common {
 macro_rules! backends {
     ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:tt;)*) => {
         $(
-            #[cfg(mb_backend = $name)]
-            pub mod $module;
+            backend_module!([] [$($need)*] $module $name);
             // The list's word, checked: the lookups run in a const item.
             #[cfg(mb_backend = $name)]
             const_lookups!($const_fn, $module);
@@ -194,6 +193,40 @@ macro_rules! backends {
                 visitor.visit::<$module::Impl>();
             )*
         }
+    };
+}
+
+/// Declares a backend's module, compiled where build.rs said so (`mb_backend`), and for
+/// the documentation (`docsrs`, docs.rs) marks it with what a user must give for it: its
+/// feature, and the target each of its `needs` stands for.
+macro_rules! backend_module {
+    ([] [] $module:ident $name:literal) => {
+        #[cfg(mb_backend = $name)]
+        #[cfg_attr(docsrs, doc(cfg(feature = $name)))]
+        pub mod $module;
+    };
+    ([$($pred:tt)+] [] $module:ident $name:literal) => {
+        #[cfg(mb_backend = $name)]
+        #[cfg_attr(docsrs, doc(cfg(all(feature = $name $($pred)*))))]
+        pub mod $module;
+    };
+    ([$($pred:tt)*] [tables $($rest:ident)*] $module:ident $name:literal) => {
+        backend_module!(
+            [$($pred)*, any(target_pointer_width = "32", target_pointer_width = "64")]
+            [$($rest)*] $module $name
+        );
+    };
+    ([$($pred:tt)*] [pext $($rest:ident)*] $module:ident $name:literal) => {
+        backend_module!(
+            [$($pred)*, target_arch = "x86_64", target_feature = "bmi2", not(magic_bitboards_no_pext)]
+            [$($rest)*] $module $name
+        );
+    };
+    ([$($pred:tt)*] [avx2 $($rest:ident)*] $module:ident $name:literal) => {
+        backend_module!(
+            [$($pred)*, target_arch = "x86_64", target_feature = "avx2"]
+            [$($rest)*] $module $name
+        );
     };
 }
 
