@@ -1,7 +1,8 @@
-//! Compact PEXT: the PEXT index into a table of `u16` entries, each an attack set packed
-//! to the bits of the square's empty-board attacks and expanded again with PDEP. A quarter
-//! of the `pext` table (about 210 KiB), so more of it stays in cache; one `pdep` more per
-//! lookup. Compiled only for x86_64 targets with BMI2.
+//! Compact PEXT: the PEXT index into small tables. Rook entries are `u16`, each an attack
+//! set packed to the bits of the square's empty-board attacks and expanded again with PDEP
+//! (200 KiB instead of 800); bishop entries stay `u64` (41 KiB; no PDEP on their path).
+//! Both pieces' parameters of a square share one 32-byte record, so a queen reads one
+//! cache line of them. Compiled only for x86_64 targets with BMI2.
 
 use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
@@ -9,54 +10,69 @@ use crate::backend::{Entries, Table};
 use crate::tables::Aligned;
 use crate::Square;
 
-/// One square's compact PEXT parameters.
+/// One square's compact PEXT parameters, for both pieces.
 #[derive(Clone, Copy)]
+#[repr(C, align(32))]
 pub(crate) struct CompactPextSquare {
-    /// The relevant occupancy mask, whose bits `pext` packs into the index.
-    pub mask: u64,
-    /// The empty-board attacks, whose bits `pdep` spreads an entry over: kept here, beside
-    /// the mask, so a lookup touches one cache line of records.
-    pub rays: u64,
-    /// Start of the square's `2^popcount(mask)` range in [`ATTACKS`].
-    pub offset: u32,
+    /// The rook's relevant occupancy mask, whose bits `pext` packs into the index.
+    pub rook_mask: u64,
+    /// The rook's empty-board attacks, whose bits `pdep` spreads an entry over.
+    pub rook_rays: u64,
+    /// The bishop's relevant occupancy mask.
+    pub bishop_mask: u64,
+    /// Start of the rook's `2^popcount(rook_mask)` range in [`ROOK_ATTACKS`].
+    pub rook_offset: u32,
+    /// Start of the bishop's range in [`BISHOP_ATTACKS`].
+    pub bishop_offset: u32,
 }
 
-// ROOK, BISHOP: [CompactPextSquare; 64]; ATTACKS: the packed attack sets (build.rs).
+// SQUARES: [CompactPextSquare; 64]; ROOK_ATTACKS: the packed rook attack sets;
+// BISHOP_ATTACKS: the bishop attack sets (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/pext_compact.rs"));
-
-#[inline(always)]
-fn lookup(m: &CompactPextSquare, occupied: u64) -> u64 {
-    // SAFETY: this module is compiled only for targets with `bmi2` (as in `pext`), so every
-    // CPU the binary is built for executes `pext`.
-    let i = m.offset as usize + unsafe { _pext_u64(occupied, m.mask) } as usize;
-    // SAFETY: as in the `pext` backend: `i - offset < 2^popcount(mask)`, and every square's
-    // range lies inside the table (same layout, verified by build.rs). The hint removes
-    // the bounds check of the read below: docs/benchmarks.md, "Unchecked reads".
-    unsafe { core::hint::assert_unchecked(i < ATTACKS.0.len()) };
-    let packed = ATTACKS.0[i];
-    // SAFETY: as above, for `pdep`.
-    unsafe { _pdep_u64(u64::from(packed), m.rays) }
-}
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: u64) -> u64 {
-    lookup(&ROOK[sq.index()], occupied)
+    let m = &SQUARES[sq.index()];
+    // SAFETY: this module is compiled only for targets with `bmi2` (as in `pext`), so every
+    // CPU the binary is built for executes `pext`.
+    let i = m.rook_offset as usize + unsafe { _pext_u64(occupied, m.rook_mask) } as usize;
+    // SAFETY: `pext` packs the bits of the mask, so `i - rook_offset < 2^popcount(mask)`,
+    // and build.rs laid out every square's range inside the table, in square order from
+    // the verified PEXT layout (tests/backends.rs compares every slot with magic-gen's fill).
+    // The hint removes the bounds check of the read below: docs/benchmarks.md, "Unchecked
+    // reads".
+    unsafe { core::hint::assert_unchecked(i < ROOK_ATTACKS.0.len()) };
+    let packed = ROOK_ATTACKS.0[i];
+    // SAFETY: as above, for `pdep`.
+    unsafe { _pdep_u64(u64::from(packed), m.rook_rays) }
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
-    lookup(&BISHOP[sq.index()], occupied)
+    let m = &SQUARES[sq.index()];
+    // SAFETY: as in `rook_attacks`.
+    let i = m.bishop_offset as usize + unsafe { _pext_u64(occupied, m.bishop_mask) } as usize;
+    // SAFETY: as in `rook_attacks`, for the bishop's range in its own table.
+    unsafe { core::hint::assert_unchecked(i < BISHOP_ATTACKS.0.len()) };
+    BISHOP_ATTACKS.0[i]
 }
 
 backend_common! {
     name: "pext_compact",
-    table_bytes: ATTACKS_BYTES,
-    tables: [|| Table {
-        name: "ATTACKS",
-        entries: Entries::U16(&ATTACKS.0),
-        written_checksum: ATTACKS_CHECKSUM,
-    }],
+    table_bytes: ROOK_ATTACKS_BYTES + BISHOP_ATTACKS_BYTES,
+    tables: [
+        || Table {
+            name: "ROOK_ATTACKS",
+            entries: Entries::U16(&ROOK_ATTACKS.0),
+            written_checksum: ROOK_ATTACKS_CHECKSUM,
+        },
+        || Table {
+            name: "BISHOP_ATTACKS",
+            entries: Entries::U64(&BISHOP_ATTACKS.0),
+            written_checksum: BISHOP_ATTACKS_CHECKSUM,
+        },
+    ],
 }
