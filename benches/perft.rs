@@ -1,17 +1,110 @@
-//! Perft benchmark: the `perft` crate's legal move generator against
+//! Perft benchmark: the `perft` crate's legal move generator with the crate-level lookups
+//! and with every backend module compiled into this build (the crate's registry), against
 //! cozy-chess, in the same process on the same positions, both bulk-counting at the
-//! leaves. Prints a markdown table of the best-of-N times and the speed ratio.
+//! leaves. Prints a markdown table of the best-of-N times and the speed ratios.
+//!
+//! A second table is the same perft beside a hash table, as in an engine whose
+//! transposition table competes with the attack tables for the caches: every node it
+//! visits (all but the bulk-counted leaves) hashes its position and updates one entry of a
+//! table of `PERFT_HASH_MIB` MiB (default 4; 0 skips the table) at the index the hash
+//! picks. Node counts are unchanged, and checked.
 //!
 //! ```text
 //! cargo bench --bench perft                      # default target CPU
 //! RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=target-v3 cargo bench --bench perft
 //! PERFT_BENCH_REPS=3 cargo bench --bench perft   # repetitions (default 5)
+//! cargo bench --bench perft -- start             # only the cases whose name has "start"
 //! ```
 
 use perft as chess;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+use magic_bitboards::registry::{self, Lookups, Visitor};
+use perft::{Board, CrateLevel, Sliders};
+
+/// A perft function of one set of slider lookups.
+type Perft = Box<dyn Fn(&Board, u32) -> u64>;
+
+/// (name, bulk-counting perft, perft beside the hash table) for the crate-level lookups and
+/// every backend module in the registry.
+fn implementations(
+    hash: &std::rc::Rc<std::cell::RefCell<Vec<u64>>>,
+) -> Vec<(String, Perft, Perft)> {
+    struct Collect<'a>(
+        Vec<(String, Perft, Perft)>,
+        &'a std::rc::Rc<std::cell::RefCell<Vec<u64>>>,
+    );
+    impl Collect<'_> {
+        fn add<B: Sliders>(&mut self, name: String) {
+            let table = self.1.clone();
+            self.0.push((
+                name,
+                Box::new(|b, d| chess::perft_with::<B>(b, d)),
+                Box::new(move |b, d| hashed_perft::<B>(b, d, &mut table.borrow_mut())),
+            ));
+        }
+    }
+    impl Visitor for Collect<'_> {
+        fn visit<B: Lookups>(&mut self) {
+            self.add::<B>(B::NAME.to_string());
+        }
+    }
+    let mut c = Collect(Vec::new(), hash);
+    c.add::<CrateLevel>(format!("crate-level ({})", magic_bitboards::BACKEND));
+    registry::visit(&mut c);
+    c.0
+}
+
+/// A hash of the position's pieces and side: three independent multiplies, the same few
+/// cycles for every implementation.
+#[inline(always)]
+fn position_hash(b: &Board) -> u64 {
+    let h = b.colors[0].wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ b.colors[1].wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+        ^ (b.pieces[0] ^ b.pieces[3] ^ u64::from(b.side)).wrapping_mul(0x1656_67b1_9e37_79f9);
+    h ^ h >> 32
+}
+
+/// Bulk-counting perft that, at every node it visits (every node above the leaves), reads
+/// and rewrites one entry of `table` chosen by the position's hash: an engine's
+/// transposition-table probe and store beside the move generation.
+fn hashed_perft<B: Sliders>(b: &Board, depth: u32, table: &mut [u64]) -> u64 {
+    let h = position_hash(b);
+    let slot = &mut table[(h as usize) & (table.len() - 1)];
+    *slot = slot.wrapping_add(h | 1);
+    if depth <= 1 {
+        return chess::perft_with::<B>(b, depth);
+    }
+    let moves = chess::legal_moves_with::<B>(b);
+    let mut nodes = 0;
+    for &m in moves.as_slice() {
+        nodes += hashed_perft::<B>(&b.play(m), depth - 1, table);
+    }
+    nodes
+}
+
+/// Cozy-chess's bulk-counting perft beside the same hash table (probed with its
+/// `Board::hash`).
+fn cozy_hashed_perft(board: &cozy_chess::Board, depth: u8, table: &mut [u64]) -> u64 {
+    let h = board.hash();
+    let slot = &mut table[(h as usize) & (table.len() - 1)];
+    *slot = slot.wrapping_add(h | 1);
+    if depth <= 1 {
+        return cozy_perft(board, depth);
+    }
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            nodes += cozy_hashed_perft(&child, depth - 1, table);
+        }
+        false
+    });
+    nodes
+}
 
 fn cozy_perft(board: &cozy_chess::Board, depth: u8) -> u64 {
     // cozy-chess's own bulk-counting perft (its examples/perft.rs, `perft_bulk`).
@@ -135,9 +228,32 @@ fn main() {
             features.join(" ")
         }
     );
+    let hash_mib: usize = std::env::var("PERFT_HASH_MIB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4);
+    // A power of two of u64 entries (at least one), so that a mask picks the slot.
+    let entries = ((hash_mib << 20) / 8).max(1).next_power_of_two();
+    let table = std::rc::Rc::new(std::cell::RefCell::new(vec![0u64; entries]));
+    let imps = implementations(&table);
+    let names: Vec<&str> = imps.iter().map(|i| i.0.as_str()).collect();
+    println!("CPU: {}", cpu_model());
     println!();
-    println!("| position | depth | nodes | this crate (s) | cozy-chess (s) | Mnodes/s (ours) | speed ratio |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "Seconds (best of {reps}; median in brackets), and in the last columns each time over \
+         the crate-level one's (below 1: faster)."
+    );
+    println!();
+    let mut header = String::from("| position | depth | nodes |");
+    for n in &names {
+        header += &format!(" {n} |");
+    }
+    header += " cozy-chess |";
+    for n in names.iter().skip(1) {
+        header += &format!(" {n} / crate-level |");
+    }
+    println!("{header}");
+    println!("|---|---|---|{}", "---:|".repeat(2 * names.len()));
     for case in CASES {
         if let Some(f) = &filter {
             if !case.name.contains(f.as_str()) {
@@ -146,37 +262,95 @@ fn main() {
         }
         let ours_board = chess::parse_fen(case.fen).expect("bench FEN");
         let cozy_board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FEN");
-        let mut ours = Vec::with_capacity(reps);
+        let mut ours = vec![Vec::with_capacity(reps); imps.len()];
         let mut cozy = Vec::with_capacity(reps);
-        // Interleave the two so that machine noise hits both alike.
+        // Interleave the implementations so that machine noise hits all alike.
         for _ in 0..reps {
-            ours.push(time(
-                || chess::perft(black_box(&ours_board), u32::from(case.depth)),
-                case.nodes,
-                "this crate",
-            ));
+            for (k, (name, perft, _)) in imps.iter().enumerate() {
+                ours[k].push(time(
+                    || perft(black_box(&ours_board), u32::from(case.depth)),
+                    case.nodes,
+                    name,
+                ));
+            }
             cozy.push(time(
                 || cozy_perft(black_box(&cozy_board), case.depth),
                 case.nodes,
                 "cozy-chess",
             ));
         }
-        ours.sort();
-        cozy.sort();
-        let (o, c) = (ours[0].as_secs_f64(), cozy[0].as_secs_f64());
-        let (om, cm) = (ours[reps / 2].as_secs_f64(), cozy[reps / 2].as_secs_f64());
-        println!(
-            "| {} | {} | {} | {:.3} ({:.3}) | {:.3} ({:.3}) | {:.0} | **{:.2}x** ({:.2}x) |",
-            case.name,
-            case.depth,
-            case.nodes,
-            o,
-            om,
-            c,
-            cm,
-            case.nodes as f64 / o / 1e6,
-            c / o,
-            cm / om
-        );
+        print_row(case.name, case.depth, case.nodes, &mut ours, &mut cozy);
     }
+    if hash_mib == 0 {
+        return;
+    }
+    println!();
+    println!(
+        "Beside a hash table of {} MiB probed and written at every node above the leaves:",
+        entries * 8 >> 20
+    );
+    println!();
+    println!("{header}");
+    println!("|---|---|---|{}", "---:|".repeat(2 * names.len()));
+    for case in CASES {
+        if let Some(f) = &filter {
+            if !case.name.contains(f.as_str()) {
+                continue;
+            }
+        }
+        let ours_board = chess::parse_fen(case.fen).expect("bench FEN");
+        let cozy_board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FEN");
+        let mut ours = vec![Vec::with_capacity(reps); imps.len()];
+        let mut cozy = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            for (k, (name, _, hashed)) in imps.iter().enumerate() {
+                ours[k].push(time(
+                    || hashed(black_box(&ours_board), u32::from(case.depth)),
+                    case.nodes,
+                    name,
+                ));
+            }
+            let mut t = table.borrow_mut();
+            cozy.push(time(
+                || cozy_hashed_perft(black_box(&cozy_board), case.depth, &mut t),
+                case.nodes,
+                "cozy-chess",
+            ));
+        }
+        print_row(case.name, case.depth, case.nodes, &mut ours, &mut cozy);
+    }
+}
+
+/// Prints one table row: best and median of each implementation, cozy-chess, and each
+/// module's best over the crate-level best.
+fn print_row(name: &str, depth: u8, nodes: u64, ours: &mut [Vec<Duration>], cozy: &mut [Duration]) {
+    let best_median = |v: &mut [Duration]| {
+        v.sort();
+        (v[0].as_secs_f64(), v[v.len() / 2].as_secs_f64())
+    };
+    let mut line = format!("| {name} | {depth} | {nodes} |");
+    let mut best = Vec::new();
+    for v in ours.iter_mut() {
+        let (b, m) = best_median(v);
+        line += &format!(" {b:.3} ({m:.3}) |");
+        best.push(b);
+    }
+    let (b, m) = best_median(cozy);
+    line += &format!(" {b:.3} ({m:.3}) |");
+    for b in &best[1..] {
+        line += &format!(" **{:.3}** |", b / best[0]);
+    }
+    println!("{line}");
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
 }

@@ -12,6 +12,7 @@ pub mod board;
 pub mod fen;
 pub mod movegen;
 
+pub use attacks::{CrateLevel, Sliders};
 pub use board::{Board, Move};
 pub use fen::{parse as parse_fen, FenError};
-pub use movegen::{divide, legal_moves, perft};
+pub use movegen::{divide, legal_moves, legal_moves_with, perft, perft_with};

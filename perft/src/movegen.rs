@@ -8,8 +8,8 @@
 //! [`MoveList`]. Nothing is allocated on the heap below the root.
 
 use super::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    queen_attacks, rook_attacks, rook_rays, sq,
+    between, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, rook_rays, sq,
+    CrateLevel, Sliders,
 };
 use super::board::{
     shift, Black, Board, Move, Side, White, BISHOP, CASTLE, DOUBLE_PUSH, EN_PASSANT, FILE_A,
@@ -142,14 +142,14 @@ fn for_each_bit(mut b: u64, mut f: impl FnMut(u32, u64)) {
 
 /// Is `target` attacked by side `S::THEM`, with occupancy `occ`?
 #[inline(always)]
-fn attacked<S: Side>(b: &Board, target: u32, occ: u64) -> bool {
+fn attacked<S: Side, B: Sliders>(b: &Board, target: u32, occ: u64) -> bool {
     let them = b.colors[S::THEM];
     let s = sq(target);
     (knight_attacks(s) & b.pieces[KNIGHT] & them) != 0
         || (pawn_attacks(S::COLOR, s) & b.pieces[PAWN] & them) != 0
         || (king_attacks(s) & b.pieces[KING] & them) != 0
-        || (rook_attacks(s, occ) & (b.pieces[ROOK] | b.pieces[QUEEN]) & them) != 0
-        || (bishop_attacks(s, occ) & (b.pieces[BISHOP] | b.pieces[QUEEN]) & them) != 0
+        || (B::rook(s, occ) & (b.pieces[ROOK] | b.pieces[QUEEN]) & them) != 0
+        || (B::bishop(s, occ) & (b.pieces[BISHOP] | b.pieces[QUEEN]) & them) != 0
 }
 
 /// Up to this many king destinations are tested one by one; more use the attack map.
@@ -157,17 +157,17 @@ const KING_TEST_MAX: u32 = 1;
 
 /// Every square attacked by side `S::THEM` with occupancy `occ`.
 #[inline(always)]
-fn attack_map<S: Side>(b: &Board, occ: u64) -> u64 {
+fn attack_map<S: Side, B: Sliders>(b: &Board, occ: u64) -> u64 {
     let them = b.colors[S::THEM];
     let pawns = b.pieces[PAWN] & them;
     let mut a = shift(pawns & !FILE_A, -S::UP_EAST) | shift(pawns & !FILE_H, -S::UP_WEST);
     a |= king_attacks(sq((b.pieces[KING] & them).trailing_zeros()));
     for_each_bit(b.pieces[KNIGHT] & them, |s, _| a |= knight_attacks(sq(s)));
     for_each_bit((b.pieces[BISHOP] | b.pieces[QUEEN]) & them, |s, _| {
-        a |= bishop_attacks(sq(s), occ)
+        a |= B::bishop(sq(s), occ)
     });
     for_each_bit((b.pieces[ROOK] | b.pieces[QUEEN]) & them, |s, _| {
-        a |= rook_attacks(sq(s), occ)
+        a |= B::rook(sq(s), occ)
     });
     a
 }
@@ -194,7 +194,7 @@ fn pawn_moves<S: Side, V: Visitor>(pawns: u64, mask: u64, them: u64, empty: u64,
 
 /// Generates every legal move of side `S` (which must be the side to move).
 #[inline(always)]
-pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
+pub fn generate<S: Side, B: Sliders, V: Visitor>(b: &Board, v: &mut V) {
     let us = b.colors[S::US];
     let them = b.colors[S::THEM];
     let occ = us | them;
@@ -211,10 +211,10 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
     let mut checkers = (knight_attacks(k) & b.pieces[KNIGHT] & them)
         | (pawn_attacks(S::COLOR, k) & b.pieces[PAWN] & them);
     if rook_snipers != 0 {
-        checkers |= rook_attacks(k, occ) & rook_snipers;
+        checkers |= B::rook(k, occ) & rook_snipers;
     }
     if bishop_snipers != 0 {
-        checkers |= bishop_attacks(k, occ) & bishop_snipers;
+        checkers |= B::bishop(k, occ) & bishop_snipers;
     }
 
     // King moves: each destination tested with the king removed from the occupancy, so
@@ -224,13 +224,13 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
     let safe = if king_targets.count_ones() <= KING_TEST_MAX {
         let mut safe = 0;
         for_each_bit(king_targets, |t, bit| {
-            if !attacked::<S>(b, t, occ_no_king) {
+            if !attacked::<S, B>(b, t, occ_no_king) {
                 safe |= bit;
             }
         });
         safe
     } else {
-        king_targets & !attack_map::<S>(b, occ_no_king)
+        king_targets & !attack_map::<S, B>(b, occ_no_king)
     };
     v.piece(KING, ki, safe);
 
@@ -260,13 +260,13 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
         v.piece(KNIGHT, s, knight_attacks(sq(s)) & target);
     });
     for_each_bit(b.pieces[BISHOP] & free, |s, _| {
-        v.piece(BISHOP, s, bishop_attacks(sq(s), occ) & target);
+        v.piece(BISHOP, s, B::bishop(sq(s), occ) & target);
     });
     for_each_bit(b.pieces[ROOK] & free, |s, _| {
-        v.piece(ROOK, s, rook_attacks(sq(s), occ) & target);
+        v.piece(ROOK, s, B::rook(sq(s), occ) & target);
     });
     for_each_bit(b.pieces[QUEEN] & free, |s, _| {
-        v.piece(QUEEN, s, queen_attacks(sq(s), occ) & target);
+        v.piece(QUEEN, s, B::queen(sq(s), occ) & target);
     });
 
     let empty = !occ;
@@ -280,11 +280,11 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
                 let sq_s = sq(s);
                 let ray = line(k, sq_s);
                 let (piece, att) = if b.pieces[BISHOP] & bit != 0 {
-                    (BISHOP, bishop_attacks(sq_s, occ))
+                    (BISHOP, B::bishop(sq_s, occ))
                 } else if b.pieces[ROOK] & bit != 0 {
-                    (ROOK, rook_attacks(sq_s, occ))
+                    (ROOK, B::rook(sq_s, occ))
                 } else if b.pieces[QUEEN] & bit != 0 {
-                    (QUEEN, queen_attacks(sq_s, occ))
+                    (QUEEN, B::queen(sq_s, occ))
                 } else {
                     (KNIGHT, 0) // a pinned knight never moves
                 };
@@ -298,8 +298,8 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
         let rights = b.castling;
         if rights & S::KS != 0
             && occ & S::KS_EMPTY == 0
-            && !attacked::<S>(b, u32::from(S::KING_HOME) + 1, occ)
-            && !attacked::<S>(b, u32::from(S::KS_TO), occ)
+            && !attacked::<S, B>(b, u32::from(S::KING_HOME) + 1, occ)
+            && !attacked::<S, B>(b, u32::from(S::KS_TO), occ)
         {
             v.one(Move {
                 from: S::KING_HOME,
@@ -310,8 +310,8 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
         }
         if rights & S::QS != 0
             && occ & S::QS_EMPTY == 0
-            && !attacked::<S>(b, u32::from(S::KING_HOME) - 1, occ)
-            && !attacked::<S>(b, u32::from(S::QS_TO), occ)
+            && !attacked::<S, B>(b, u32::from(S::KING_HOME) - 1, occ)
+            && !attacked::<S, B>(b, u32::from(S::QS_TO), occ)
         {
             v.one(Move {
                 from: S::KING_HOME,
@@ -334,9 +334,7 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
                 pawn_attacks(S::THEM_COLOR, sq(ep)) & pawns,
                 |from, from_bb| {
                     let occ2 = occ ^ from_bb ^ victim ^ ep_bb;
-                    if rook_attacks(k, occ2) & their_rq == 0
-                        && bishop_attacks(k, occ2) & their_bq == 0
-                    {
+                    if B::rook(k, occ2) & their_rq == 0 && B::bishop(k, occ2) & their_bq == 0 {
                         v.one(Move {
                             from: from as u8,
                             to: ep as u8,
@@ -352,58 +350,63 @@ pub fn generate<S: Side, V: Visitor>(b: &Board, v: &mut V) {
 
 /// Number of legal moves of side `S` (bulk count).
 #[inline(always)]
-pub fn count_moves<S: Side>(b: &Board) -> u64 {
+pub fn count_moves<S: Side, B: Sliders>(b: &Board) -> u64 {
     let mut c = Counter(0);
-    generate::<S, Counter>(b, &mut c);
+    generate::<S, B, Counter>(b, &mut c);
     c.0
 }
 
 /// All legal moves of the side to move.
 pub fn legal_moves(b: &Board) -> MoveList {
+    legal_moves_with::<CrateLevel>(b)
+}
+
+/// All legal moves of the side to move, with the slider lookups of `B`.
+pub fn legal_moves_with<B: Sliders>(b: &Board) -> MoveList {
     let mut list = MoveList::new();
     if b.side == 0 {
-        generate::<White, _>(b, &mut list);
+        generate::<White, B, _>(b, &mut list);
     } else {
-        generate::<Black, _>(b, &mut list);
+        generate::<Black, B, _>(b, &mut list);
     }
     list
 }
 
 /// Visitor of interior perft nodes: makes each move as it is generated and recurses,
 /// so no move list is built or stored.
-struct Recurse<'a, S: Side> {
+struct Recurse<'a, S: Side, B: Sliders> {
     board: &'a Board,
     depth: u32,
     nodes: u64,
-    side: core::marker::PhantomData<S>,
+    side: core::marker::PhantomData<(S, B)>,
 }
 
-impl<S: Side> Recurse<'_, S> {
+impl<S: Side, B: Sliders> Recurse<'_, S, B> {
     #[inline(always)]
     fn go(&mut self, m: Move) {
-        self.nodes += perft_side::<S::Other>(&self.board.make::<S>(m), self.depth - 1);
+        self.nodes += perft_side::<S::Other, B>(&self.board.make::<S>(m), self.depth - 1);
     }
 }
 
-impl<S: Side> Visitor for Recurse<'_, S> {
+impl<S: Side, B: Sliders> Visitor for Recurse<'_, S, B> {
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.go(m);
     }
 }
 
-fn perft_side<S: Side>(b: &Board, depth: u32) -> u64 {
+fn perft_side<S: Side, B: Sliders>(b: &Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => count_moves::<S>(b),
+        1 => count_moves::<S, B>(b),
         _ => {
-            let mut r = Recurse::<S> {
+            let mut r = Recurse::<S, B> {
                 board: b,
                 depth,
                 nodes: 0,
                 side: core::marker::PhantomData,
             };
-            generate::<S, _>(b, &mut r);
+            generate::<S, B, _>(b, &mut r);
             r.nodes
         }
     }
@@ -411,10 +414,15 @@ fn perft_side<S: Side>(b: &Board, depth: u32) -> u64 {
 
 /// Number of leaf nodes of the legal move tree of depth `depth` (bulk-counted at depth 1).
 pub fn perft(b: &Board, depth: u32) -> u64 {
+    perft_with::<CrateLevel>(b, depth)
+}
+
+/// [`perft`] with the slider lookups of `B` (e.g. one backend module's, for benchmarks).
+pub fn perft_with<B: Sliders>(b: &Board, depth: u32) -> u64 {
     if b.side == 0 {
-        perft_side::<White>(b, depth)
+        perft_side::<White, B>(b, depth)
     } else {
-        perft_side::<Black>(b, depth)
+        perft_side::<Black, B>(b, depth)
     }
 }
 
@@ -432,5 +440,5 @@ pub fn divide(b: &Board, depth: u32) -> Vec<(Move, u64)> {
 pub fn king_in_check<S: Side>(b: &Board) -> bool {
     let occ = b.occupied();
     let king = b.pieces[KING] & b.colors[S::US];
-    attacked::<S>(b, king.trailing_zeros(), occ)
+    attacked::<S, CrateLevel>(b, king.trailing_zeros(), occ)
 }
