@@ -287,7 +287,7 @@ fn main() {
     println!();
     println!(
         "Beside a hash table of {} MiB probed and written at every node above the leaves:",
-        entries * 8 >> 20
+        (entries * 8) >> 20
     );
     println!();
     println!("{header}");

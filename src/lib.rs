@@ -37,15 +37,17 @@
 //! The crate-level [`rook_attacks`], [`bishop_attacks`] and [`queen_attacks`] use the
 //! fastest backend for the target, chosen at compile time and named by [`BACKEND`]:
 //!
-//! * `pext` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`). Build with
-//!   `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older AMD), which run
-//!   PEXT in microcode, slower than a multiply;
+//! * `pext_compact` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`): PEXT
+//!   indices into 249 KiB of tables (u16 rook entries expanded by PDEP, u64 bishop
+//!   entries). Build with `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older
+//!   AMD), which run PEXT in microcode, slower than a multiply;
 //! * otherwise `black` (black magics), the fastest multiply backend in perft;
 //! * `hyperbola` on 16-bit targets, where no attack table fits (there `between` and `line`
 //!   are computed from the rays instead of read from 32 KiB tables).
 //!
 //! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
-//! outright, e.g. `"hyperbola"` for the smallest binary.
+//! outright, e.g. `"hyperbola"` for the smallest binary, `"pext"` for the u64 PEXT table, or
+//! `"hyperbola_avx2"` for 4.5 KiB of tables on AVX2 targets.
 //!
 //! # In const items
 //!
@@ -106,7 +108,7 @@ pub mod registry {
 }
 
 /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
-/// [`queen_attacks`]: the name of a backend module, e.g. `"pext"` on x86-64-v3 and
+/// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3 and
 /// `"black"` on baseline x86-64 (see the crate documentation).
 ///
 /// ```

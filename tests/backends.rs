@@ -102,7 +102,7 @@ fn crate_level_backend_is_the_one_for_the_target() {
     .find_map(|(on, name)| on.then_some(name));
     let expected = match chosen {
         Some(name) => name,
-        None if pext_target => "pext",
+        None if pext_target => "pext_compact",
         None => "black",
     };
     assert_eq!(magic_bitboards::BACKEND, expected);
