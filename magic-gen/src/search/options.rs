@@ -17,8 +17,10 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Valid magics each fixed-shift job keeps for the packer, by default.
 pub const DEFAULT_POOL: usize = 16;
 
-/// How far one run may go: never saved. Only a time budget that cuts a scan short and the
-/// packing iterations (a deterministic count) change the result.
+/// What one run is given beyond the saved scan: how far it may go (threads, seconds) and
+/// how it packs a fixed-shift table. Never saved in a state file, so a resumed or merged
+/// run may pack differently. Threads never change the result; a time budget that cuts a
+/// scan short does, and so do the packing settings (deterministically).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// Worker threads (at least 1; 0 counts as 1). Never changes the result.
