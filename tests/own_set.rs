@@ -3,7 +3,8 @@
 //! each backend's table size, table checksums and a hash of its lookups, which this test
 //! compares with magic-gen's verification of the same sets and its ray walk. Then it checks
 //! the rebuild triggers (an edited file, a removed variable) and that bad sets stop the
-//! build with the file and the line or the piece and square.
+//! build with the file and the line or the piece and square, and that a variable for a
+//! backend the build does not compile is not read, with a warning.
 //!
 //! The sets are the committed ones with known changes, so their sizes are known: the
 //! committed one-bit-under fancy set (a file in the consumer named through Cargo's `[env]`
@@ -39,6 +40,24 @@ publish = false
 
 [dependencies]
 magic-bitboards = {{ path = {ROOT:?}, features = ["fancy", "plain", "black"] }}
+
+[workspace]
+"#
+    )
+}
+
+/// A second consumer, with no backend feature: its build compiles the crate-level backend
+/// only (black without BMI2), so a fancy set is not read, and the build says so.
+fn bare_manifest() -> String {
+    format!(
+        r#"[package]
+name = "own-set-bare"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+magic-bitboards = {{ path = {ROOT:?} }}
 
 [workspace]
 "#
@@ -131,12 +150,13 @@ struct Consumer {
 }
 
 impl Consumer {
-    /// Runs `cargo run` (or `cargo build`) in the consumer with `env` as the only set
-    /// variables of the process; returns success, stdout and stderr.
-    fn cargo(&self, command: &str, env: &[(&str, &Path)]) -> (bool, String, String) {
+    /// Runs `cargo ARGS --offline` in the consumer with `env` as the only set variables of
+    /// the process; returns success, stdout and stderr.
+    fn cargo(&self, args: &[&str], env: &[(&str, &Path)]) -> (bool, String, String) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
         let mut cmd = Command::new(cargo);
-        cmd.args([command, "--offline", "-q"])
+        cmd.args(args)
+            .arg("--offline")
             .current_dir(&self.dir)
             .env("CARGO_TARGET_DIR", &self.target)
             .env_remove("RUSTFLAGS");
@@ -155,7 +175,7 @@ impl Consumer {
     }
 
     fn run(&self, env: &[(&str, &Path)]) -> Vec<String> {
-        let (ok, stdout, stderr) = self.cargo("run", env);
+        let (ok, stdout, stderr) = self.cargo(&["run", "-q"], env);
         assert!(ok, "the consumer must build and run:\n{stderr}");
         stdout.lines().map(str::to_string).collect()
     }
@@ -195,6 +215,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         dir: tmp.join("consumer"),
         target: tmp.join("target"),
     };
+    let _ = fs::remove_dir_all(tmp.join("bare"));
     let _ = fs::remove_dir_all(&consumer.dir);
     consumer.write("Cargo.toml", &manifest());
     consumer.write(
@@ -253,7 +274,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
 
     // Bad sets: every one is reported in one failed build, none by a panic.
     let bad = |env: &[(&str, &Path)], messages: &[String]| {
-        let (ok, _, stderr) = consumer.cargo("build", env);
+        let (ok, _, stderr) = consumer.cargo(&["build", "-q"], env);
         assert!(!ok, "a bad set must fail the build");
         assert!(!stderr.contains("panicked"), "{stderr}");
         for m in messages {
@@ -311,5 +332,26 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
                 shifted.display()
             ),
         ],
+    );
+
+    // A variable for a backend the build does not compile: not read (a bad file builds),
+    // and a warning says why.
+    let bare = Consumer {
+        dir: tmp.join("bare"),
+        target: consumer.target.clone(),
+    };
+    bare.write("Cargo.toml", &bare_manifest());
+    bare.write("src/lib.rs", "pub use magic_bitboards::BACKEND;\n");
+    // Not quiet: `-q` hides warnings.
+    let (ok, _, stderr) = bare.cargo(&["build"], &[("MAGIC_BITBOARDS_FANCY_SET", &colliding)]);
+    assert!(
+        ok,
+        "a set for a backend not compiled is not read:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "MAGIC_BITBOARDS_FANCY_SET is set, but this build does not compile the fancy backend"
+        ),
+        "{stderr}"
     );
 }
