@@ -24,7 +24,7 @@ fn pext_available_says_whether_the_target_has_the_pext_backends() {
         assert_eq!(compiled(name), PEXT_AVAILABLE && wanted, "{name}");
     }
     if !PEXT_AVAILABLE {
-        assert_ne!(BACKEND, "pext");
+        assert!(!BACKEND.starts_with("pext"), "{BACKEND}");
     }
 }
 
