@@ -78,11 +78,7 @@ fn backends_agree_with_each_other() {
 
 #[test]
 fn crate_level_backend_is_the_one_for_the_target() {
-    let pext_target = cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ));
+    let pext_target = common::PEXT_TARGET;
     let chosen = [
         (cfg!(magic_bitboards_backend = "fancy"), "fancy"),
         (cfg!(magic_bitboards_backend = "plain"), "plain"),

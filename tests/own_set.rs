@@ -29,44 +29,27 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The occupancy of the consumer's const lookups.
 const OCCUPIED: u64 = 0x0010_0000_0440_1000;
 
-/// The consumer: the runtime with the three magic backends, nothing else.
-fn manifest() -> String {
+/// A consumer crate named `name` on the runtime crate with `features`, nothing else.
+fn manifest(name: &str, features: &[&str]) -> String {
     format!(
         r#"[package]
-name = "own-set-consumer"
+name = "{name}"
 version = "0.0.0"
 edition = "2021"
 publish = false
 
 [dependencies]
-magic-bitboards = {{ path = {ROOT:?}, features = ["fancy", "plain", "black"] }}
+magic-bitboards = {{ path = {ROOT:?}, features = {features:?} }}
 
 [workspace]
 "#
     )
 }
 
-/// A second consumer, with no backend feature: its build compiles the crate-level backend
-/// only (black without BMI2), so a fancy set is not read, and the build says so.
-fn bare_manifest() -> String {
-    format!(
-        r#"[package]
-name = "own-set-bare"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-magic-bitboards = {{ path = {ROOT:?} }}
-
-[workspace]
-"#
-    )
-}
-
-/// First a line of const-evaluated lookups; then for each magic backend: its name, `TABLE_BYTES`, the checksum of each table as read
-/// from the static, and the checksum of its rook and bishop attacks for every subset of
-/// the empty-board rays (a superset of the relevant occupancies) of every square.
+/// The consumer's program. It prints a line of const-evaluated lookups, then for each magic
+/// backend its name, `TABLE_BYTES`, the checksum of each table as read from the static, and
+/// the checksum of its rook and bishop attacks for every subset of the empty-board rays (a
+/// superset of the relevant occupancies) of every square.
 const MAIN: &str = r#"
 use magic_bitboards::registry::{checksum, BACKENDS};
 use magic_bitboards::{bishop_rays, rook_rays, Square};
@@ -217,7 +200,11 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     };
     let _ = fs::remove_dir_all(tmp.join("bare"));
     let _ = fs::remove_dir_all(&consumer.dir);
-    consumer.write("Cargo.toml", &manifest());
+    // The three magic backends.
+    consumer.write(
+        "Cargo.toml",
+        &manifest("own-set-consumer", &["fancy", "plain", "black"]),
+    );
     consumer.write(
         "src/main.rs",
         &MAIN.replace("@OCCUPIED@", &format!("{OCCUPIED:#x}")),
@@ -340,7 +327,9 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         dir: tmp.join("bare"),
         target: consumer.target.clone(),
     };
-    bare.write("Cargo.toml", &bare_manifest());
+    // No backend feature: the build compiles the crate-level backend only (black without
+    // BMI2), so a fancy set is not read, and the build says so.
+    bare.write("Cargo.toml", &manifest("own-set-bare", &[]));
     bare.write("src/lib.rs", "pub use magic_bitboards::BACKEND;\n");
     // Not quiet: `-q` hides warnings.
     let (ok, _, stderr) = bare.cargo(&["build"], &[("MAGIC_BITBOARDS_FANCY_SET", &colliding)]);

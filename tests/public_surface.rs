@@ -4,18 +4,15 @@
 use magic_bitboards::registry::BACKENDS;
 use magic_bitboards::{BACKEND, CONST_BACKEND, PEXT_AVAILABLE};
 
+mod common;
+
 fn compiled(name: &str) -> bool {
     BACKENDS.iter().any(|b| b.name == name)
 }
 
 #[test]
 fn pext_available_says_whether_the_target_has_the_pext_backends() {
-    let pext_target = cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(magic_bitboards_no_pext)
-    ));
-    assert_eq!(PEXT_AVAILABLE, pext_target);
+    assert_eq!(PEXT_AVAILABLE, common::PEXT_TARGET);
     for (name, feature) in [
         ("pext", cfg!(feature = "pext")),
         ("pext_compact", cfg!(feature = "pext_compact")),

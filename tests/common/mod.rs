@@ -31,6 +31,13 @@ pub fn backends() -> Vec<(String, Lookup, Lookup, Lookup)> {
         .collect()
 }
 
+/// Whether this build's target has PEXT: x86_64 with BMI2, not switched off.
+pub const PEXT_TARGET: bool = cfg!(all(
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(magic_bitboards_no_pext)
+));
+
 /// Backends whose small tables are `static`s const-evaluated in their own module, not
 /// written by build.rs: they list no registry tables, and their lookups (checked
 /// exhaustively in tests/backends.rs) are what proves those tables.
