@@ -19,10 +19,17 @@ backends! {
 }
 
 /// The checksum build.rs records for each table it writes, and the tests recompute from
-/// the static they read back: FNV-1a over the entries as numbers (so byte order matters).
+/// the static they read back: FNV-1a over the entries as numbers (so byte order matters),
+/// starting from [`CHECKSUM_SEED`], one [`checksum_step`] per entry.
 #[allow(dead_code)]
 pub fn checksum(entries: impl IntoIterator<Item = u64>) -> u64 {
-    entries.into_iter().fold(0xcbf2_9ce4_8422_2325, |hash, entry| {
-        (hash ^ entry).wrapping_mul(0x0100_0000_01b3)
-    })
+    entries.into_iter().fold(CHECKSUM_SEED, checksum_step)
+}
+
+/// The checksum of no entries.
+pub const CHECKSUM_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The checksum after one more entry.
+pub const fn checksum_step(hash: u64, entry: u64) -> u64 {
+    (hash ^ entry).wrapping_mul(0x0100_0000_01b3)
 }

@@ -41,11 +41,26 @@ impl Table {
     }
 
     /// Returns [`checksum`] of the entries as read from the static now: every entry is read.
+    /// An index loop rather than an iterator: the same sum, but Miri interprets it about ten
+    /// times faster (no reference per entry to track), which is what makes reading every
+    /// table end to end affordable there (`.ci/miri`).
     pub fn read_checksum(&self) -> u64 {
+        let (mut hash, mut i) = (CHECKSUM_SEED, 0);
         match self.entries {
-            Entries::U64(e) => checksum(e.iter().copied()),
-            Entries::U16(e) => checksum(e.iter().map(|&x| u64::from(x))),
+            Entries::U64(e) => {
+                while i < e.len() {
+                    hash = checksum_step(hash, e[i]);
+                    i += 1;
+                }
+            }
+            Entries::U16(e) => {
+                while i < e.len() {
+                    hash = checksum_step(hash, u64::from(e[i]));
+                    i += 1;
+                }
+            }
         }
+        hash
     }
 }
 
