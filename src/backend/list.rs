@@ -20,7 +20,7 @@ backends! {
 
 /// The checksum build.rs records for each table it writes, and the tests recompute from
 /// the static they read back: FNV-1a over the entries as numbers (so byte order matters),
-/// starting from [`CHECKSUM_SEED`], one [`checksum_step`] per entry.
+/// starting from `CHECKSUM_SEED`, one `checksum_step` per entry.
 #[allow(dead_code)]
 pub fn checksum(entries: impl IntoIterator<Item = u64>) -> u64 {
     entries.into_iter().fold(CHECKSUM_SEED, checksum_step)
