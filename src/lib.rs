@@ -83,12 +83,14 @@
 #[macro_use]
 mod tables;
 mod backend;
+mod coords;
 mod geometry;
 mod square;
 
 #[allow(unused_imports)] // Empty when no backend feature is on.
 pub use backend::public::*;
-pub use square::{squares, Color, File, ParseSquareError, Rank, Square, SquareOutOfRange, Squares};
+pub use coords::{Color, File, Rank};
+pub use square::{squares, ParseSquareError, Square, SquareOutOfRange, Squares};
 
 use backend::{chosen, const_chosen};
 use tables::{BISHOP_RAYS, KING, KNIGHT, PAWN, ROOK_RAYS};

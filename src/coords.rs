@@ -1,0 +1,207 @@
+//! The lines and sides of the board: [`File`], [`Rank`] and [`Color`], with the bitboards
+//! of files and ranks and the flips between the two sides.
+
+use crate::Square;
+
+/// A side: the colour whose pawns attack up the board (white) or down (black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Color {
+    /// White: pawns move towards rank 8.
+    White,
+    /// Black: pawns move towards rank 1.
+    Black,
+}
+
+impl Color {
+    /// Both colours, white first.
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    /// Returns 0 for white and 1 for black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the other colour.
+    #[inline]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+impl core::ops::Not for Color {
+    type Output = Color;
+
+    /// Returns the other colour.
+    #[inline]
+    fn not(self) -> Color {
+        self.opposite()
+    }
+}
+
+/// A file of the board, `A` (a1..a8) to `H`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum File {
+    /// The a-file (index 0).
+    A,
+    /// The b-file.
+    B,
+    /// The c-file.
+    C,
+    /// The d-file.
+    D,
+    /// The e-file.
+    E,
+    /// The f-file.
+    F,
+    /// The g-file.
+    G,
+    /// The h-file (index 7).
+    H,
+}
+
+impl File {
+    /// Every file, a first.
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
+
+    /// Returns the file with index `index` (0 = a), or `None` from 8 on.
+    #[inline]
+    pub const fn new(index: u8) -> Option<File> {
+        if index < 8 {
+            Some(File::ALL[index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the file of `sq`.
+    #[inline]
+    pub const fn of(sq: Square) -> File {
+        File::ALL[sq.file() as usize]
+    }
+
+    /// Returns the index, 0 (a) to 7 (h).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the bitboard of the file's eight squares.
+    ///
+    /// ```
+    /// use magic_bitboards::{File, Square};
+    /// assert_eq!(File::A.bitboard(), 0x0101_0101_0101_0101);
+    /// assert!(File::of(Square::E4).bitboard() & Square::E8.bit() != 0);
+    /// ```
+    #[inline]
+    pub const fn bitboard(self) -> u64 {
+        0x0101_0101_0101_0101 << self as u8
+    }
+
+    /// Returns the file mirrored across the middle of the board (a and h swap).
+    #[inline]
+    pub const fn flip(self) -> File {
+        File::ALL[7 - self as usize]
+    }
+}
+
+/// A rank of the board, `First` (a1..h1) to `Eighth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    /// The first rank (index 0), white's back rank.
+    First,
+    /// The second rank.
+    Second,
+    /// The third rank.
+    Third,
+    /// The fourth rank.
+    Fourth,
+    /// The fifth rank.
+    Fifth,
+    /// The sixth rank.
+    Sixth,
+    /// The seventh rank.
+    Seventh,
+    /// The eighth rank (index 7), black's back rank.
+    Eighth,
+}
+
+impl Rank {
+    /// Every rank, the first first.
+    pub const ALL: [Rank; 8] = [
+        Rank::First,
+        Rank::Second,
+        Rank::Third,
+        Rank::Fourth,
+        Rank::Fifth,
+        Rank::Sixth,
+        Rank::Seventh,
+        Rank::Eighth,
+    ];
+
+    /// Returns the rank with index `index` (0 = first), or `None` from 8 on.
+    #[inline]
+    pub const fn new(index: u8) -> Option<Rank> {
+        if index < 8 {
+            Some(Rank::ALL[index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Returns the rank of `sq`.
+    #[inline]
+    pub const fn of(sq: Square) -> Rank {
+        Rank::ALL[sq.rank() as usize]
+    }
+
+    /// Returns the index, 0 (first rank) to 7 (eighth).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the bitboard of the rank's eight squares.
+    ///
+    /// ```
+    /// use magic_bitboards::{Color, Rank};
+    /// assert_eq!(Rank::Second.bitboard(), 0xff00);
+    /// // Pawns that promote with their next push, for either side:
+    /// let seventh = |color| Rank::Seventh.relative_to(color).bitboard();
+    /// assert_eq!(seventh(Color::Black), Rank::Second.bitboard());
+    /// ```
+    #[inline]
+    pub const fn bitboard(self) -> u64 {
+        0xff << (8 * self as u8)
+    }
+
+    /// Returns the rank mirrored across the middle of the board (first and eighth swap).
+    #[inline]
+    pub const fn flip(self) -> Rank {
+        Rank::ALL[7 - self as usize]
+    }
+
+    /// Returns the rank as `color` sees it: itself for white, [`Rank::flip`] for black
+    /// (black's `Second` is the seventh rank).
+    #[inline]
+    pub const fn relative_to(self, color: Color) -> Rank {
+        match color {
+            Color::White => self,
+            Color::Black => self.flip(),
+        }
+    }
+}
