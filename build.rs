@@ -29,16 +29,19 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use magic_gen::{
-    empty_board_attacks, pext, read_set_file, relevant_mask, set_from_magics, verify, MagicSet,
-    Piece, Variant,
-};
+use magic_gen::{empty_board_attacks, pext, relevant_mask, MagicSet, Piece};
 
 /// The geometry tables: leapers, rays, `between`, `line`.
 #[path = "build/geometry.rs"]
 mod geometry;
 /// The committed sets (`magics.rs`).
 mod magics;
+/// Which set each backend builds from, read, verified and checked against what the
+/// backend can index.
+#[path = "build/sets.rs"]
+mod sets;
+
+use sets::{load, set_variable, PLAIN_ROWS};
 
 /// A backend of `src/backend/list.rs`: its name, what it needs of the target, and whether
 /// its lookups are `const fn`.
@@ -201,182 +204,6 @@ fn write(path: &Path, bytes: &[u8]) {
     }
     fs::write(path, bytes)
         .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", path.display())));
-}
-
-/// The variable whose path replaces the committed set of `backend` (docs/own-set.md).
-fn set_variable(backend: &str) -> String {
-    format!("MAGIC_BITBOARDS_{}_SET", backend.to_uppercase())
-}
-
-/// Returns the set file the user's variable names for `backend`, if it is set and not
-/// empty, and asks cargo to rerun when that file changes.
-fn user_set(backend: &str) -> Result<Option<PathBuf>, String> {
-    let var = set_variable(backend);
-    let Some(value) = env::var_os(&var).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let path = PathBuf::from(value);
-    let Some(text) = path.to_str() else {
-        return Err(format!("{var}={}: not a UTF-8 path", path.display()));
-    };
-    // A build script runs in the directory of the crate being built (for a dependency,
-    // somewhere in cargo's registry), never in the user's: a relative path would name
-    // the wrong file, so it is refused rather than guessed at.
-    if path.is_relative() {
-        return Err(format!(
-            "{var}={text}: a relative path, but build scripts run in the magic-bitboards \
-             package's directory, not yours: give an absolute path, or set the variable in \
-             .cargo/config.toml with `[env] {var} = {{ value = \"{text}\", relative = true }}` \
-             (docs/own-set.md)"
-        ));
-    }
-    println!("cargo:rerun-if-changed={text}");
-    Ok(Some(path))
-}
-
-/// Whether the `backend` module's lookup can index a set of `variant`: the fancy backend
-/// stores a shift and an offset per square, so it reads every `occ & mask` layout; plain
-/// and black read their own variant only.
-fn reads(backend: &str, variant: Variant) -> bool {
-    match backend {
-        "fancy" => matches!(variant, Variant::Fancy | Variant::White | Variant::Plain),
-        _ => variant.name() == backend,
-    }
-}
-
-/// Why `backend` cannot take a set of `variant`, and where such a set goes instead.
-fn unreadable(backend: &str, variant: Variant) -> String {
-    let names: Vec<&str> = Variant::ALL
-        .into_iter()
-        .filter(|&v| reads(backend, v))
-        .map(Variant::name)
-        .collect();
-    let instead = magics::COMMITTED
-        .iter()
-        .find(|c| reads(c.backend, variant))
-        .map_or("no backend takes such a set".to_string(), |c| {
-            format!("name it in {} instead", set_variable(c.backend))
-        });
-    format!(
-        "a {variant} set, which the {backend} backend cannot index (it reads {} sets): {instead}",
-        names.join(", ")
-    )
-}
-
-/// Rebuilds the backend's set (the user's, the committed one, or the PEXT layout) and
-/// verifies it exhaustively, returning it with its table, or every problem found, each
-/// naming the file and the line or the piece and square.
-fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
-    let Some(committed) = magics::committed(backend) else {
-        // Both PEXT backends share the perfect-index layout, which needs no committed file.
-        let set = MagicSet::pext();
-        let table = verify(&set)
-            .unwrap_or_else(|_| fail("the PEXT layout failed verification"))
-            .table;
-        return Ok((set, table));
-    };
-    let user = user_set(backend).map_err(|e| vec![e])?;
-    let file = match &user {
-        Some(path) => path.display().to_string(),
-        None => committed.file.to_string(),
-    };
-    // One line per failing square, then what to do about it.
-    let report = |failures: Vec<magic_gen::Failure>| -> Vec<String> {
-        let mut lines: Vec<String> = failures.iter().map(|f| format!("{file}: {f}")).collect();
-        let fix = match &user {
-            Some(_) => format!(
-                "it is the set {} names: fix it (`magic-gen verify {file}`) or unset the variable",
-                set_variable(backend)
-            ),
-            None => "regenerate it with magic-gen".to_string(),
-        };
-        lines.push(format!(
-            "{file} failed verification ({} square(s), listed above); {fix}",
-            failures.len()
-        ));
-        lines
-    };
-    let set = match &user {
-        Some(path) => {
-            read_set_file(path)
-                .map_err(|e| vec![format!("{e} (the set {} names)", set_variable(backend))])?
-                .0
-        }
-        None => {
-            set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(report)?
-        }
-    };
-    if !reads(backend, set.variant) {
-        return Err(vec![format!(
-            "{file}: {}",
-            unreadable(backend, set.variant)
-        )]);
-    }
-    let unindexable = unindexable(backend, &set);
-    if !unindexable.is_empty() {
-        let count = unindexable.len();
-        let mut lines: Vec<String> = unindexable
-            .into_iter()
-            .map(|m| format!("{file}: {m}"))
-            .collect();
-        lines.push(format!(
-            "{file}: {count} square(s), listed above, that the {backend} backend cannot index"
-        ));
-        return Err(lines);
-    }
-    let verified = verify(&set).map_err(report)?;
-    if user.is_none() && verified.table.len() != committed.table_len {
-        return Err(vec![format!(
-            "{file} declares TABLE_LEN = {} but its table has {} entries",
-            committed.table_len,
-            verified.table.len()
-        )]);
-    }
-    Ok((set, verified.table))
-}
-
-/// The plain layout: one array of 4096 entries per rook square, then one of 512 per bishop
-/// square, the index bounded by the fixed shift alone.
-const PLAIN_ROWS: [(Piece, usize); 2] = [(Piece::Rook, 4096), (Piece::Bishop, 512)];
-
-/// Returns what the `backend` module's lookup cannot index in `set`, one message per
-/// square: plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain
-/// lookup finds each square's array by its index alone, and every offset is a `u32`.
-/// (magic-gen's variants allow more: black and white sets may shift per square and start a
-/// range before the table.)
-fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
-    let mut problems = Vec::new();
-    for piece in Piece::ALL {
-        for sq in 0..64u8 {
-            let e = set.entry(piece, sq);
-            let place = format!("{piece} {}", magic_gen::square_name(sq));
-            let fixed = piece.fixed_bits();
-            if matches!(backend, "plain" | "black") && e.bits != fixed {
-                problems.push(format!(
-                    "{place}: {} index bits, but the {backend} backend's shift is fixed at {fixed}",
-                    e.bits
-                ));
-            }
-            let plain_offset = match piece {
-                Piece::Rook => sq as usize * PLAIN_ROWS[0].1,
-                Piece::Bishop => 64 * PLAIN_ROWS[0].1 + sq as usize * PLAIN_ROWS[1].1,
-            };
-            if backend == "plain" && usize::try_from(e.offset) != Ok(plain_offset) {
-                problems.push(format!(
-                    "{place}: offset {} is not the plain layout's {plain_offset}",
-                    e.offset
-                ));
-            }
-            if u32::try_from(e.offset).is_err() {
-                problems.push(format!(
-                    "{place}: offset {}, but the runtime's offsets are 0..2^32 (magic-gen sets \
-                     may start a range before the table, the runtime's lookups may not)",
-                    e.offset
-                ));
-            }
-        }
-    }
-    problems
 }
 
 /// Returns the per-square record literal the backend's lookup reads (the struct is
