@@ -1,19 +1,7 @@
-//! The interchange format (`.txt` or any extension but `.rs`), for bringing published sets:
-//!
-//! ```text
-//! # comments run from '#' to the end of the line; blank lines are ignored
-//! variant black
-//! rook a1 0x80280013ff84ffff 12 10890
-//! ...
-//! bishop h8 0x0000000000000000 9 0
-//! ```
-//!
-//! `variant` (fancy, plain, black, white or pext) comes once, before the entries. Each entry
-//! line is `PIECE SQUARE MAGIC BITS OFFSET`: piece `rook` or `bishop`, square `a1`..`h8`, magic
-//! in hex with a `0x` prefix (underscores allowed), index bits, and the offset of the square's
-//! range in the shared table, in decimal (negative where every index of the square stays at 0 or above). All 128 entries must appear exactly once, in any order.
-//!
-//! Errors name the file and line; nothing here panics on any input.
+//! The interchange format (`.txt` or any extension but `.rs`), for bringing published
+//! sets: a `variant` line, then one `PIECE SQUARE MAGIC BITS OFFSET` line per piece and
+//! square. Its specification is `docs/formats.md` ("The text (interchange) format"), the one place it is
+//! written; errors name the file and line, and nothing here panics on any input.
 
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
