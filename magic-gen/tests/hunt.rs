@@ -168,13 +168,41 @@ fn shards_of_different_searches_do_not_merge() {
         .concat(),
     )
     .assert_success();
-    let run = magic_gen(&dir, &["merge", "a.state", "b.state", "--out", "x.rs"]);
-    run.assert_clean_failure();
-    assert!(run.stderr.contains("other settings"), "{}", run.stderr);
-    assert!(!dir.join("x.rs").exists());
-    let twice = magic_gen(&dir, &["merge", "a.state", "a.state"]);
-    twice.assert_clean_failure();
-    assert!(twice.stderr.contains("given twice"), "{}", twice.stderr);
+    // Another variant or shard count: shard 1/2 of the same search, its header edited.
+    let b = fs::read_to_string(dir.join("b.state")).unwrap();
+    let same = b.replacen("seed 9", "seed 1", 1);
+    fs::write(
+        dir.join("c.state"),
+        same.replacen("variant black", "variant white", 1),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("d.state"),
+        same.replacen("shard 1/2", "shard 1/3", 1),
+    )
+    .unwrap();
+    // (second state, where merge must point, what it must say)
+    let cases = [
+        ("b.state", "b.state:3:", "seed 9 differs from its 1"),
+        (
+            "c.state",
+            "c.state:2:",
+            "variant white differs from its black",
+        ),
+        ("d.state", "d.state:4:", "shard count 3 differs from its 2"),
+        ("a.state", "a.state:4:", "shard 0/2 given twice"),
+    ];
+    for (second, at, what) in cases {
+        let run = magic_gen(&dir, &["merge", "a.state", second, "--out", "x.rs"]);
+        run.assert_clean_failure();
+        let expected = format!("error: {at} cannot merge with a.state: {what}");
+        assert!(
+            run.stderr.contains(&expected),
+            "{expected:?} in\n{}",
+            run.stderr
+        );
+        assert!(!dir.join("x.rs").exists());
+    }
 }
 
 #[test]

@@ -1,15 +1,16 @@
 //! `magic-gen merge`: its arguments, and the shard states combined into the best verified
 //! set.
 
+use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::{self, Limits};
+use magic_gen::search::{self, line_of, Limits};
 use magic_gen::Provenance;
 
 use super::args::PackArgs;
-use super::output::{check_writable, recorded_command, summarise, write_set};
+use super::output::{check_writable, recorded_command, show, summarise, write_set};
 use super::search::{read_state, save_state};
 
 /// Arguments of `merge`.
@@ -38,7 +39,22 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .iter()
         .map(|p| read_state(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = search::merge(&states).map_err(|e| format!("cannot merge: {e}"))?;
+    let merged = search::merge(&states).map_err(|e| {
+        let path = &args.states[e.state];
+        // Read again for the line at fault: the parsed state keeps no line numbers.
+        let line = e.line.as_deref().and_then(|key| {
+            let bytes = fs::read(path).ok()?;
+            line_of(&bytes, key)
+        });
+        let place = match line {
+            Some(l) => format!("{}:{l}", show(path)),
+            None => show(path),
+        };
+        format!(
+            "{place}: cannot merge with {}: {e}",
+            show(&args.states[e.with])
+        )
+    })?;
     if let Some(path) = &args.state {
         save_state(path, &merged)?;
     }

@@ -31,7 +31,7 @@ pub use assemble::{finish, SearchOutcome};
 pub use climb::DENSITY_PATIENCE;
 pub use options::{new_state, Limits, Options, SearchError, DEFAULT_POOL, DEFAULT_SEED};
 pub use space::Shard;
-pub use state::{merge, Budget, Found, Job, Scan, SearchState};
+pub use state::{line_of, merge, Budget, Found, Job, MergeError, Scan, SearchState};
 pub use workers::{run, Checkpoint, Progress};
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`

@@ -175,10 +175,7 @@ impl SearchState {
             "variant {}\nseed {}\nshard {}\n",
             scan.variant, scan.seed, scan.shard
         ));
-        match scan.budget {
-            Budget::UntilFound => out.push_str("budget until-found\n"),
-            Budget::Candidates(n) => out.push_str(&format!("budget candidates {n}\n")),
-        }
+        out.push_str(&format!("budget {}\n", budget_text(scan.budget)));
         out.push_str(&format!(
             "pool {}\npatience {}\ncommand {}\n",
             scan.pool, scan.patience, self.command
@@ -368,41 +365,148 @@ impl SearchState {
     }
 }
 
+/// Returns a budget as its state line writes it, after `budget `.
+fn budget_text(budget: Budget) -> String {
+    match budget {
+        Budget::UntilFound => "until-found".into(),
+        Budget::Candidates(n) => format!("candidates {n}"),
+    }
+}
+
+/// Why shard states do not merge: which state is at fault, the line of its file that shows
+/// it, and how it differs from the first state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeError {
+    /// Index of the state at fault among those merged.
+    pub state: usize,
+    /// Index of the state it was compared with (the first, or an earlier one of the same shard).
+    pub with: usize,
+    /// How the line at fault starts (`"seed"`, `"job rook e4"`), for [`line_of`]; `None`
+    /// when the state as a whole is at fault.
+    pub line: Option<String>,
+    /// How it differs.
+    pub message: String,
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Returns the 1-based number of the first line of a state file's `bytes` that is `key` or
+/// starts with `key` and a space: where a [`MergeError`] points.
+pub fn line_of(bytes: &[u8], key: &str) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let with_space = format!("{key} ");
+    text.lines()
+        .position(|l| {
+            let l = l.trim();
+            l == key || l.starts_with(&with_space)
+        })
+        .map(|i| i + 1)
+}
+
 /// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
 /// distinct shards of the same count. Each job keeps the best finds of all shards by
 /// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
-pub fn merge(states: &[SearchState]) -> Result<SearchState, String> {
-    let first = states.first().ok_or("nothing to merge")?;
+pub fn merge(states: &[SearchState]) -> Result<SearchState, MergeError> {
+    let Some(first) = states.first() else {
+        return Err(MergeError {
+            state: 0,
+            with: 0,
+            line: None,
+            message: "nothing to merge".into(),
+        });
+    };
+    const SHARED: &str =
+        "the shards of one search share variant, seed, shard count, budget, pool, patience and jobs";
     let mut seen = Vec::new();
-    for s in states {
-        // Everything but the shard index must match.
-        let same = s.scan.shard.count == first.scan.shard.count
-            && Scan {
-                shard: first.scan.shard,
-                ..s.scan
-            } == first.scan;
-        if !same {
-            return Err(format!(
-                "shard {} was run with other settings than shard {} (variant, seed, budget, pool, patience and shard count must match)",
-                s.scan.shard, first.scan.shard
-            ));
-        }
-        let jobs = |st: &SearchState| {
-            st.jobs
-                .iter()
-                .map(|j| (j.piece, j.square, j.bits))
-                .collect::<Vec<_>>()
+    for (i, s) in states.iter().enumerate() {
+        let fault = |line: &str, message: String| MergeError {
+            state: i,
+            with: 0,
+            line: Some(line.to_string()),
+            message: format!("{message} ({SHARED})"),
         };
-        if jobs(s) != jobs(first) {
-            return Err(format!(
-                "shard {} searched other squares or bits than shard {}",
-                s.scan.shard, first.scan.shard
-            ));
+        let (this, that) = (&s.scan, &first.scan);
+        // In the order of the file's header; the line at fault starts with the first word.
+        let settings = [
+            (
+                "variant",
+                this.variant.to_string(),
+                that.variant.to_string(),
+            ),
+            ("seed", this.seed.to_string(), that.seed.to_string()),
+            (
+                "shard count",
+                this.shard.count.to_string(),
+                that.shard.count.to_string(),
+            ),
+            ("budget", budget_text(this.budget), budget_text(that.budget)),
+            ("pool", this.pool.to_string(), that.pool.to_string()),
+            (
+                "patience",
+                this.patience.to_string(),
+                that.patience.to_string(),
+            ),
+        ];
+        if let Some((what, a, b)) = settings.iter().find(|(_, a, b)| a != b) {
+            let line = what.split(' ').next().unwrap_or(what);
+            return Err(fault(line, format!("{what} {a} differs from its {b}")));
         }
-        if seen.contains(&s.scan.shard.index) {
-            return Err(format!("shard {} given twice", s.scan.shard));
+        // Anything else the scan holds must match too.
+        if (Scan {
+            shard: that.shard,
+            ..*this
+        }) != *that
+        {
+            return Err(MergeError {
+                state: i,
+                with: 0,
+                line: None,
+                message: format!("other settings than its own ({SHARED})"),
+            });
         }
-        seen.push(s.scan.shard.index);
+        let key = |j: &Job| (j.piece, j.square, j.bits);
+        let jobs = s.jobs.len().max(first.jobs.len());
+        if let Some(k) = (0..jobs).find(|&k| s.jobs.get(k).map(key) != first.jobs.get(k).map(key)) {
+            let theirs = match first.jobs.get(k) {
+                Some(j) => format!("{} {} with {} bits", j.piece, square_name(j.square), j.bits),
+                None => "none".into(),
+            };
+            return Err(match s.jobs.get(k) {
+                Some(j) => fault(
+                    &format!("job {} {}", j.piece, square_name(j.square)),
+                    format!(
+                        "job {} {} with {} bits, where its job {} is {theirs}",
+                        j.piece,
+                        square_name(j.square),
+                        j.bits,
+                        k + 1
+                    ),
+                ),
+                None => MergeError {
+                    state: i,
+                    with: 0,
+                    line: None,
+                    message: format!(
+                        "{} jobs, where it has {} ({SHARED})",
+                        s.jobs.len(),
+                        first.jobs.len()
+                    ),
+                },
+            });
+        }
+        if let Some(&(_, earlier)) = seen.iter().find(|&&(index, _)| index == this.shard.index) {
+            return Err(MergeError {
+                state: i,
+                with: earlier,
+                line: Some("shard".into()),
+                message: format!("shard {} given twice", this.shard),
+            });
+        }
+        seen.push((this.shard.index, i));
     }
     let mut merged = first.clone();
     merged.command = format!(
