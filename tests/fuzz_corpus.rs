@@ -1,7 +1,7 @@
 //! Replays the `square` and `fen` fuzz targets' committed inputs through the same checks as
-//! the fuzzer (fuzz/checks/), without libfuzzer: the seed and minimised corpora
-//! (`fuzz/corpus/<target>/`) and every crash the fuzzer ever found
-//! (`fuzz/artifacts/<target>/`, committed as regression inputs). The `interchange` target's
+//! the fuzzer (fuzz/checks/), without libfuzzer: the hand-made seeds (`fuzz/seeds/<target>/`),
+//! the minimised corpus the fuzzer found (`fuzz/corpus/<target>/`) and every crash it ever
+//! found (`fuzz/artifacts/<target>/`, committed as regression inputs). The `interchange` target's
 //! inputs are replayed by magic-gen/tests/fuzz_corpus.rs.
 
 #![cfg(not(miri))]
@@ -18,7 +18,7 @@ use std::path::Path;
 fn replay(target: &str, check: fn(&[u8])) {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
     let mut n = 0;
-    for dir in ["corpus", "artifacts"] {
+    for dir in ["seeds", "corpus", "artifacts"] {
         let Ok(entries) = fs::read_dir(fuzz.join(dir).join(target)) else {
             continue;
         };

@@ -1,7 +1,8 @@
 //! Replays the `interchange` fuzz target's committed inputs through the same checks as the
-//! fuzzer (fuzz/checks/interchange.rs), without libfuzzer: the seed and minimised corpus
-//! (`fuzz/corpus/interchange/`) and every crash the fuzzer ever found
-//! (`fuzz/artifacts/interchange/`, committed as regression inputs).
+//! fuzzer (fuzz/checks/interchange.rs), without libfuzzer: the hand-made seeds
+//! (`fuzz/seeds/interchange/`), the minimised corpus the fuzzer found
+//! (`fuzz/corpus/interchange/`) and every crash it ever found (`fuzz/artifacts/interchange/`,
+//! committed as regression inputs).
 
 #[path = "../../fuzz/checks/interchange.rs"]
 mod checks;
@@ -13,7 +14,7 @@ use std::path::Path;
 fn interchange_fuzz_corpus_and_crashes_replay_cleanly() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     let mut n = 0;
-    for dir in ["corpus", "artifacts"] {
+    for dir in ["seeds", "corpus", "artifacts"] {
         let Ok(entries) = fs::read_dir(fuzz.join(dir).join("interchange")) else {
             continue;
         };
