@@ -71,6 +71,15 @@ fn assert_regenerates(dir: &std::path::Path, name: &str) {
     }
     let run = magic_gen(dir, &args[1..]);
     run.assert_success();
+    // Finishing a finished state must leave it as committed, or the next run would differ.
+    if let Some(i) = args.iter().position(|&a| a == "--resume") {
+        let state = args[i + 1];
+        assert!(
+            fs::read(dir.join(state)).unwrap()
+                == fs::read(common::workspace().join(state)).unwrap(),
+            "`{command}` rewrote {state}"
+        );
+    }
     let fresh = fs::read(dir.join("magics").join(format!("{name}.rs"))).unwrap();
     let old = fs::read(committed(name)).unwrap();
     assert!(

@@ -115,9 +115,9 @@ pub fn read_state(path: &Path) -> Result<SearchState, String> {
     SearchState::parse(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the search state `args` describe: read from --resume, or a fresh one that
-/// records `command`.
-fn initial_state(args: &SearchArgs, command: String) -> Result<SearchState, String> {
+/// Returns the search state `args` describe (read from --resume, or a fresh one that
+/// records `command`) and the history of commands that shape the set this run writes.
+fn initial_state(args: &SearchArgs, command: String) -> Result<(SearchState, String), String> {
     if let Some(path) = &args.resume {
         let mut state = read_state(path)?;
         if let Some(n) = args.candidates {
@@ -125,9 +125,15 @@ fn initial_state(args: &SearchArgs, command: String) -> Result<SearchState, Stri
                 .raise_budget(n)
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
-        // The state now also records this run, which shapes what it keeps from here on.
-        state.command = format!("{}; then {command}", state.command);
-        return Ok(state);
+        let history = format!("{}; then {command}", state.command);
+        // A run that scans records itself in the state, since it shapes what the state
+        // keeps from here on. One that only finishes a finished state (repacking it, say)
+        // leaves the state as it was, so that a committed state and the set written from
+        // it regenerate byte for byte however often the command runs.
+        if state.jobs.iter().any(|j| !j.done) {
+            state.command = history.clone();
+        }
+        return Ok((state, history));
     }
     if (args.piece.is_some() || args.square.is_some())
         && args.bits.is_none()
@@ -159,7 +165,9 @@ fn initial_state(args: &SearchArgs, command: String) -> Result<SearchState, Stri
         command,
         limits: limits(args),
     };
-    new_state(&options).map_err(|e| e.to_string())
+    let state = new_state(&options).map_err(|e| e.to_string())?;
+    let history = state.command.clone();
+    Ok((state, history))
 }
 
 /// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
@@ -192,7 +200,7 @@ fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let limits = limits(args);
     let threads = limits.threads;
-    let mut state = initial_state(args, recorded(args, matches))?;
+    let (mut state, history) = initial_state(args, recorded(args, matches))?;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
@@ -257,7 +265,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
-        command: Some(state.command.clone()),
+        command: Some(history),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
