@@ -22,6 +22,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use magic_bitboards::registry::{self, Lookups, Visitor};
+use magic_bitboards_benches::timing::cpu_model;
 use perft::{Board, CrateLevel, Sliders};
 
 /// A perft function of one set of slider lookups.
@@ -341,16 +342,4 @@ fn print_row(name: &str, depth: u8, nodes: u64, ours: &mut [Vec<Duration>], cozy
         line += &format!(" **{:.3}** |", b / best[0]);
     }
     println!("{line}");
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
 }
