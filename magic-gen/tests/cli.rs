@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{committed, magic_gen, scratch, COMMITTED};
+use common::{committed, magic_gen, scratch, workspace, COMMITTED};
 use magic_gen::{read_set_file, write_interchange};
 
 #[test]
@@ -18,6 +18,7 @@ fn help_works_for_every_command() {
         &["verify", "--help"],
         &["stats", "--help"],
         &["emit", "--help"],
+        &["pack", "--help"],
     ] {
         let run = magic_gen(&dir, args);
         run.assert_success();
@@ -134,6 +135,51 @@ fn stats_shows_where_the_space_of_a_packed_table_goes() {
         .sum();
     assert_eq!(covered, r.slots_used);
     assert!(svg.contains("<title>rook a1</title>") && svg.contains("<title>bishop h8</title>"));
+}
+
+#[test]
+fn pack_lays_out_a_published_set_again_with_its_own_magics() {
+    let dir = scratch("pack-published");
+    let published = workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let published = published.to_str().unwrap();
+    let (before, _) = read_set_file(std::path::Path::new(published)).unwrap();
+    let packed = |iterations: &str, out: &str| {
+        let run = magic_gen(
+            &dir,
+            &[
+                "pack",
+                published,
+                "--pack-iterations",
+                iterations,
+                "--out",
+                out,
+            ],
+        );
+        run.assert_success();
+        let (set, _) = read_set_file(&dir.join(out)).unwrap();
+        let len = magic_gen::verify(&set).unwrap().report.table_len;
+        (set, len)
+    };
+    // The greedy pass alone (first-fit decreasing), then annealing, which must gain.
+    let (greedy, greedy_len) = packed("0", "greedy.txt");
+    let (annealed, annealed_len) = packed("300", "annealed.txt");
+    assert!(annealed_len < greedy_len, "{annealed_len} {greedy_len}");
+    for set in [&greedy, &annealed] {
+        for piece in 0..2 {
+            for sq in 0..64 {
+                let (a, b) = (set.entries[piece][sq], before.entries[piece][sq]);
+                assert_eq!((a.magic, a.bits), (b.magic, b.bits));
+            }
+        }
+    }
+    // Sets that are not packed are refused, naming the file.
+    let run = magic_gen(&dir, &["pack", committed("fancy").to_str().unwrap()]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("fancy.rs: only black and white"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The command-line tool: one file per command, each owning its arguments (`search.rs`,
-//! `merge.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
+//! `merge.rs`, `pack.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
 //! output helpers (`output.rs`), the progress bar (`progress.rs`) and board drawing
 //! (`board.rs`).
 //!
@@ -20,6 +20,7 @@ mod board;
 mod emit;
 mod merge;
 mod output;
+mod pack;
 mod picture;
 mod progress;
 mod search;
@@ -58,6 +59,11 @@ enum Command {
     /// Each square keeps the best magics any shard found (by the search's own ranking), so
     /// the N shards of a space merge into exactly what one run over that space gives.
     Merge(merge::MergeArgs),
+    /// Pack a verified black or white set again, its magics and bits unchanged.
+    ///
+    /// For published sets and sets packed by older versions: the same greedy pass and
+    /// annealing (--pack-iterations) a search ends with, on one magic per square.
+    Pack(pack::PackCommandArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///
     /// Prints the table length and the slots used, or each failure by piece and square.
@@ -92,6 +98,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Search(args) => search::run(&args, sub),
         Command::Merge(args) => merge::run(&args, sub),
+        Command::Pack(args) => pack::run(&args, sub),
         Command::Verify(args) => verify::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Emit(args) => emit::run(&args, sub),

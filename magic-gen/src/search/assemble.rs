@@ -127,6 +127,12 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
         }
         lay_out_back_to_back(&mut set);
     }
+    outcome(set, unmet)
+}
+
+/// Returns the outcome of a set the search made, verified: a failure is an internal error,
+/// since every square's magic was checked before.
+fn outcome(set: MagicSet, unmet: Vec<(Piece, u8)>) -> Result<SearchOutcome, SearchError> {
     let verified = verify(&set).map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
         SearchError(format!(
@@ -139,6 +145,36 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
         report: verified.report,
         unmet,
     })
+}
+
+/// Returns `set` (black or white, already verified) packed again: its own magics and bits,
+/// one per square, laid out by the greedy pass and `limits.pack_iterations` annealing
+/// moves seeded by `seed`. The way to bring a published set, or one packed by an older
+/// version, to this packer.
+pub fn repack(set: &MagicSet, seed: u64, limits: &Limits) -> Result<SearchOutcome, SearchError> {
+    let variant = set.variant;
+    if !is_packed(variant) {
+        return Err(SearchError(format!(
+            "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
+        )));
+    }
+    let mut pools = Vec::with_capacity(128);
+    let mut bits = Vec::with_capacity(128);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = set.entries[piece.index()][sq as usize];
+            let data = SquareData::new(piece, sq, variant.is_black());
+            let used = used_slots(&data, e.magic, e.bits, variant.is_black());
+            pools.push(vec![Pattern::new(e.magic, used.into_iter().map(|s| s.0))]);
+            bits.push(e.bits);
+        }
+    }
+    let packing = Packing {
+        seed,
+        iterations: limits.pack_iterations,
+        negative_offsets: limits.negative_offsets,
+    };
+    outcome(pack(variant, &pools, &bits, packing), Vec::new())
 }
 
 /// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.

@@ -3,6 +3,7 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::state::pack_cost;
 use super::table::EpochTable;
 
 /// Returns `magic` with one random bit flipped, or two (half the time): the move of both
@@ -20,11 +21,8 @@ fn flip_one_or_two(magic: u64, r: u64) -> u64 {
 pub const DENSITY_PATIENCE: u32 = 1000;
 
 /// A local search that makes a valid fixed-shift magic denser: flip one or two random
-/// bits, keep the change if the magic stays valid and its span (then its used slots) does
-/// not grow. The span is what the table pays for: the packer mostly lays ranges end to end,
-/// since the gaps of one square's range rarely fit another's. Span first brought the sum of
-/// the shortest spans of a black search from 138k to 117k entries (used slots plus span:
-/// no better than no climb). Returns the magic with its (used, span).
+/// bits, keep the change if the magic stays valid and its [`pack_cost`] (then its span)
+/// does not grow. Returns the magic with its (used, span).
 pub(crate) fn density_climb(
     entries: &[(u64, u8)],
     bits: u8,
@@ -34,7 +32,7 @@ pub(crate) fn density_climb(
     patience: u32,
 ) -> (u64, (u32, u32)) {
     use rand_xoshiro::rand_core::RngCore;
-    let score = |(used, span): (u32, u32)| (span as u64) << 16 | used as u64;
+    let score = |(used, span): (u32, u32)| (pack_cost(used, span) as u64) << 16 | span as u64;
     let mut magic = start;
     let Some(mut current) = table.measure(entries, magic, bits) else {
         return (start, (u32::MAX, u32::MAX));

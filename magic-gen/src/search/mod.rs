@@ -27,7 +27,7 @@ mod workers;
 #[cfg(test)]
 mod tests;
 
-pub use assemble::{finish, SearchOutcome};
+pub use assemble::{finish, repack, SearchOutcome};
 pub use climb::DENSITY_PATIENCE;
 pub use options::{new_state, Limits, Options, SearchError, DEFAULT_POOL, DEFAULT_SEED};
 pub use space::Shard;

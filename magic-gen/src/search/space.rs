@@ -12,6 +12,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::geometry::Piece;
 use crate::index::Variant;
 
+use super::state::is_packed;
+
 /// Candidates per block: the unit of scheduling, sharding and checkpointing.
 pub(crate) const BLOCK_LEN: u64 = 4096;
 
@@ -94,10 +96,21 @@ impl Stream {
         Xoshiro256PlusPlus::seed_from_u64(x)
     }
 
-    /// Returns the candidates of global block `block` as (candidate index, magic).
+    /// Returns the candidates of global block `block` as (candidate index, magic). Packed
+    /// variants (black, white) negate half of them: a negated sparse word is dense, like
+    /// many of the published record's magics, and its used indices fall in another shape.
     pub(crate) fn block(&self, block: u64) -> impl Iterator<Item = (u64, u64)> {
         let mut rng = self.block_rng(block);
-        (0..BLOCK_LEN).map(move |j| (block * BLOCK_LEN + j, sparse_candidate(&mut rng)))
+        let negate = is_packed(self.variant);
+        (0..BLOCK_LEN).map(move |j| {
+            let magic = sparse_candidate(&mut rng);
+            let magic = if negate && rng.next_u64() & 1 != 0 {
+                magic.wrapping_neg()
+            } else {
+                magic
+            };
+            (block * BLOCK_LEN + j, magic)
+        })
     }
 }
 
