@@ -4,7 +4,7 @@ use clap::Args;
 use magic_gen::search::{Limits, Shard};
 use magic_gen::{parse_square, Piece, Variant};
 
-/// How a fixed-shift table is packed: the options `search` and `merge` share.
+/// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share.
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
     /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
