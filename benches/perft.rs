@@ -255,33 +255,13 @@ fn main() {
     }
     println!("{header}");
     println!("|---|---|---|{}", "---:|".repeat(2 * names.len()));
-    for case in CASES {
-        if let Some(f) = &filter {
-            if !case.name.contains(f.as_str()) {
-                continue;
-            }
-        }
-        let ours_board = chess::parse_fen(case.fen).expect("bench FEN");
-        let cozy_board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FEN");
-        let mut ours = vec![Vec::with_capacity(reps); imps.len()];
-        let mut cozy = Vec::with_capacity(reps);
-        // Interleave the implementations so that machine noise hits all alike.
-        for _ in 0..reps {
-            for (k, (name, perft, _)) in imps.iter().enumerate() {
-                ours[k].push(time(
-                    || perft(black_box(&ours_board), u32::from(case.depth)),
-                    case.nodes,
-                    name,
-                ));
-            }
-            cozy.push(time(
-                || cozy_perft(black_box(&cozy_board), case.depth),
-                case.nodes,
-                "cozy-chess",
-            ));
-        }
-        print_row(case.name, case.depth, case.nodes, &mut ours, &mut cozy);
-    }
+    time_cases(
+        filter.as_deref(),
+        reps,
+        &names,
+        |k, board, depth| (imps[k].1)(board, depth),
+        cozy_perft,
+    );
     if hash_mib == 0 {
         return;
     }
@@ -293,32 +273,54 @@ fn main() {
     println!();
     println!("{header}");
     println!("|---|---|---|{}", "---:|".repeat(2 * names.len()));
+    time_cases(
+        filter.as_deref(),
+        reps,
+        &names,
+        |k, board, depth| (imps[k].2)(board, depth),
+        |board, depth| cozy_hashed_perft(board, depth, &mut table.borrow_mut()),
+    );
+}
+
+/// Times every case whose name contains `filter`: `reps` rounds, each running every one of
+/// `names` (`ours(k, board, depth)`) and then cozy-chess, interleaved so that machine noise
+/// hits all alike; prints one row per case.
+fn time_cases(
+    filter: Option<&str>,
+    reps: usize,
+    names: &[&str],
+    ours: impl Fn(usize, &Board, u32) -> u64,
+    mut cozy: impl FnMut(&cozy_chess::Board, u8) -> u64,
+) {
     for case in CASES {
-        if let Some(f) = &filter {
-            if !case.name.contains(f.as_str()) {
-                continue;
-            }
+        if filter.is_some_and(|f| !case.name.contains(f)) {
+            continue;
         }
         let ours_board = chess::parse_fen(case.fen).expect("bench FEN");
         let cozy_board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FEN");
-        let mut ours = vec![Vec::with_capacity(reps); imps.len()];
-        let mut cozy = Vec::with_capacity(reps);
+        let mut ours_times = vec![Vec::with_capacity(reps); names.len()];
+        let mut cozy_times = Vec::with_capacity(reps);
         for _ in 0..reps {
-            for (k, (name, _, hashed)) in imps.iter().enumerate() {
-                ours[k].push(time(
-                    || hashed(black_box(&ours_board), u32::from(case.depth)),
+            for (k, name) in names.iter().enumerate() {
+                ours_times[k].push(time(
+                    || ours(k, black_box(&ours_board), u32::from(case.depth)),
                     case.nodes,
                     name,
                 ));
             }
-            let mut t = table.borrow_mut();
-            cozy.push(time(
-                || cozy_hashed_perft(black_box(&cozy_board), case.depth, &mut t),
+            cozy_times.push(time(
+                || cozy(black_box(&cozy_board), case.depth),
                 case.nodes,
                 "cozy-chess",
             ));
         }
-        print_row(case.name, case.depth, case.nodes, &mut ours, &mut cozy);
+        print_row(
+            case.name,
+            case.depth,
+            case.nodes,
+            &mut ours_times,
+            &mut cozy_times,
+        );
     }
 }
 
