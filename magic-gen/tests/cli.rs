@@ -24,6 +24,13 @@ fn help_works_for_every_command() {
         run.assert_success();
         assert!(run.stdout.contains("Usage: magic-gen"), "{}", run.stdout);
     }
+    let run = magic_gen(&dir, &["pack", "--help"]);
+    for option in ["--pack-iterations", "--state", "--checkpoint", "--resume"] {
+        assert!(
+            run.stdout.contains(option),
+            "{option} missing from pack's help"
+        );
+    }
     let run = magic_gen(&dir, &["search", "--help"]);
     for option in [
         "--variant",

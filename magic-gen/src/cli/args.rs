@@ -8,7 +8,9 @@ use magic_gen::{parse_square, Piece, Variant};
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
     /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
-    /// greedy packing alone). A count, so the table is the same on any machine.
+    /// greedy packing alone). A count, so the table is the same on any machine. Ctrl-C
+    /// stops the annealing with the best layout so far; with --state, `search` and `pack`
+    /// save checkpoints that --resume continues to the uninterrupted result.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub pack_iterations: u64,
     /// Let packed ranges start before the table wherever every index stays at 0 or above

@@ -37,7 +37,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let states = args
         .states
         .iter()
-        .map(|p| read_state(p))
+        // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
+        .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
     let merged = search::merge(&states).map_err(|e| {
         let path = &args.states[e.state];
@@ -56,7 +57,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         )
     })?;
     if let Some(path) = &args.state {
-        save_state(path, &merged)?;
+        save_state(path, &merged, None)?;
     }
     let limits = args.pack.apply(Limits::default());
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;

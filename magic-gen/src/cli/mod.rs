@@ -52,7 +52,8 @@ enum Command {
     /// arguments and the seed, never on --threads (except when a --seconds budget runs out).
     /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
     /// of the space), the state is saved, and the complete, verified set is still written
-    /// (exit code 130). A second Ctrl-C exits at once.
+    /// (exit code 130). During the packing it stops the annealing, with the best layout so
+    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once.
     Search(search::SearchArgs),
     /// Combine the state files of a sharded search into the best verified set.
     ///
@@ -62,7 +63,10 @@ enum Command {
     /// Pack a verified black or white set again, its magics and bits unchanged.
     ///
     /// For published sets and sets packed by older versions: the same greedy pass and
-    /// annealing (--pack-iterations) a search ends with, on one magic per square.
+    /// annealing (--pack-iterations) a search ends with, on one magic per square. With
+    /// --state FILE the packer saves a checkpoint every --checkpoint seconds; after a kill
+    /// or a Ctrl-C (which writes the best layout so far, exit code 130), the same command
+    /// with --resume FILE goes on and writes the set an uninterrupted run writes.
     Pack(pack::PackCommandArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///

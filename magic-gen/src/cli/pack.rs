@@ -1,16 +1,27 @@
 //! `magic-gen pack`: its arguments, and a verified black or white set packed again by this
-//! packer, its magics and bits unchanged.
+//! packer, its magics and bits unchanged, with checkpoints to resume an interrupted run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::{self, Limits, DEFAULT_SEED};
+use magic_gen::search::{
+    self, line_of, FinishError, Limits, PackCheckpoint, PackHooks, PackMismatch, PackProgress,
+    DEFAULT_SEED,
+};
 use magic_gen::Provenance;
 
-use super::args::PackArgs;
-use super::output::{check_writable, recorded_command, show, summarise, write_set};
+use super::args::{parse_seconds, PackArgs};
+use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
+use super::progress::{stop_on_ctrl_c, watch};
 use super::verify::{read_and_verify, rejected};
+
+/// The arguments that never change the set, left out of the recorded command: a resumed
+/// run ends with the set of an uninterrupted one, byte for byte.
+const UNRECORDED: [&str; 3] = ["resume", "state", "checkpoint"];
 
 /// Arguments of `pack`.
 #[derive(Args, Debug, Clone)]
@@ -22,36 +33,132 @@ pub struct PackCommandArgs {
     /// Seeds the annealing.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
+    /// Go on with the packing saved in this checkpoint (by --state), which must be of the
+    /// same set, --seed, --pack-iterations and --negative-offsets; keep saving to it unless
+    /// --state names another file. The set comes out byte for byte as an uninterrupted run's.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Save the packer's checkpoint here (atomically) every --checkpoint seconds, when
+    /// stopped by Ctrl-C and at the end, to go on with --resume after a kill or a Ctrl-C.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    checkpoint: f64,
     /// Write the set here: Rust source for `.rs`, interchange format otherwise.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
+/// Reads a pack checkpoint file; errors name the file and line.
+fn read_checkpoint(path: &Path) -> Result<PackCheckpoint, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
+    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
+}
+
+/// Returns the error for a checkpoint read from `path` that does not fit the run, at the
+/// line of `path` it points to.
+pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
+    // Read again for the line: the parsed checkpoint keeps no line numbers.
+    let line = std::fs::read(path)
+        .ok()
+        .and_then(|bytes| line_of(&bytes, &mismatch.line));
+    match line {
+        Some(l) => format!("{}:{l}: cannot resume: {mismatch}", show(path)),
+        None => format!("{}: cannot resume: {mismatch}", show(path)),
+    }
+}
+
 /// `magic-gen pack FILE`.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    if let Some(out) = &args.out {
-        check_writable(out)?;
+    let state_path = args.state.clone().or_else(|| args.resume.clone());
+    for path in args.out.iter().chain(state_path.iter()) {
+        check_writable(path)?;
     }
     let file = &args.file;
     let (set, before) = match read_and_verify(file)? {
         Ok(ok) => ok,
         Err(count) => return Err(rejected(file, count)),
     };
+    let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let limits = args.pack.apply(Limits::default());
-    let outcome =
-        search::repack(&set, args.seed, &limits).map_err(|e| format!("{}: {e}", show(file)))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        stop_on_ctrl_c(move || stop.swap(true, Ordering::SeqCst));
+    }
+    let progress = PackProgress::default();
+    let (start, done) = (Instant::now(), AtomicBool::new(false));
+    let mut save_error = None;
+    let result = std::thread::scope(|s| {
+        let watcher = s.spawn(|| watch(None, &progress, &stop, &done, start));
+        let mut save = |c: &PackCheckpoint| {
+            if let Some(path) = &state_path {
+                if let Err(e) = write_atomic(path, c.to_file_text().as_bytes()) {
+                    save_error.get_or_insert(e);
+                }
+            }
+        };
+        let mut hooks = PackHooks {
+            progress: Some(&progress),
+            stop: Some(&stop),
+            checkpoint: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
+        };
+        let result = search::repack(&set, args.seed, &limits, resume.as_ref(), &mut hooks);
+        done.store(true, Ordering::Release);
+        watcher.thread().unpark();
+        let _ = watcher.join();
+        result
+    });
+    let outcome = result.map_err(|e| match (e, &args.resume) {
+        (FinishError::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (e, _) => format!("{}: {e}", show(file)),
+    })?;
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    let end = outcome.pack.clone();
+    if let (Some(path), Some(end)) = (&state_path, &end) {
+        write_atomic(path, end.to_file_text().as_bytes())?;
+    }
     say!(
         "packed {} again: {} entries before, {} after",
         show(file),
         before.report.table_len,
         outcome.report.table_len
     );
+    if let (Some(path), Some(from)) = (&args.resume, &resume) {
+        say!("resumed from {} at move {}", show(path), from.moves);
+    }
     summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let provenance = Provenance {
         seed: Some(args.seed),
-        command: Some(recorded_command(&command, matches, &[], &[])),
+        command: Some(recorded_command(&command, matches, &UNRECORDED, &[])),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
+    let Some(end) = end else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    if let Some(path) = &state_path {
+        say!(
+            "checkpoint saved to {} (move {} of {})",
+            show(path),
+            end.moves,
+            end.iterations
+        );
+    }
+    if !end.finished() {
+        let how = match &state_path {
+            Some(path) => format!("--resume {} goes on from there", show(path)),
+            None => "give --state FILE to keep a checkpoint".into(),
+        };
+        eprintln!(
+            "interrupted after {} of {} packing moves: the set above is the best layout met, \
+             verified; {how}",
+            end.moves, end.iterations
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }

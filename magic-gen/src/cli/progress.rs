@@ -1,56 +1,132 @@
-//! The progress bar of a search.
+//! The progress bar of a search and of a packing, and the Ctrl-C handler that stops them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::Progress;
+use magic_gen::search::{PackProgress, Progress};
 
-/// A search shorter than this shows no progress bar.
+/// A run shorter than this shows no progress bar.
 const BAR_DELAY: Duration = Duration::from_secs(1);
 
-/// Draws a progress bar on stderr once the search has run for [`BAR_DELAY`], until `done`.
-/// The bar hides itself when stderr is not a terminal.
-pub fn watch(progress: &Progress, done: &AtomicBool, start: Instant) {
-    let mut bar: Option<ProgressBar> = None;
+/// What the bar is showing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The scan: squares done of 128.
+    Scan,
+    /// Before the annealing: the greedy packing, or the layout of a set without a scan.
+    Layout,
+    /// The annealing: moves made.
+    Pack,
+}
+
+/// Draws a progress bar on stderr once the run has gone on for [`BAR_DELAY`], until
+/// `done`: the scan's squares and candidates (if there is a scan), then the packer's
+/// moves and best table length. `stop` is the flag Ctrl-C sets. The bar hides itself when
+/// stderr is not a terminal.
+pub fn watch(
+    scan: Option<&Progress>,
+    pack: &PackProgress,
+    stop: &AtomicBool,
+    done: &AtomicBool,
+    start: Instant,
+) {
+    let mut bar: Option<(ProgressBar, Stage)> = None;
     while !done.load(Ordering::Acquire) {
         std::thread::park_timeout(Duration::from_millis(100));
-        if done.load(Ordering::Acquire) {
-            break;
+        if done.load(Ordering::Acquire) || start.elapsed() < BAR_DELAY {
+            continue;
         }
-        if bar.is_none() && start.elapsed() >= BAR_DELAY {
-            let total = progress.total.load(Ordering::Relaxed) as u64;
-            let mut b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} squares, {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-            b.set_style(style);
-            b = b.with_elapsed(start.elapsed());
-            bar = Some(b);
+        let total_moves = pack.total.load(Ordering::Relaxed);
+        let scanning =
+            scan.filter(|p| p.done.load(Ordering::Relaxed) < p.total.load(Ordering::Relaxed));
+        let stage = match (total_moves, scanning) {
+            (1.., _) => Stage::Pack,
+            (0, Some(_)) => Stage::Scan,
+            (0, None) => Stage::Layout,
+        };
+        let stopping = if stop.load(Ordering::Relaxed) {
+            ", stopping"
+        } else {
+            ""
+        };
+        // What the bar shows now: its position (squares or moves) and message.
+        let (position, message) = match (stage, scanning) {
+            (Stage::Scan, Some(p)) => {
+                let tried = p.candidates.load(Ordering::Relaxed) as f64;
+                let rate = tried / start.elapsed().as_secs_f64().max(1e-3);
+                let reached = p.reached.load(Ordering::Relaxed);
+                (
+                    p.done.load(Ordering::Relaxed) as u64,
+                    format!(
+                        "{:.1}M tried ({:.1}M/s), {reached} reached, searching{stopping}",
+                        tried / 1e6,
+                        rate / 1e6
+                    ),
+                )
+            }
+            (Stage::Scan | Stage::Layout, _) => (0, format!("laying out, verifying{stopping}")),
+            (Stage::Pack, _) => {
+                let moves = pack.moves.load(Ordering::Relaxed);
+                let best = pack.best.load(Ordering::Relaxed);
+                let verifying = if moves >= total_moves {
+                    ", verifying"
+                } else {
+                    ""
+                };
+                (moves, format!("best {best} entries{verifying}{stopping}"))
+            }
+        };
+        match &bar {
+            Some((b, shown)) if *shown == stage => {
+                b.set_message(message);
+                b.set_position(position);
+            }
+            _ => {
+                let (len, template) = match stage {
+                    Stage::Scan => (
+                        scan.map_or(0, |p| p.total.load(Ordering::Relaxed) as u64),
+                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} squares, {msg}",
+                    ),
+                    Stage::Layout => (0, "{spinner} [{elapsed_precise}] {msg}"),
+                    Stage::Pack => (
+                        total_moves,
+                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} packing moves, {msg} (~{eta} left)",
+                    ),
+                };
+                if let Some((old, _)) = bar.take() {
+                    old.finish_and_clear();
+                }
+                let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+                    .with_style(
+                        ProgressStyle::with_template(template)
+                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    )
+                    .with_elapsed(start.elapsed())
+                    .with_message(message)
+                    .with_position(position);
+                // A resumed packing starts part of the way: time the moves from here.
+                b.reset_eta();
+                bar = Some((b, stage));
+            }
         }
-        if let Some(b) = &bar {
-            let done_jobs = progress.done.load(Ordering::Relaxed) as u64;
-            b.set_position(done_jobs);
-            let stage = if done_jobs >= progress.total.load(Ordering::Relaxed) as u64 {
-                "laying out, verifying"
-            } else if progress.stop.load(Ordering::Relaxed) {
-                "stopping"
-            } else {
-                "searching"
-            };
-            let tried = progress.candidates.load(Ordering::Relaxed) as f64;
-            let rate = tried / start.elapsed().as_secs_f64().max(1e-3);
-            let reached = progress.reached.load(Ordering::Relaxed);
-            b.set_message(format!(
-                "{:.1}M tried ({:.1}M/s), {reached} reached, {stage}",
-                tried / 1e6,
-                rate / 1e6
-            ));
+        if let Some((b, _)) = &bar {
             b.tick();
         }
     }
-    if let Some(b) = bar {
+    if let Some((b, _)) = bar {
         b.finish_and_clear();
     }
+}
+
+/// Makes the first Ctrl-C call `stop` (which stops the run: the result so far is still
+/// verified and written, exit code 130) and the second exit at once without writing.
+/// `stop` returns whether the run was stopped already.
+pub fn stop_on_ctrl_c(stop: impl Fn() -> bool + Send + 'static) {
+    let _ = ctrlc::set_handler(move || {
+        if stop() {
+            eprintln!("\ninterrupted twice: exiting without writing");
+            std::process::exit(130);
+        }
+    });
 }

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, new_state, Budget, Limits, Options, Progress, Scan, SearchState, Shard, DEFAULT_POOL,
-    DEFAULT_SEED, DENSITY_PATIENCE,
+    self, new_state, Budget, FinishError, Limits, Options, PackCheckpoint, PackHooks, PackProgress,
+    Progress, Scan, SearchState, Shard, DEFAULT_POOL, DEFAULT_SEED, DENSITY_PATIENCE,
 };
 use magic_gen::{Piece, Provenance, Variant};
 
@@ -18,7 +18,8 @@ use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
-use super::progress::watch;
+use super::pack::mismatch_at;
+use super::progress::{stop_on_ctrl_c, watch};
 
 /// The arguments that never change the set, left out of the recorded command: how many
 /// threads, how often and where the state is saved. (`--resume` is recorded, but only
@@ -34,7 +35,9 @@ const ALWAYS: [&str; 2] = ["variant", "seed"];
 pub struct SearchArgs {
     /// Continue the search saved in this state file with its own settings (and keep
     /// saving to it unless --state names another file); with --candidates, raise its
-    /// candidate budget.
+    /// candidate budget. A state saved while packing goes on with the packing where it
+    /// stopped, given the same --pack-iterations and --negative-offsets, and ends with the
+    /// set of an uninterrupted run.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "shard", "pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
@@ -81,10 +84,13 @@ pub struct SearchArgs {
     #[command(flatten)]
     pack: PackArgs,
     /// Save the search state here at every checkpoint and at the end (atomically), to
-    /// resume with --resume or to merge shards with `magic-gen merge`.
+    /// resume with --resume or to merge shards with `magic-gen merge`. Once the scan is
+    /// done, the checkpoints hold the packer's progress too (dropped again when the
+    /// packing finishes).
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
-    /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
+    /// Seconds between checkpoints of --state, during the scan and the packing: an
+    /// interrupted run loses at most this much.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     checkpoint: f64,
     /// Worker threads (default: all available cores). Does not change the result.
@@ -109,17 +115,22 @@ fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
     }
 }
 
-/// Reads a search state file; errors name the file and line.
-pub fn read_state(path: &Path) -> Result<SearchState, String> {
+/// Reads a search state file, and the packer's checkpoint in it if there is one; errors
+/// name the file and line.
+pub fn read_state(path: &Path) -> Result<(SearchState, Option<PackCheckpoint>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    SearchState::parse(&show(path), &bytes).map_err(|e| e.to_string())
+    SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the search state `args` describe (read from --resume, or a fresh one that
-/// records `command`) and the history of commands that shape the set this run writes.
-fn initial_state(args: &SearchArgs, command: String) -> Result<(SearchState, String), String> {
+/// Returns the search state `args` describe (read from --resume, with its pack checkpoint
+/// if it has one, or a fresh one that records `command`) and the history of commands that
+/// shape the set this run writes.
+fn initial_state(
+    args: &SearchArgs,
+    command: String,
+) -> Result<(SearchState, Option<PackCheckpoint>, String), String> {
     if let Some(path) = &args.resume {
-        let mut state = read_state(path)?;
+        let (mut state, pack) = read_state(path)?;
         if let Some(n) = args.candidates {
             state
                 .raise_budget(n)
@@ -133,7 +144,7 @@ fn initial_state(args: &SearchArgs, command: String) -> Result<(SearchState, Str
         if state.jobs.iter().any(|j| !j.done) {
             state.command = history.clone();
         }
-        return Ok((state, history));
+        return Ok((state, pack, history));
     }
     if (args.piece.is_some() || args.square.is_some())
         && args.bits.is_none()
@@ -167,7 +178,7 @@ fn initial_state(args: &SearchArgs, command: String) -> Result<(SearchState, Str
     };
     let state = new_state(&options).map_err(|e| e.to_string())?;
     let history = state.command.clone();
-    Ok((state, history))
+    Ok((state, None, history))
 }
 
 /// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
@@ -182,9 +193,18 @@ fn limits(args: &SearchArgs) -> Limits {
     })
 }
 
-/// Saves `state` to `path` atomically.
-pub fn save_state(path: &Path, state: &SearchState) -> Result<(), String> {
-    write_atomic(path, state.to_text().as_bytes())
+/// Saves `state`, with the packer's checkpoint `pack` if given, to `path` atomically,
+/// unless the file holds that text already (a finished state resumed is left untouched).
+pub fn save_state(
+    path: &Path,
+    state: &SearchState,
+    pack: Option<&PackCheckpoint>,
+) -> Result<(), String> {
+    let text = state.to_text_with(pack);
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    write_atomic(path, text.as_bytes())
 }
 
 /// Returns the command that reproduces this run, normalised: program name `magic-gen`,
@@ -200,48 +220,86 @@ fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let limits = limits(args);
     let threads = limits.threads;
-    let (mut state, history) = initial_state(args, recorded(args, matches))?;
+    let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches))?;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
     let progress = Arc::new(Progress::default());
     {
-        // First Ctrl-C: stop the scan and keep the verified set; second: exit now.
+        // First Ctrl-C: stop the scan (or the packing) and keep the verified set.
         let progress = Arc::clone(&progress);
-        let _ = ctrlc::set_handler(move || {
-            if progress.stop.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted twice: exiting without writing");
-                std::process::exit(130);
-            }
-        });
+        stop_on_ctrl_c(move || progress.stop.swap(true, Ordering::SeqCst));
     }
 
+    let pack_progress = PackProgress::default();
     let start = Instant::now();
     let done = AtomicBool::new(false);
+    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
+    let scanned_from = state.jobs.clone();
     let mut save_error = None;
-    std::thread::scope(|s| {
-        let watcher = s.spawn(|| watch(&progress, &done, start));
-        let mut save = |st: &SearchState| {
-            if let Some(path) = &state_path {
-                if let Err(e) = save_state(path, st) {
-                    save_error.get_or_insert(e);
+    let result = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            watch(
+                Some(&progress),
+                &pack_progress,
+                &progress.stop,
+                &done,
+                start,
+            )
+        });
+        let mut work = || -> Result<_, String> {
+            let mut save = |st: &SearchState| {
+                if let Some(path) = &state_path {
+                    if let Err(e) = save_state(path, st, None) {
+                        save_error.get_or_insert(e);
+                    }
                 }
+            };
+            search::run(&mut state, &limits, &progress, Some((every, &mut save)));
+            // A scan that moved on packs other pools: the saved packing is void.
+            let resume = saved_pack.as_ref().filter(|_| state.jobs == scanned_from);
+            // Saved before packing, which may take long.
+            if let Some(path) = &state_path {
+                save_state(path, &state, resume)?;
             }
+            let mut save_pack = |c: &PackCheckpoint| {
+                if let Some(path) = &state_path {
+                    if let Err(e) = save_state(path, &state, Some(c)) {
+                        save_error.get_or_insert(e);
+                    }
+                }
+            };
+            let mut hooks = PackHooks {
+                progress: Some(&pack_progress),
+                stop: Some(&progress.stop),
+                checkpoint: Some((every, &mut save_pack)),
+            };
+            Ok(search::finish_with(&state, &limits, resume, &mut hooks))
         };
-        let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
-        search::run(&mut state, &limits, &progress, Some((every, &mut save)));
+        let result = work();
         done.store(true, Ordering::Release);
         watcher.thread().unpark();
         let _ = watcher.join();
+        result
     });
+    let outcome = result?.map_err(|e| match (e, &args.resume) {
+        (FinishError::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (e, _) => e.to_string(),
+    })?;
     if let Some(e) = save_error {
         return Err(e);
     }
+    // A stopped packing is saved where it stopped, for --resume to go on; a finished one
+    // leaves the state as the scan left it, and so does one stopped before its first move
+    // (a Ctrl-C during the scan), whose checkpoint is where a fresh packing starts.
+    let stopped_pack = outcome
+        .pack
+        .clone()
+        .filter(|c| !c.finished() && c.moves > 0);
     if let Some(path) = &state_path {
-        save_state(path, &state)?;
+        save_state(path, &state, stopped_pack.as_ref())?;
     }
-    let outcome = search::finish(&state, &limits).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let interrupted = progress.stop.load(Ordering::SeqCst);
 
@@ -255,10 +313,14 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         progress.candidates.load(Ordering::Relaxed)
     );
     summarise(&outcome);
+    let open = state.jobs.iter().filter(|j| !j.done).count();
     if let Some(path) = &state_path {
-        let open = state.jobs.iter().filter(|j| !j.done).count();
+        let packing = match &stopped_pack {
+            Some(c) => format!(", packing stopped at move {} of {}", c.moves, c.iterations),
+            None => String::new(),
+        };
         say!(
-            "state saved to {} ({open} of 128 jobs unfinished)",
+            "state saved to {} ({open} of 128 jobs unfinished{packing})",
             show(path)
         );
     }
@@ -269,9 +331,26 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
-        eprintln!(
-            "interrupted: the set above is complete and verified; unfinished squares fell back"
-        );
+        match &stopped_pack {
+            Some(c) if open == 0 => {
+                let how = match &state_path {
+                    Some(path) => format!(
+                        "; --resume {} --pack-iterations {} goes on from there",
+                        show(path),
+                        c.iterations
+                    ),
+                    None => " (give --state FILE to keep a checkpoint)".into(),
+                };
+                eprintln!(
+                    "interrupted after {} of {} packing moves: the set above is the best \
+                     layout met, verified{how}",
+                    c.moves, c.iterations
+                )
+            }
+            _ => eprintln!(
+                "interrupted: the set above is complete and verified; unfinished squares fell back"
+            ),
+        }
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)

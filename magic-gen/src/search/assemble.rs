@@ -7,7 +7,8 @@ use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
 use super::options::{Limits, SearchError};
-use super::pack::{pack, Packing, Pattern};
+use super::pack::{pack, PackHooks, Packing, Pattern};
+use super::pack_state::{PackCheckpoint, PackMismatch};
 use super::space::Stream;
 use super::state::{is_packed, SearchState};
 use super::table::{used_slots, EpochTable, SquareData};
@@ -21,6 +22,34 @@ pub struct SearchOutcome {
     pub report: Report,
     /// Targets that fell back to default bits (time budget spent or stopped).
     pub unmet: Vec<(Piece, u8)>,
+    /// Where the packer's annealing ended (fixed shift): its checkpoint after the last
+    /// move made, which is every move asked for unless the run was stopped.
+    pub pack: Option<PackCheckpoint>,
+}
+
+/// Why a set could not be finished: the search failed, or the pack checkpoint to resume
+/// from belongs to another packing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FinishError {
+    /// See [`SearchError`].
+    Search(SearchError),
+    /// The checkpoint's line at fault and what differs.
+    Checkpoint(PackMismatch),
+}
+
+impl std::fmt::Display for FinishError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FinishError::Search(e) => e.fmt(f),
+            FinishError::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
+        }
+    }
+}
+
+impl From<SearchError> for FinishError {
+    fn from(e: SearchError) -> Self {
+        FinishError::Search(e)
+    }
 }
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
@@ -50,6 +79,22 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 /// without one fall back to default bits, listed as unmet) or the packed pools (fixed
 /// shift). The packer anneals the table for `limits.pack_iterations` moves.
 pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, SearchError> {
+    // Without a checkpoint to resume from, only the search itself can fail.
+    finish_with(state, limits, None, &mut PackHooks::default()).map_err(|e| match e {
+        FinishError::Search(e) => e,
+        other => SearchError(other.to_string()),
+    })
+}
+
+/// [`finish`], the packer going on from `resume` (a checkpoint of the same packing, saved
+/// with the state) if given, and reporting progress, stopping and saving checkpoints
+/// through `hooks`.
+pub fn finish_with(
+    state: &SearchState,
+    limits: &Limits,
+    resume: Option<&PackCheckpoint>,
+    hooks: &mut PackHooks,
+) -> Result<SearchOutcome, FinishError> {
     let variant = state.scan.variant;
     let seed = state.scan.seed;
     let mut set = MagicSet::new(variant);
@@ -89,14 +134,17 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
             return Err(SearchError(format!(
                 "a state needs 128 jobs, found {}",
                 state.jobs.len()
-            )));
+            ))
+            .into());
         }
         let packing = Packing {
             seed,
             iterations: limits.pack_iterations,
             negative_offsets: limits.negative_offsets,
         };
-        set = pack(variant, &pools, &bits, packing);
+        let (set, end) = pack(variant, &pools, &bits, packing, resume, hooks)
+            .map_err(FinishError::Checkpoint)?;
+        return Ok(outcome(set, Vec::new(), Some(end))?);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -127,12 +175,16 @@ pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, Sea
         }
         lay_out_back_to_back(&mut set);
     }
-    outcome(set, unmet)
+    Ok(outcome(set, unmet, None)?)
 }
 
 /// Returns the outcome of a set the search made, verified: a failure is an internal error,
 /// since every square's magic was checked before.
-fn outcome(set: MagicSet, unmet: Vec<(Piece, u8)>) -> Result<SearchOutcome, SearchError> {
+fn outcome(
+    set: MagicSet,
+    unmet: Vec<(Piece, u8)>,
+    pack: Option<PackCheckpoint>,
+) -> Result<SearchOutcome, SearchError> {
     let verified = verify(&set).map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
         SearchError(format!(
@@ -144,19 +196,28 @@ fn outcome(set: MagicSet, unmet: Vec<(Piece, u8)>) -> Result<SearchOutcome, Sear
         set,
         report: verified.report,
         unmet,
+        pack,
     })
 }
 
 /// Returns `set` (black or white, already verified) packed again: its own magics and bits,
 /// one per square, laid out by the greedy pass and `limits.pack_iterations` annealing
-/// moves seeded by `seed`. The way to bring a published set, or one packed by an older
-/// version, to this packer.
-pub fn repack(set: &MagicSet, seed: u64, limits: &Limits) -> Result<SearchOutcome, SearchError> {
+/// moves seeded by `seed`, going on from `resume` (a checkpoint of the same packing) if
+/// given, and reporting through `hooks`. The way to bring a published set, or one packed by
+/// an older version, to this packer.
+pub fn repack(
+    set: &MagicSet,
+    seed: u64,
+    limits: &Limits,
+    resume: Option<&PackCheckpoint>,
+    hooks: &mut PackHooks,
+) -> Result<SearchOutcome, FinishError> {
     let variant = set.variant;
     if !is_packed(variant) {
         return Err(SearchError(format!(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
-        )));
+        ))
+        .into());
     }
     let mut pools = Vec::with_capacity(128);
     let mut bits = Vec::with_capacity(128);
@@ -174,7 +235,9 @@ pub fn repack(set: &MagicSet, seed: u64, limits: &Limits) -> Result<SearchOutcom
         iterations: limits.pack_iterations,
         negative_offsets: limits.negative_offsets,
     };
-    outcome(pack(variant, &pools, &bits, packing), Vec::new())
+    let (set, end) =
+        pack(variant, &pools, &bits, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
+    Ok(outcome(set, Vec::new(), Some(end))?)
 }
 
 /// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.

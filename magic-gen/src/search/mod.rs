@@ -7,11 +7,13 @@
 //! give the same set; a time budget (or Ctrl-C) only decides when scanning stops. The scan
 //! state ([`SearchState`]) is what checkpoints, resumes and shard merges work on;
 //! [`finish`] turns it into a verified set, packing fixed-shift pools into one table
-//! (`pack.rs`).
+//! (`pack.rs`). The packer checkpoints and resumes too ([`PackCheckpoint`]), in the same
+//! state file or, for `magic-gen pack`, in one of its own.
 //!
 //! Inside, each file depending only on those listed before it: `space.rs` the candidate
 //! streams, `table.rs` the slot table of the inner loop, `climb.rs` the local-search moves,
-//! `pack.rs` the packer, `state.rs` the saved state with the settings that shape it,
+//! `pack_state.rs` the packer's checkpoint, `pack.rs` the packer, `state.rs` the saved
+//! state with the settings that shape it,
 //! `options.rs` the one options type, `workers.rs` the workers and checkpoints,
 //! `assemble.rs` the set assembly.
 
@@ -19,6 +21,7 @@ mod assemble;
 mod climb;
 mod options;
 mod pack;
+mod pack_state;
 mod space;
 mod state;
 mod table;
@@ -27,9 +30,11 @@ mod workers;
 #[cfg(test)]
 mod tests;
 
-pub use assemble::{finish, repack, SearchOutcome};
+pub use assemble::{finish, finish_with, repack, FinishError, SearchOutcome};
 pub use climb::DENSITY_PATIENCE;
 pub use options::{new_state, Limits, Options, SearchError, DEFAULT_POOL, DEFAULT_SEED};
+pub use pack::{PackHooks, PackProgress, SavePack};
+pub use pack_state::{PackCheckpoint, PackMismatch, PackSquare};
 pub use space::Shard;
 pub use state::{line_of, merge, Budget, Found, Job, MergeError, Scan, SearchState};
 pub use workers::{run, Checkpoint, Progress};

@@ -14,12 +14,17 @@
 //! Fitting is bit-parallel: 64 candidate offsets are tested at once against the pattern's
 //! first 64 slots, and only survivors are checked in full.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
+
+use super::pack_state::{pool_name, PackCheckpoint, PackMismatch, PackSquare};
 
 /// One candidate magic of one square and the indices (before the offset) it uses.
 #[derive(Clone, Debug)]
@@ -276,28 +281,113 @@ impl<'a> Layout<'a> {
 const PACK_HOT: f64 = 300.0;
 const PACK_COLD: f64 = 0.5;
 
-/// Improves `layout` by simulated annealing for `iterations` moves and returns the best
-/// layout met. The search is over the placing order and the pool members, never over
-/// offsets: every square goes to its lowest fitting start, so a layout is decided by an
-/// order and a choice of members. A move swaps two squares in the order, moves one to
-/// another place, or gives one square another pool member; only the squares from the
-/// first changed place on are placed again. It is kept by the Metropolis rule on the table
-/// length. On the published 87,988-entry magics, 100,000 moves pack 87,750 entries, where
-/// taking squares out and putting them back at their lowest fit stalled near 95,900.
-fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize, usize)>> {
-    let n = layout.order.len();
-    let mut best = (layout.len(), layout.choices());
-    if n < 2 {
-        return best.1;
+/// The annealing's random stream, counting its draws: the generator does not expose its
+/// state, so a checkpoint saves the count and a resume draws that many again (a few
+/// milliseconds per million moves).
+struct Draws {
+    rng: Xoshiro256PlusPlus,
+    drawn: u64,
+}
+
+impl Draws {
+    /// Returns the stream of `seed` after `drawn` draws.
+    fn new(seed: u64, drawn: u64) -> Draws {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for _ in 0..drawn {
+            rng.next_u64();
+        }
+        Draws { rng, drawn }
     }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut below = |k: usize| (rng.next_u64() % k as u64) as usize;
-    let mut current = layout.len();
-    let cool = (PACK_COLD / PACK_HOT).powf(1.0 / iterations.max(1) as f64);
-    let mut temperature = PACK_HOT;
-    for _ in 0..iterations {
-        temperature *= cool;
-        let (kind, i, j) = (below(4), below(n), below(n));
+
+    /// Returns the next number below `k` (as the packer has always drawn it: a remainder).
+    fn below(&mut self, k: usize) -> usize {
+        self.drawn += 1;
+        (self.rng.next_u64() % k as u64) as usize
+    }
+}
+
+/// Counters of a packing run, for a progress bar.
+#[derive(Debug, Default)]
+pub struct PackProgress {
+    /// Annealing moves made (a resumed run starts at its checkpoint's).
+    pub moves: AtomicU64,
+    /// Moves of the whole run: 0 until the annealing starts.
+    pub total: AtomicU64,
+    /// Table length of the best layout met so far.
+    pub best: AtomicUsize,
+}
+
+/// How often to save a packing, and the function that saves a checkpoint.
+pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&PackCheckpoint));
+
+/// What a packing run reports and saves on the way. None of it changes the result, except
+/// that `stop` ends the run early.
+#[derive(Default)]
+pub struct PackHooks<'a> {
+    /// Counters to keep up to date.
+    pub progress: Option<&'a PackProgress>,
+    /// Set to stop after the current move: the best layout met so far is the result, and
+    /// the checkpoint returned with it resumes the run.
+    pub stop: Option<&'a AtomicBool>,
+    /// How often to save, and the function that saves a checkpoint.
+    pub checkpoint: Option<SavePack<'a>>,
+}
+
+/// The annealer between two moves: the layout, the random stream, the move count, the
+/// temperature and the best layout met. A move depends on nothing else, so a
+/// [`PackCheckpoint`] of these resumes to exactly the moves an uninterrupted run makes.
+struct Annealer<'a> {
+    layout: Layout<'a>,
+    rng: Draws,
+    /// Moves made, and of the whole run.
+    moves: u64,
+    iterations: u64,
+    /// The temperature is multiplied by `cool` at each move: an uninterrupted run's
+    /// schedule, which a checkpoint saves bit for bit rather than computing it again.
+    temperature: f64,
+    cool: f64,
+    /// Table length of the current layout.
+    current: usize,
+    /// The best layout met: its length, placing order and members.
+    best_len: usize,
+    best_order: Vec<usize>,
+    best_member: Vec<usize>,
+}
+
+impl<'a> Annealer<'a> {
+    /// Returns an annealer about to make the first of `iterations` moves from `layout`.
+    fn new(layout: Layout<'a>, seed: u64, iterations: u64) -> Annealer<'a> {
+        let len = layout.len();
+        Annealer {
+            rng: Draws::new(seed, 0),
+            moves: 0,
+            iterations,
+            temperature: PACK_HOT,
+            cool: (PACK_COLD / PACK_HOT).powf(1.0 / iterations.max(1) as f64),
+            current: len,
+            best_len: len,
+            best_order: layout.order.clone(),
+            best_member: layout.member.clone(),
+            layout,
+        }
+    }
+
+    /// Returns true once the run has made all its moves (or has fewer than two squares,
+    /// where no move changes anything).
+    fn finished(&self) -> bool {
+        self.moves >= self.iterations || self.layout.order.len() < 2
+    }
+
+    /// Makes one move: swaps two squares in the order, moves one to another place, or
+    /// gives one square another pool member, keeping it by the Metropolis rule on the
+    /// table length. Only the squares from the first changed place on are placed again.
+    fn step(&mut self) {
+        self.moves += 1;
+        self.temperature *= self.cool;
+        let layout = &mut self.layout;
+        let rng = &mut self.rng;
+        let n = layout.order.len();
+        let (kind, i, j) = (rng.below(4), rng.below(n), rng.below(n));
         let sq = layout.order[i];
         let pool_len = layout.pools[sq].len();
         let from = if kind >= 2 && pool_len > 1 {
@@ -307,7 +397,7 @@ fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize,
         };
         if from == i.max(j) && !(kind >= 2 && pool_len > 1) {
             // Swapping or moving a square onto itself changes nothing.
-            continue;
+            return;
         }
         let saved = (
             layout.order.clone(),
@@ -324,17 +414,19 @@ fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize,
             }
             _ if pool_len > 1 => {
                 let old = layout.member[sq];
-                layout.member[sq] = (old + 1 + below(pool_len - 1)) % pool_len;
+                layout.member[sq] = (old + 1 + rng.below(pool_len - 1)) % pool_len;
             }
             _ => layout.order.swap(i, j),
         }
         layout.place_from(from);
         let len = layout.len();
-        let u = (below(1 << 53) as f64) / (1u64 << 53) as f64;
-        if len <= current || u < (-((len - current) as f64) / temperature).exp() {
-            current = len;
-            if len < best.0 {
-                best = (len, layout.choices());
+        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
+        if len <= self.current || u < (-((len - self.current) as f64) / self.temperature).exp() {
+            self.current = len;
+            if len < self.best_len {
+                self.best_len = len;
+                self.best_order.clone_from(&layout.order);
+                self.best_member.clone_from(&layout.member);
             }
         } else {
             layout.clear_from(from);
@@ -347,8 +439,222 @@ fn anneal(layout: &mut Layout, seed: u64, iterations: u64) -> Vec<Option<(usize,
             }
         }
     }
-    best.1
+
+    /// Returns per square (pool member, start) of the best layout met.
+    fn best(&self) -> Vec<Option<(usize, usize)>> {
+        let l = &self.layout;
+        let best = Layout::new(
+            l.pools,
+            self.best_order.clone(),
+            self.best_member.clone(),
+            l.negative_offsets,
+        );
+        best.choices()
+    }
+
+    /// Returns the checkpoint of the annealer as it stands, in the packing `key`.
+    fn checkpoint(&self, key: &PackKey) -> PackCheckpoint {
+        let place_of = |order: &[usize]| {
+            let mut place = vec![0; self.layout.pools.len()];
+            for (at, &sq) in order.iter().enumerate() {
+                place[sq] = at;
+            }
+            place
+        };
+        let (place, best_place) = (place_of(&self.layout.order), place_of(&self.best_order));
+        let mut squares: Vec<usize> = self.layout.order.clone();
+        squares.sort_unstable();
+        PackCheckpoint {
+            seed: key.seed,
+            iterations: key.iterations,
+            negative_offsets: key.negative_offsets,
+            pools: key.pools,
+            moves: self.moves,
+            draws: self.rng.drawn,
+            temperature: self.temperature.to_bits(),
+            cool: self.cool.to_bits(),
+            length: self.current,
+            best_length: self.best_len,
+            squares: squares
+                .into_iter()
+                .map(|sq| PackSquare {
+                    square: sq,
+                    place: place[sq],
+                    member: self.layout.member[sq],
+                    best_place: best_place[sq],
+                    best_member: self.best_member[sq],
+                })
+                .collect(),
+        }
+    }
+
+    /// Returns the annealer `checkpoint` saved, for `pools` packed as `key` says.
+    /// Refuses a checkpoint of another packing, one whose places are not each square's
+    /// own, or one whose layouts do not give its lengths.
+    fn resume(
+        pools: &'a [Vec<Pattern>],
+        key: &PackKey,
+        checkpoint: &PackCheckpoint,
+    ) -> Result<Annealer<'a>, PackMismatch> {
+        key.check(checkpoint)?;
+        let n = checkpoint.squares.len();
+        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
+        let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
+        let (mut member, mut best_member) = (vec![0; pools.len()], vec![0; pools.len()]);
+        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
+        for s in &checkpoint.squares {
+            let at_square = |message: String| PackMismatch {
+                line: format!("pack-square {}", pool_name(s.square)),
+                message,
+            };
+            // Same digest, so the same pools: only an edited file gets here.
+            if with_pool.next() != Some(s.square) {
+                return Err(at_square(format!(
+                    "{} is not the next square with a pool",
+                    pool_name(s.square)
+                )));
+            }
+            let len = pools[s.square].len();
+            if s.member.max(s.best_member) >= len {
+                return Err(at_square(format!(
+                    "member {} is past the square's pool of {len}",
+                    s.member.max(s.best_member)
+                )));
+            }
+            for (what, place, taken) in [
+                ("place", s.place, &mut placed),
+                ("best-place", s.best_place, &mut best_placed),
+            ] {
+                match taken.get_mut(place) {
+                    Some(t) if !*t => *t = true,
+                    Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
+                    None => {
+                        return Err(at_square(format!(
+                            "{what} {place} is past the last place, {}",
+                            n - 1
+                        )))
+                    }
+                }
+            }
+            order[s.place] = s.square;
+            best_order[s.best_place] = s.square;
+            member[s.square] = s.member;
+            best_member[s.square] = s.best_member;
+        }
+        let negative_offsets = checkpoint.negative_offsets;
+        let layout = Layout::new(pools, order, member, negative_offsets);
+        let best = Layout::new(
+            pools,
+            best_order.clone(),
+            best_member.clone(),
+            negative_offsets,
+        );
+        for (what, saved, laid_out) in [
+            ("length", checkpoint.length, layout.len()),
+            ("best", checkpoint.best_length, best.len()),
+        ] {
+            if saved != laid_out {
+                return Err(PackMismatch {
+                    line: "pack-progress".into(),
+                    message: format!(
+                        "{what} {saved}, where its layout packs {laid_out} entries: an edited \
+                         or damaged checkpoint"
+                    ),
+                });
+            }
+        }
+        Ok(Annealer {
+            layout,
+            rng: Draws::new(checkpoint.seed, checkpoint.draws),
+            moves: checkpoint.moves,
+            iterations: checkpoint.iterations,
+            temperature: f64::from_bits(checkpoint.temperature),
+            cool: f64::from_bits(checkpoint.cool),
+            current: checkpoint.length,
+            best_len: checkpoint.best_length,
+            best_order,
+            best_member,
+        })
+    }
 }
+
+/// What a checkpoint's `pack` line must say to resume a packing: its seed, moves in all
+/// and offsets, and the digest and count of its pools.
+struct PackKey {
+    seed: u64,
+    iterations: u64,
+    negative_offsets: bool,
+    pools: u64,
+    squares: usize,
+}
+
+impl PackKey {
+    /// Refuses a checkpoint of another packing, saying what differs.
+    fn check(&self, checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
+        let offsets = |on: bool| if on { "with" } else { "without" };
+        let differs = if checkpoint.pools != self.pools || checkpoint.squares.len() != self.squares
+        {
+            format!(
+                "the checkpoint packs other magics (pools digest {:#018x}, where these pools \
+                 give {:#018x}): it belongs to another set or state",
+                checkpoint.pools, self.pools
+            )
+        } else if checkpoint.iterations != self.iterations {
+            format!(
+                "the checkpoint is of a {}-move packing, this run asks for {}: give \
+                 --pack-iterations {} to finish it",
+                checkpoint.iterations, self.iterations, checkpoint.iterations
+            )
+        } else if checkpoint.seed != self.seed {
+            format!(
+                "the checkpoint is of a packing seeded {}, this run's seed is {}",
+                checkpoint.seed, self.seed
+            )
+        } else if checkpoint.negative_offsets != self.negative_offsets {
+            format!(
+                "the checkpoint packs {} --negative-offsets, this run {} them",
+                offsets(checkpoint.negative_offsets),
+                offsets(self.negative_offsets)
+            )
+        } else {
+            return Ok(());
+        };
+        Err(PackMismatch {
+            line: "pack".into(),
+            message: differs,
+        })
+    }
+}
+
+/// Makes the annealer's moves until its run is done or `hooks.stop` is set, keeping
+/// `hooks.progress` up to date and handing a checkpoint to `hooks.checkpoint` at its
+/// intervals. On the published 87,988-entry magics, 100,000 moves pack 87,750 entries,
+/// where taking squares out and putting them back at their lowest fit stalled near 95,900.
+fn anneal(annealer: &mut Annealer, key: &PackKey, hooks: &mut PackHooks) {
+    let report = |a: &Annealer| {
+        if let Some(p) = hooks.progress {
+            p.moves.store(a.moves, Ordering::Relaxed);
+            p.best.store(a.best_len, Ordering::Relaxed);
+        }
+    };
+    report(annealer);
+    if let Some(p) = hooks.progress {
+        p.total.store(annealer.iterations, Ordering::Relaxed);
+    }
+    let stopped = || hooks.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut last = Instant::now();
+    while !annealer.finished() && !stopped() {
+        annealer.step();
+        report(annealer);
+        if let Some((every, save)) = &mut hooks.checkpoint {
+            if last.elapsed() >= *every {
+                save(&annealer.checkpoint(key));
+                last = Instant::now();
+            }
+        }
+    }
+}
+
 /// How the packer lays out a fixed-shift table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Packing {
@@ -360,17 +666,42 @@ pub(crate) struct Packing {
     pub(crate) negative_offsets: bool,
 }
 
+/// Returns the digest of what decides the patterns of `pools`: the variant, and per pool
+/// the index bits, the pool size and every magic (FNV-1a over their bytes).
+fn pools_digest(variant: Variant, pools: &[Vec<Pattern>], bits: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut add = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    add(variant.to_string().as_bytes());
+    for (pool, &b) in pools.iter().zip(bits) {
+        add(&[b]);
+        add(&(pool.len() as u64).to_le_bytes());
+        for p in pool {
+            add(&p.magic.to_le_bytes());
+        }
+    }
+    hash
+}
+
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8), whose patterns
 /// have `bits[i]` index bits, into a set of `variant`: a greedy pass (squares by longest
 /// shortest extent, each at the lowest fitting place of the pool member that grows the
-/// table least), then `packing.iterations` moves of annealing the order and the members. The result depends only on the
-/// pools and `packing`.
+/// table least), then `packing.iterations` moves of annealing the order and the members,
+/// or the moves left after `resume`, a checkpoint of the same packing. Returns the set of
+/// the best layout met and the checkpoint after the last move made (fewer than asked if
+/// `hooks.stop` was set). The result depends only on the pools and `packing`, never on
+/// where a run was stopped and resumed.
 pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
     bits: &[u8],
     packing: Packing,
-) -> MagicSet {
+    resume: Option<&PackCheckpoint>,
+    hooks: &mut PackHooks,
+) -> Result<(MagicSet, PackCheckpoint), PackMismatch> {
     // Longest shortest extent first (first-fit decreasing); ties by square, for a
     // deterministic order. On the published magics this start packs 94,672 entries against
     // 100,471 for most used slots first.
@@ -381,14 +712,27 @@ pub(crate) fn pack(
             i,
         )
     });
-    let (greedy, _) = pack_in_order(pools, &order, packing.negative_offsets);
-    let member = greedy.iter().map(|&(k, _)| k).collect();
-    // Placing the greedy members in the greedy order at their first fits is the greedy
-    // layout again, so annealing starts from it and never ends longer.
-    let mut layout = Layout::new(pools, order, member, packing.negative_offsets);
-    let best = anneal(&mut layout, packing.seed, packing.iterations);
+    let key = PackKey {
+        seed: packing.seed,
+        iterations: packing.iterations,
+        negative_offsets: packing.negative_offsets,
+        pools: pools_digest(variant, pools, bits),
+        squares: order.len(),
+    };
+    let mut annealer = match resume {
+        Some(checkpoint) => Annealer::resume(pools, &key, checkpoint)?,
+        None => {
+            let (greedy, _) = pack_in_order(pools, &order, packing.negative_offsets);
+            let member = greedy.iter().map(|&(k, _)| k).collect();
+            // Placing the greedy members in the greedy order at their first fits is the
+            // greedy layout again, so annealing starts from it and never ends longer.
+            let layout = Layout::new(pools, order, member, packing.negative_offsets);
+            Annealer::new(layout, packing.seed, packing.iterations)
+        }
+    };
+    anneal(&mut annealer, &key, hooks);
     let mut set = MagicSet::new(variant);
-    for (i, c) in best.iter().enumerate() {
+    for (i, c) in annealer.best().iter().enumerate() {
         let piece = Piece::ALL[i / 64];
         if let Some((k, start)) = *c {
             let p = &pools[i][k];
@@ -399,7 +743,7 @@ pub(crate) fn pack(
             };
         }
     }
-    set
+    Ok((set, annealer.checkpoint(&key)))
 }
 
 #[cfg(test)]
@@ -489,14 +833,47 @@ mod tests {
         assert!(table.taken[before.len()..].iter().all(|&w| w == 0));
     }
 
-    /// Packs `pools` (12 index bits each) with `iterations` annealing moves.
-    fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: bool) -> MagicSet {
-        let packing = Packing {
+    /// Returns the packing of `iterations` moves seeded 9.
+    fn packing(iterations: u64, negative_offsets: bool) -> Packing {
+        Packing {
             seed: 9,
             iterations,
             negative_offsets,
+        }
+    }
+
+    /// Packs `pools` (12 index bits each) as `packing` says, going on from `resume`, and
+    /// returns the set and every checkpoint, one after each move.
+    fn packed_from(
+        pools: &[Vec<Pattern>],
+        packing: Packing,
+        resume: Option<&PackCheckpoint>,
+        stop: &AtomicBool,
+    ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
+        let mut saved = Vec::new();
+        let mut save = |c: &PackCheckpoint| saved.push(c.clone());
+        let mut hooks = PackHooks {
+            progress: None,
+            stop: Some(stop),
+            checkpoint: Some((Duration::ZERO, &mut save)),
         };
-        pack(Variant::Black, pools, &[12; 24], packing)
+        let bits = vec![12; pools.len()];
+        let (set, end) = pack(Variant::Black, pools, &bits, packing, resume, &mut hooks)?;
+        // The last checkpoint is the one returned.
+        assert!(saved.last().is_none_or(|last| *last == end));
+        saved.insert(0, end);
+        let end = saved.remove(0);
+        if saved.last() != Some(&end) {
+            saved.push(end);
+        }
+        Ok((set, saved))
+    }
+
+    /// Packs `pools` (12 index bits each) with `iterations` annealing moves.
+    fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: bool) -> MagicSet {
+        let stop = AtomicBool::new(false);
+        let packing = packing(iterations, negative_offsets);
+        packed_from(pools, packing, None, &stop).unwrap().0
     }
 
     #[test]
@@ -550,15 +927,155 @@ mod tests {
         let (choice, len) = pack_in_order(&pools, &[0, 1], true);
         // The second interleaves into the first's hole at 2: starts at 2, ends at 5.
         assert_eq!((choice, len), (vec![(0, 0), (0, 2)], 5));
-        let packing = |negative_offsets| Packing {
-            seed: 9,
-            iterations: 0,
-            negative_offsets,
-        };
-        let set = pack(Variant::Black, &pools, &[12; 2], packing(true));
+        let set = packed(&pools, 0, true);
         assert_eq!(set.entries[0][0].offset, -100);
         assert_eq!(set.entries[0][1].offset, -198);
-        let set = pack(Variant::Black, &pools, &[12; 2], packing(false));
+        let set = packed(&pools, 0, false);
         assert!(set.entries[0][..2].iter().all(|e| e.offset >= 0));
+    }
+
+    /// Returns `c` written to a checkpoint file and read back.
+    fn through_text(c: &PackCheckpoint) -> PackCheckpoint {
+        PackCheckpoint::parse_file("p.pack", c.to_file_text().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_packing_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
+        const MOVES: u64 = 2000;
+        for negative_offsets in [false, true] {
+            let pools = random_pools(5);
+            let packing = packing(MOVES, negative_offsets);
+            let go = AtomicBool::new(false);
+            let (whole, every) = packed_from(&pools, packing, None, &go).unwrap();
+            assert_eq!(every.len(), MOVES as usize);
+            assert!(every
+                .iter()
+                .enumerate()
+                .all(|(k, c)| c.moves == k as u64 + 1));
+            // Stopped before its first move: the checkpoint of move 0.
+            let halt = AtomicBool::new(true);
+            let (greedy, at_zero) = packed_from(&pools, packing, None, &halt).unwrap();
+            assert_eq!(greedy, packed(&pools, 0, negative_offsets));
+            assert_eq!((at_zero.len(), at_zero[0].moves), (1, 0));
+            let mut from = vec![&at_zero[0]];
+            from.extend([1, 2, 3, 17, 300, MOVES - 1, MOVES].map(|k| &every[k as usize - 1]));
+            for c in from {
+                let k = c.moves as usize;
+                let (set, rest) = packed_from(&pools, packing, Some(&through_text(c)), &go)
+                    .unwrap_or_else(|e| panic!("resume at move {k}: {e}"));
+                assert_eq!(set, whole, "resumed at move {k}");
+                // Each move after it is the uninterrupted run's, down to the random draws
+                // and the temperature's bits.
+                if k < MOVES as usize {
+                    assert_eq!(rest[..], every[k..], "resumed at move {k}");
+                } else {
+                    assert_eq!(rest, [every[k - 1].clone()]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_packing_is_refused_at_its_line() {
+        let pools = random_pools(5);
+        let go = AtomicBool::new(false);
+        let (_, every) = packed_from(&pools, packing(50, false), None, &go).unwrap();
+        let c = &every[20];
+        let refused = |pools: &[Vec<Pattern>], packing: Packing, c: &PackCheckpoint| {
+            packed_from(pools, packing, Some(c), &go).unwrap_err()
+        };
+        let e = refused(&pools, packing(60, false), c);
+        assert_eq!(e.line, "pack");
+        assert!(e.message.contains("give --pack-iterations 50"), "{e}");
+        let e = refused(
+            &pools,
+            Packing {
+                seed: 3,
+                ..packing(50, false)
+            },
+            c,
+        );
+        assert!(e.message.contains("seeded 9, this run's seed is 3"), "{e}");
+        let e = refused(&pools, packing(50, true), c);
+        assert!(e.message.contains("without --negative-offsets"), "{e}");
+        let mut other = pools.clone();
+        other[3][1].magic ^= 1 << 40;
+        let e = refused(&other, packing(50, false), c);
+        assert!(e.message.contains("other magics"), "{e}");
+        let mut fewer = pools.clone();
+        fewer[3].pop();
+        assert!(refused(&fewer, packing(50, false), c)
+            .message
+            .contains("other magics"));
+        // Edited lines: a member past its pool, a place taken twice, a wrong length.
+        let edit = |f: &dyn Fn(&mut PackCheckpoint)| {
+            let mut c = c.clone();
+            f(&mut c);
+            refused(&pools, packing(50, false), &c)
+        };
+        let e = edit(&|c| c.squares[4].member = 3);
+        assert_eq!(e.line, "pack-square rook e1");
+        assert!(
+            e.message
+                .contains("member 3 is past the square's pool of 3"),
+            "{e}"
+        );
+        let e = edit(&|c| c.squares[5].best_place = c.squares[6].best_place);
+        assert_eq!(e.line, "pack-square rook g1");
+        assert!(e.message.contains("taken twice"), "{e}");
+        let e = edit(&|c| c.squares[0].place = 24);
+        assert!(
+            e.message.contains("place 24 is past the last place, 23"),
+            "{e}"
+        );
+        let e = edit(&|c| c.length += 1);
+        assert_eq!(e.line, "pack-progress");
+        assert!(e.message.contains("where its layout packs"), "{e}");
+    }
+
+    #[test]
+    fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
+        let pools = random_pools(5);
+        let go = AtomicBool::new(false);
+        let (_, every) = packed_from(&pools, packing(50, false), None, &go).unwrap();
+        let text = every[20].to_file_text();
+        let error = |text: &str| {
+            PackCheckpoint::parse_file("p.pack", text.as_bytes())
+                .unwrap_err()
+                .to_string()
+        };
+        // Cut after the line of rook c2: 13 of its 24 squares are gone.
+        let cut = text.find("pack-square rook c2").unwrap();
+        let cut = cut + text[cut..].find('\n').unwrap() + 1;
+        assert_eq!(
+            error(&text[..cut]),
+            "p.pack: 13 of the pack checkpoint's 24 squares are missing (after rook c2): a \
+             truncated file?"
+        );
+        let two_lines = text.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert!(
+            error(&two_lines).contains("24 of the pack checkpoint's 24 squares are missing"),
+            "{}",
+            error(&two_lines)
+        );
+        let one_line = text.lines().next().unwrap();
+        assert!(error(one_line).contains("'pack' line is missing"));
+        let bad = text.replacen("temperature 0x", "temperature 0xq", 1);
+        assert!(
+            error(&bad).starts_with("p.pack:3: temperature '0xq"),
+            "{}",
+            error(&bad)
+        );
+        let bad = text.replacen("pack-square rook b1", "pack-square rook b9", 1);
+        assert!(
+            error(&bad).starts_with("p.pack:5: unknown square 'b9'"),
+            "{}",
+            error(&bad)
+        );
+        let bad = text.replacen("moves 21", "moves 51", 1);
+        assert!(error(&bad).starts_with("p.pack:3: 51 moves made, past the run's 50"));
+        let state = "magic-gen-state 1\nvariant black\n";
+        assert!(error(state).contains("this is a search state"));
+        assert_eq!(through_text(&every[20]), every[20]);
     }
 }

@@ -14,12 +14,21 @@
 //! job rook a1 12 next 3 done 0
 //! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
 //! ```
+//!
+//! A state saved while the packer runs (fixed shift, after the scan) is version 2: the same
+//! lines, then the packer's checkpoint (`pack ...` lines, see `pack_state.rs`), which a
+//! version 2 file must end with. Version 1 files read as before.
 
 use crate::format::{parse_hex, text_lines, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 
+use super::pack_state::PackCheckpoint;
 use super::space::{Shard, BLOCK_LEN};
+
+/// The first line of a state file without a pack checkpoint, and of one with it.
+const HEADER: &str = "magic-gen-state 1";
+const HEADER_WITH_PACK: &str = "magic-gen-state 2";
 
 /// How long each job scans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -180,8 +189,21 @@ impl SearchState {
 
     /// Returns the state as text (see the module documentation).
     pub fn to_text(&self) -> String {
+        self.to_text_with(None)
+    }
+
+    /// Returns the state as text with the packer's checkpoint, if given, at the end
+    /// (version 2).
+    pub fn to_text_with(&self, pack: Option<&PackCheckpoint>) -> String {
         let scan = &self.scan;
-        let mut out = String::from("magic-gen-state 1\n");
+        let mut out = format!(
+            "{}\n",
+            if pack.is_some() {
+                HEADER_WITH_PACK
+            } else {
+                HEADER
+            }
+        );
         out.push_str(&format!(
             "variant {}\nseed {}\nshard {}\n",
             scan.variant, scan.seed, scan.shard
@@ -212,11 +234,25 @@ impl SearchState {
                 ));
             }
         }
+        if let Some(pack) = pack {
+            pack.write_lines(&mut out);
+        }
         out
     }
 
     /// Parses a state written by [`SearchState::to_text`]; errors name the file and line.
+    /// A pack checkpoint at its end is checked and left out (see
+    /// [`SearchState::parse_with_pack`]).
     pub fn parse(file: &str, bytes: &[u8]) -> Result<SearchState, ReadError> {
+        Ok(SearchState::parse_with_pack(file, bytes)?.0)
+    }
+
+    /// Parses a state written by [`SearchState::to_text_with`], and its pack checkpoint if
+    /// it has one; errors name the file and line.
+    pub fn parse_with_pack(
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<(SearchState, Option<PackCheckpoint>), ReadError> {
         let err = |line: usize, message: String| ReadError {
             file: file.to_string(),
             line: Some(line),
@@ -224,13 +260,22 @@ impl SearchState {
         };
         let lines = text_lines(file, bytes)?;
         let mut it = lines.into_iter().filter(|(_, t)| !t.trim().is_empty());
-        match it.next() {
-            Some((_, "magic-gen-state 1")) => {}
-            Some((line, _)) => {
+        let with_pack = match it.next() {
+            Some((_, HEADER)) => false,
+            Some((_, HEADER_WITH_PACK)) => true,
+            Some((line, t)) => {
+                let hint = if t.starts_with("magic-gen-pack") {
+                    ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
+                } else {
+                    ""
+                };
                 return Err(err(
                     line,
-                    "not a magic-gen search state (expected 'magic-gen-state 1')".into(),
-                ))
+                    format!(
+                        "not a magic-gen search state (expected '{HEADER}' or \
+                         '{HEADER_WITH_PACK}'){hint}"
+                    ),
+                ));
             }
             None => {
                 return Err(ReadError {
@@ -239,7 +284,7 @@ impl SearchState {
                     message: "empty file".into(),
                 })
             }
-        }
+        };
         let mut header = |key: &str| -> Result<(usize, String), ReadError> {
             match it.next() {
                 Some((line, t)) => t
@@ -290,8 +335,20 @@ impl SearchState {
             command,
             jobs: Vec::new(),
         };
+        let mut pack_lines = Vec::new();
         for (line, text) in it {
             let f: Vec<&str> = text.split_whitespace().collect();
+            if f.first().is_some_and(|w| w.starts_with("pack")) || !pack_lines.is_empty() {
+                if !with_pack {
+                    return Err(err(
+                        line,
+                        format!("a pack checkpoint needs '{HEADER_WITH_PACK}' on the first line"),
+                    ));
+                }
+                // The checkpoint ends the file: everything from its first line on is its.
+                pack_lines.push((line, text));
+                continue;
+            }
             let place = |p: &str, s: &str| -> Result<(Piece, u8), ReadError> {
                 let piece =
                     Piece::parse(p).ok_or_else(|| err(line, format!("unknown piece '{p}'")))?;
@@ -372,7 +429,12 @@ impl SearchState {
                 ),
             });
         }
-        Ok(state)
+        let pack = if with_pack {
+            Some(PackCheckpoint::parse_lines(file, &pack_lines)?)
+        } else {
+            None
+        };
+        Ok((state, pack))
     }
 }
 

@@ -293,3 +293,93 @@ fn only_a_whole_block_budget_can_be_raised() {
         .unwrap_err()
         .contains("inside a block"));
 }
+
+#[test]
+fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
+    let mut o = options(Variant::Black, 2);
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    o.scan.pool = 2;
+    o.scan.patience = 20;
+    o.limits.pack_iterations = 40;
+    let mut state = new_state(&o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    let whole = finish(&state, &o.limits).unwrap();
+    // Every move's checkpoint, saved with the state as the command line does.
+    let mut saved = Vec::new();
+    let mut save = |c: &PackCheckpoint| saved.push(state.to_text_with(Some(c)));
+    let mut hooks = PackHooks {
+        checkpoint: Some((Duration::ZERO, &mut save)),
+        ..PackHooks::default()
+    };
+    let end = finish_with(&state, &o.limits, None, &mut hooks).unwrap();
+    assert_eq!(end.set, whole.set);
+    assert_eq!(saved.len(), 40);
+    for k in [1, 13, 39, 40] {
+        let text = &saved[k - 1];
+        assert!(text.starts_with("magic-gen-state 2\n"));
+        let (read, pack) = SearchState::parse_with_pack("s.state", text.as_bytes()).unwrap();
+        assert_eq!(read, state);
+        assert_eq!(
+            SearchState::parse("s.state", text.as_bytes()).unwrap(),
+            state
+        );
+        let pack = pack.expect("the pack checkpoint");
+        assert_eq!(pack.moves, k as u64);
+        let mut hooks = PackHooks::default();
+        let resumed = finish_with(&read, &o.limits, Some(&pack), &mut hooks).unwrap();
+        assert_eq!(resumed.set, whole.set, "resumed at move {k}");
+        assert_eq!(resumed.pack, whole.pack, "resumed at move {k}");
+    }
+    // Another move count is refused, naming the checkpoint's line.
+    let (read, pack) = SearchState::parse_with_pack("s.state", saved[9].as_bytes()).unwrap();
+    let mut more = o.limits;
+    more.pack_iterations = 41;
+    let e = finish_with(&read, &more, pack.as_ref(), &mut PackHooks::default()).unwrap_err();
+    let FinishError::Checkpoint(m) = e else {
+        panic!("{e}")
+    };
+    let pack_line = saved[9]
+        .lines()
+        .position(|l| l.starts_with("pack "))
+        .unwrap()
+        + 1;
+    assert_eq!(line_of(saved[9].as_bytes(), &m.line), Some(pack_line));
+    assert!(m.message.contains("give --pack-iterations 40"), "{m}");
+}
+
+#[test]
+fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
+    let mut o = options(Variant::Black, 1);
+    o.scan.pool = 1;
+    o.limits.pack_iterations = 3;
+    let mut state = new_state(&o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    let end = finish(&state, &o.limits).unwrap().pack.unwrap();
+    let plain = state.to_text();
+    let with = state.to_text_with(Some(&end));
+    assert!(plain.starts_with("magic-gen-state 1\n"));
+    assert_eq!(
+        with,
+        plain.replacen("state 1", "state 2", 1) + &with[plain.len()..]
+    );
+    // Version 1 with pack lines, version 2 without them: refused.
+    let e = SearchState::parse("s.state", with.replacen("state 2", "state 1", 1).as_bytes());
+    let e = e.unwrap_err().to_string();
+    let pack_line = with.lines().position(|l| l.starts_with("pack ")).unwrap() + 1;
+    let expected = format!("s.state:{pack_line}: a pack checkpoint needs 'magic-gen-state 2'");
+    assert!(e.starts_with(&expected), "{e}");
+    let e = SearchState::parse(
+        "s.state",
+        plain.replacen("state 1", "state 2", 1).as_bytes(),
+    );
+    let e = e.unwrap_err().to_string();
+    assert!(
+        e.contains("'pack' line is missing: a truncated file?"),
+        "{e}"
+    );
+    let e = SearchState::parse("s.state", end.to_file_text().as_bytes());
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("this is a pack checkpoint"));
+}

@@ -1,0 +1,274 @@
+//! A packing interrupted (killed, or stopped by Ctrl-C) and resumed from its checkpoint
+//! writes the set an uninterrupted run writes, byte for byte, through `magic-gen pack` and
+//! `magic-gen search`; checkpoints of another packing, and damaged ones, are refused at
+//! their file and line with nothing overwritten. (The search's unit tests resume from the
+//! checkpoint of every move of a small packing; these check the command line around it.)
+
+#![cfg(unix)]
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{magic_gen, scratch, workspace};
+
+/// The published black set, by absolute path, so commands run in different directories
+/// record the same command.
+fn published() -> String {
+    let path = workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    path.canonicalize().unwrap().to_str().unwrap().to_string()
+}
+
+/// Runs `magic-gen args...` in `dir` until `file` there holds text `ready` accepts, then
+/// sends it `signal` and returns its exit code, its stderr and the text seen. The wait is
+/// for readiness, not a guess at how long the run takes; the limit only turns a hang into
+/// a failure.
+fn interrupt(
+    dir: &Path,
+    args: &[&str],
+    file: &str,
+    ready: impl Fn(&str) -> bool,
+    signal: &str,
+) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let seen = loop {
+        if let Some(text) = fs::read_to_string(dir.join(file)).ok().filter(|t| ready(t)) {
+            break text;
+        }
+        let exited = child.try_wait().unwrap().is_some();
+        assert!(
+            !exited,
+            "{args:?} ended before its first pack checkpoint was seen"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no pack checkpoint within two minutes"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let sent = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), stderr, seen)
+}
+
+/// Returns how many moves the checkpoint in `text` has made.
+fn moves(checkpoint: &str) -> u64 {
+    let line = checkpoint
+        .lines()
+        .find(|l| l.starts_with("pack-progress "))
+        .unwrap();
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+/// Asserts `run` failed cleanly with an error starting `at` and containing `what`.
+fn assert_refused(run: &common::Run, at: &str, what: &str) {
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.starts_with(&format!("error: {at}")) && run.stderr.contains(what),
+        "expected {at:?} and {what:?} in\n{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_killed_pack_resumed_writes_the_uninterrupted_set() {
+    let (whole, cut) = (scratch("pack-whole"), scratch("pack-cut"));
+    let set = published();
+    let base = ["pack", set.as_str(), "--pack-iterations", "1000"];
+    let with = |extra: &[&'static str]| -> Vec<String> {
+        base.iter().chain(extra).map(|a| a.to_string()).collect()
+    };
+    let run = |dir: &Path, args: Vec<String>| {
+        magic_gen(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // Uninterrupted, saving its checkpoint only at the end.
+    run(&whole, with(&["--state", "p.pack", "--out", "set.txt"])).assert_success();
+    let expected = fs::read(whole.join("set.txt")).unwrap();
+    // Killed as a pre-empted job is, once it has saved a checkpoint (written atomically,
+    // so whole whenever it is there), then resumed.
+    let args = with(&[
+        "--state",
+        "p.pack",
+        "--checkpoint",
+        "0.1",
+        "--out",
+        "set.txt",
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    interrupt(&cut, &args, "p.pack", |_| true, "-KILL");
+    let left = fs::read_to_string(cut.join("p.pack")).unwrap();
+    let resumed = run(&cut, with(&["--resume", "p.pack", "--out", "set.txt"]));
+    resumed.assert_success();
+    let from = format!("resumed from p.pack at move {}", moves(&left));
+    assert!(resumed.stdout.contains(&from), "{}", resumed.stdout);
+    assert!(fs::read(cut.join("set.txt")).unwrap() == expected);
+    // The checkpoint of the last move, resumed, writes it again at once.
+    let again = run(&whole, with(&["--resume", "p.pack", "--out", "again.txt"]));
+    again.assert_success();
+    assert!(again.stdout.contains("at move 1000"), "{}", again.stdout);
+    let again = fs::read_to_string(whole.join("again.txt")).unwrap();
+    let expected = String::from_utf8(expected).unwrap();
+    assert_eq!(again, expected.replace("--out set.txt", "--out again.txt"));
+}
+
+#[test]
+fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
+    let dir = scratch("pack-refused");
+    let set = published();
+    let run = magic_gen(
+        &dir,
+        &["pack", &set, "--pack-iterations", "30", "--state", "p.pack"],
+    );
+    run.assert_success();
+    let good = fs::read_to_string(dir.join("p.pack")).unwrap();
+    let black = workspace().join("magics/black.rs");
+    let black = black.to_str().unwrap();
+    let resume = |set: &str, extra: &[&str]| {
+        let args = [
+            &["pack", set, "--resume", "p.pack", "--out", "x.txt"][..],
+            extra,
+        ]
+        .concat();
+        magic_gen(&dir, &args)
+    };
+    let cases: [(&str, &[&str], &str); 4] = [
+        (
+            &set,
+            &["--pack-iterations", "31"],
+            "give --pack-iterations 30",
+        ),
+        (
+            &set,
+            &["--pack-iterations", "30", "--seed", "2"],
+            "seeded 1, this run's seed is 2",
+        ),
+        (
+            &set,
+            &["--pack-iterations", "30", "--negative-offsets"],
+            "without --negative-offsets, this run with them",
+        ),
+        (black, &["--pack-iterations", "30"], "other magics"),
+    ];
+    for (set, extra, what) in cases {
+        let run = resume(set, extra);
+        assert_refused(&run, "p.pack:2: cannot resume: ", what);
+        assert_eq!(fs::read_to_string(dir.join("p.pack")).unwrap(), good);
+        assert!(!dir.join("x.txt").exists());
+    }
+    // Cut off after a few squares; a search state in its place; a wrong length.
+    let cut: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
+    let damaged = [
+        (
+            cut,
+            "p.pack: ",
+            "111 of the pack checkpoint's 128 squares are missing (after",
+        ),
+        (
+            "magic-gen-state 1\n".to_string(),
+            "p.pack:1: ",
+            "this is a search state",
+        ),
+        (
+            good.replacen(" length ", " length 1", 1),
+            "p.pack:3: cannot resume: ",
+            "where its layout packs",
+        ),
+    ];
+    for (text, at, what) in damaged {
+        fs::write(dir.join("p.pack"), &text).unwrap();
+        let run = resume(&set, &["--pack-iterations", "30"]);
+        assert_refused(&run, at, what);
+        assert_eq!(fs::read_to_string(dir.join("p.pack")).unwrap(), text);
+        assert!(!dir.join("x.txt").exists());
+    }
+}
+
+#[test]
+fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
+    // A finished scan's state, packed uninterrupted in one directory and stopped by Ctrl-C
+    // then resumed in another: the same file names, so the same recorded commands.
+    let (whole, cut) = (scratch("search-pack-whole"), scratch("search-pack-cut"));
+    let scan = [
+        "search",
+        "--variant",
+        "black",
+        "--candidates",
+        "4096",
+        "--pool",
+        "2",
+        "--patience",
+        "20",
+        "--threads=2",
+        "--state",
+        "s.state",
+    ];
+    magic_gen(&whole, &scan).assert_success();
+    let scanned = fs::read(whole.join("s.state")).unwrap();
+    fs::write(cut.join("s.state"), &scanned).unwrap();
+    let pack = [
+        "search",
+        "--resume",
+        "s.state",
+        "--pack-iterations",
+        "1000",
+        "--checkpoint",
+        "0.1",
+        "--out",
+        "set.rs",
+    ];
+    magic_gen(&whole, &pack).assert_success();
+    // A finished packing leaves the scan's state as it was.
+    assert!(fs::read(whole.join("s.state")).unwrap() == scanned);
+    let expected = fs::read(whole.join("set.rs")).unwrap();
+
+    let with_pack = |t: &str| t.starts_with("magic-gen-state 2\n") && t.ends_with('\n');
+    let (code, stderr, seen) = interrupt(&cut, &pack, "s.state", with_pack, "-INT");
+    // Stopped at a move (exit 130), unless the signal came after the last one.
+    assert!(code == 130 || code == 0, "{code}: {stderr}");
+    if code == 130 {
+        assert!(stderr.contains("interrupted after "), "{stderr}");
+        magic_gen(&cut, &["verify", "set.rs"]).assert_success();
+    }
+    // Resuming with another move count is refused; the state stays as it is.
+    fs::write(cut.join("seen.state"), &seen).unwrap();
+    let line = seen.lines().position(|l| l.starts_with("pack ")).unwrap() + 1;
+    let other = magic_gen(
+        &cut,
+        &[
+            "search",
+            "--resume",
+            "seen.state",
+            "--pack-iterations",
+            "999",
+        ],
+    );
+    assert_refused(
+        &other,
+        &format!("seen.state:{line}: cannot resume: "),
+        "give --pack-iterations 1000",
+    );
+    assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
+    // Resumed, both from where Ctrl-C stopped it and from the checkpoint seen before.
+    fs::remove_file(cut.join("set.rs")).ok();
+    magic_gen(&cut, &pack).assert_success();
+    assert!(fs::read(cut.join("set.rs")).unwrap() == expected);
+    assert!(fs::read(cut.join("s.state")).unwrap() == scanned);
+    fs::write(cut.join("s.state"), &seen).unwrap();
+    magic_gen(&cut, &pack).assert_success();
+    assert!(fs::read(cut.join("set.rs")).unwrap() == expected);
+}
