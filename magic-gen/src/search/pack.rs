@@ -300,11 +300,16 @@ impl Draws {
     }
 
     /// Returns the next number below `k` (as the packer has always drawn it: a remainder).
+    /// A move draws three numbers (what kind of move, two places), one more for another
+    /// pool member, and one more to accept a longer table: [`DRAWS_PER_MOVE`].
     fn below(&mut self, k: usize) -> usize {
         self.drawn += 1;
         (self.rng.next_u64() % k as u64) as usize
     }
 }
+
+/// The fewest and the most numbers one annealing move draws (see [`Draws::below`]).
+const DRAWS_PER_MOVE: (u64, u64) = (3, 5);
 
 /// Counters of a packing run, for a progress bar.
 #[derive(Debug, Default)]
@@ -497,6 +502,20 @@ impl<'a> Annealer<'a> {
         checkpoint: &PackCheckpoint,
     ) -> Result<Annealer<'a>, PackMismatch> {
         key.check(checkpoint)?;
+        let (fewest, most) = DRAWS_PER_MOVE;
+        let moves = checkpoint.moves;
+        let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
+        if !drawn.contains(&checkpoint.draws) {
+            // Also what keeps a damaged count from drawing for hours.
+            return Err(PackMismatch {
+                line: "pack-progress".into(),
+                message: format!(
+                    "{} draws in {moves} moves, where each move draws {fewest} to {most}: an \
+                     edited or damaged checkpoint",
+                    checkpoint.draws
+                ),
+            });
+        }
         let n = checkpoint.squares.len();
         let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
         let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
@@ -1031,6 +1050,17 @@ mod tests {
         let e = edit(&|c| c.length += 1);
         assert_eq!(e.line, "pack-progress");
         assert!(e.message.contains("where its layout packs"), "{e}");
+        let e = edit(&|c| c.draws = u64::MAX);
+        assert_eq!(e.line, "pack-progress");
+        assert!(
+            e.message
+                .contains("draws in 21 moves, where each move draws 3 to 5"),
+            "{e}"
+        );
+        // The counts of every checkpoint are within the bounds.
+        assert!(every
+            .iter()
+            .all(|c| (3 * c.moves..=5 * c.moves).contains(&c.draws)));
     }
 
     #[test]
