@@ -263,6 +263,27 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "give --pack-iterations 1000",
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
+    // So is a state cut off in its checkpoint, saying what is missing.
+    let short: String = seen
+        .lines()
+        .take(line + 11)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(cut.join("short.state"), &short).unwrap();
+    let args = [
+        "search",
+        "--resume",
+        "short.state",
+        "--pack-iterations",
+        "1000",
+    ];
+    let run = magic_gen(&cut, &args);
+    assert_refused(
+        &run,
+        "short.state: ",
+        "118 of the pack checkpoint's 128 squares are missing",
+    );
+    assert_eq!(fs::read_to_string(cut.join("short.state")).unwrap(), short);
     // Resumed, both from where Ctrl-C stopped it and from the checkpoint seen before.
     fs::remove_file(cut.join("set.rs")).ok();
     magic_gen(&cut, &pack).assert_success();

@@ -13,6 +13,10 @@
 //!
 //! Fitting is bit-parallel: 64 candidate offsets are tested at once against the pattern's
 //! first 64 slots, and only survivors are checked in full.
+//!
+//! The annealer between two moves ([`Annealer`]) is what a checkpoint saves
+//! (`pack_state.rs`), so a run stopped and resumed any number of times makes the moves of
+//! an uninterrupted one and ends with the same set.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
