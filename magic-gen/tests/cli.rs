@@ -332,6 +332,44 @@ fn reduced_bits_on_one_square_give_a_complete_verified_set() {
     assert!(text.contains("# command: magic-gen search --variant fancy --piece bishop --square b1 --bits 4 --seconds 0.2 --seed 1 --out set.txt\n"), "{text}");
 }
 
+#[test]
+fn bits_under_zero_gives_a_black_set_a_shift_per_square() {
+    let dir = scratch("search-per-square");
+    let run = magic_gen(
+        &dir,
+        &[
+            "search",
+            "--variant",
+            "black",
+            "--bits-under",
+            "0",
+            "--pool",
+            "2",
+            "--patience",
+            "0",
+            "--out",
+            "set.txt",
+        ],
+    );
+    run.assert_success();
+    // Every square at its mask popcount: rook 10..12 bits, bishop 5..9.
+    assert!(
+        run.stdout.contains("rook         64      10..12"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("bishop       64        5..9"),
+        "{}",
+        run.stdout
+    );
+    let run = magic_gen(&dir, &["stats", "set.txt"]);
+    run.assert_success();
+    // No square is marked `+` (above the popcount, as fixed-shift squares are) or `*`.
+    let boards = run.stdout.split("legend").next().unwrap();
+    assert!(!boards.contains('+') && !boards.contains('*'), "{boards}");
+}
+
 /// Ctrl-C during a search that cannot finish (3 bits cannot index bishop d4's 108 attack
 /// sets): the set is still written, complete and verified, and the exit code is 130. The
 /// signal is sent once the run is known to be scanning, when its first checkpoint appears.

@@ -55,9 +55,10 @@ pub struct SearchArgs {
     /// other square gets its default bits, so the output is always a complete set.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12))]
     bits: Option<u8>,
-    /// Ask the chosen squares for this many bits fewer than their mask popcount (fancy),
-    /// e.g. 1 for record hunting. Squares not reached fall back to default bits.
-    #[arg(long, conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(1..=11))]
+    /// Ask the chosen squares for this many bits fewer than their mask popcount, e.g. 1
+    /// for record hunting (fancy; squares not reached fall back to default bits). 0 gives
+    /// black and white sets a per-square shift: every chosen square at its mask popcount.
+    #[arg(long, conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(0..=11))]
     bits_under: Option<u8>,
     /// Time budget of the whole scan. Jobs still searching then stop: reduced-bit squares
     /// fall back to default bits, fixed-shift squares pack what they found. Without
