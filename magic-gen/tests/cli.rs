@@ -376,9 +376,22 @@ fn bits_under_zero_gives_a_black_set_a_shift_per_square() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_writes_the_best_verified_set_so_far() {
+    stopping_by_signal_writes_the_best_verified_set_so_far("INT");
+}
+
+/// SIGTERM, which a batch system such as Slurm sends at a time limit or a pre-emption some
+/// seconds before it kills, stops a run the way Ctrl-C does.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_search_like_ctrl_c() {
+    stopping_by_signal_writes_the_best_verified_set_so_far("TERM");
+}
+
+#[cfg(unix)]
+fn stopping_by_signal_writes_the_best_verified_set_so_far(signal: &str) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let dir = scratch("ctrl-c");
+    let dir = scratch(&format!("signal-{signal}"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
         .args([
             "search",
@@ -418,7 +431,7 @@ fn ctrl_c_writes_the_best_verified_set_so_far() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());

@@ -119,7 +119,8 @@ pub fn watch(
     }
 }
 
-/// Makes the first Ctrl-C call `stop` (which stops the run: the result so far is still
+/// Makes the first Ctrl-C (or SIGTERM or SIGHUP, which batch systems send before they
+/// kill a job) call `stop` (which stops the run: the result so far is still
 /// verified and written, exit code 130) and the second exit at once without writing.
 /// `stop` returns whether the run was stopped already.
 pub fn stop_on_ctrl_c(stop: impl Fn() -> bool + Send + 'static) {
