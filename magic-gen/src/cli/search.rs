@@ -82,6 +82,13 @@ pub struct SearchArgs {
     /// (0: keep magics as found).
     #[arg(long, default_value_t = DENSITY_PATIENCE)]
     patience: u32,
+    /// Before packing (fixed shift), climb every pool member to a lower pack cost until
+    /// this many moves bring no improvement (default 0: pack the pools as scanned). Unlike
+    /// --patience it climbs only the finds a pool keeps, so it costs little next to the
+    /// scan; like --pack-iterations it is not saved in --state, so a resumed run may
+    /// polish differently.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    polish: u32,
     #[command(flatten)]
     pack: PackArgs,
     /// Save the search state here at every checkpoint and at the end (atomically), to
@@ -190,6 +197,7 @@ fn limits(args: &SearchArgs) -> Limits {
             .map(|t| t as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
+        polish: args.polish,
         ..Limits::default()
     })
 }

@@ -33,6 +33,10 @@ pub struct Limits {
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (magic-gen's sets allow it; the runtime's `black` backend does not).
     pub negative_offsets: bool,
+    /// Before packing, climb every pool member of a fixed-shift job to a lower
+    /// [`pack_cost`](super::state::pack_cost) until this many moves bring no improvement
+    /// (0: pack the pools as scanned). See [`polished`](super::assemble).
+    pub polish: u32,
 }
 
 /// Everything one search asks for.
@@ -82,6 +86,7 @@ impl Default for Limits {
             threads: 1,
             seconds: None,
             pack_iterations: 0,
+            polish: 0,
             negative_offsets: false,
         }
     }

@@ -383,3 +383,58 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         .to_string()
         .contains("this is a pack checkpoint"));
 }
+
+#[test]
+fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
+    use super::state::pack_cost;
+    use super::table::{EpochTable, SquareData};
+    let mut o = options(Variant::Black, 2);
+    o.scan.pool = 4;
+    o.scan.patience = 0;
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    let mut state = new_state(&o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    let cost = |job: &Job, magic: u64| {
+        let data = SquareData::new(job.piece, job.square, true);
+        let mut table = EpochTable::new(job.bits);
+        let (used, span) = table.measure(&data.entries(), magic, job.bits).unwrap();
+        pack_cost(used, span)
+    };
+    let mut limits = o.limits;
+    limits.polish = 200;
+    let polished = super::assemble::polished(&state, &limits);
+    let (mut before, mut after) = (0u64, 0u64);
+    for (job, magics) in state.jobs.iter().zip(&polished) {
+        if job.found.is_empty() {
+            // Nothing found in the budget: nothing to climb (the packer falls back).
+            assert!(magics.is_empty());
+            continue;
+        }
+        // Every polished magic is valid (measure panics otherwise), no member got dearer,
+        // and duplicates are gone.
+        let best_before = job.found.iter().map(|f| cost(job, f.magic)).min().unwrap();
+        let best_after = magics.iter().map(|&m| cost(job, m)).min().unwrap();
+        assert!(best_after <= best_before, "{} {}", job.piece, job.square);
+        assert!(!magics.is_empty() && magics.len() <= job.found.len());
+        let mut unique = magics.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), magics.len());
+        before += u64::from(best_before);
+        after += u64::from(best_after);
+    }
+    assert!(
+        after < before,
+        "polishing changed nothing: {after} {before}"
+    );
+    limits.threads = 1;
+    assert_eq!(super::assemble::polished(&state, &limits), polished);
+    limits.polish = 0;
+    let unpolished = super::assemble::polished(&state, &limits);
+    for (job, magics) in state.jobs.iter().zip(unpolished) {
+        assert_eq!(
+            magics,
+            job.found.iter().map(|f| f.magic).collect::<Vec<_>>()
+        );
+    }
+}
