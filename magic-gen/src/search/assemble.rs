@@ -70,10 +70,9 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
         bits,
     };
     for block in 0.. {
-        for (_, magic) in stream.block(block) {
-            if table.accepts(&mut entries, magic, bits) {
-                return magic;
-            }
+        let magics = stream.block(block).map(|(_, magic)| magic);
+        if let (_, Some(magic)) = table.first_accepted(&mut entries, bits, magics) {
+            return magic;
         }
     }
     unreachable!("the candidate space is unbounded")

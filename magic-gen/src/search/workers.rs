@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::climb::{climb, climbs_per_block, density_climb};
 use super::options::Limits;
-use super::space::Stream;
+use super::space::{Stream, BLOCK_LEN};
 use super::state::{is_packed, Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
 
@@ -88,6 +88,29 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
         job.done = scan.finished(job);
         return tried;
     }
+    if !packed {
+        // Fancy and plain keep the first find: the rest of the block cannot win.
+        let start = block * BLOCK_LEN;
+        let count = limit.saturating_sub(start).min(BLOCK_LEN) as usize;
+        let magics = stream.block(block).take(count).map(|(_, magic)| magic);
+        let (tried, found) = scratch
+            .table
+            .first_accepted(&mut scratch.entries, job.bits, magics);
+        if let Some(magic) = found {
+            scan.insert(
+                job,
+                Found {
+                    index: start + tried - 1,
+                    magic,
+                    used: 0,
+                    span: 0,
+                },
+            );
+        }
+        job.next += 1;
+        job.done = scan.finished(job);
+        return tried;
+    }
     let mut tried = 0;
     for (index, magic) in stream.block(block) {
         if index >= limit {
@@ -97,20 +120,16 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
         if !scratch.table.accepts(&mut scratch.entries, magic, job.bits) {
             continue;
         }
-        let (magic, (used, span)) = if packed {
-            // Its own stream per find, so the climb depends only on the candidate.
-            let mut rng = stream.block_rng(index | 1 << 63);
-            density_climb(
-                &scratch.entries,
-                job.bits,
-                magic,
-                &mut rng,
-                &mut scratch.table,
-                scan.patience,
-            )
-        } else {
-            (magic, (0, 0))
-        };
+        // Its own stream per find, so the climb depends only on the candidate.
+        let mut rng = stream.block_rng(index | 1 << 63);
+        let (magic, (used, span)) = density_climb(
+            &scratch.entries,
+            job.bits,
+            magic,
+            &mut rng,
+            &mut scratch.table,
+            scan.patience,
+        );
         scan.insert(
             job,
             Found {
@@ -121,10 +140,6 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             },
         );
         if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
-            break;
-        }
-        if !packed {
-            // Fancy and plain keep the first find: the rest of the block cannot win.
             break;
         }
     }
