@@ -70,8 +70,7 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
         bits,
     };
     for block in 0.. {
-        let magics = stream.block(block).map(|(_, magic)| magic);
-        if let (_, Some(magic)) = table.first_accepted(&mut entries, bits, magics) {
+        if let (_, Some(magic)) = table.first_accepted(&mut entries, bits, stream.magics(block)) {
             return magic;
         }
     }

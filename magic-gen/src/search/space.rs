@@ -96,34 +96,61 @@ impl Stream {
         Xoshiro256PlusPlus::seed_from_u64(x)
     }
 
-    /// Returns the candidates of global block `block` as (candidate index, magic). For
-    /// packed variants (black, white) each sparse word `m` becomes one of `m`, `3m`, `-m`
-    /// and `-3m`: many of the published record's magics are negated sparse words (dense)
-    /// or sums of adjacent bit pairs, and those give used indices in blocks with holes
-    /// that other squares fill (4,194,304 candidates per job pack 101,841 entries this
-    /// way, 103,736 with `m` and `-m` only).
+    /// Returns the candidates of global block `block` as (candidate index, magic).
     pub(crate) fn block(&self, block: u64) -> impl Iterator<Item = (u64, u64)> {
-        let mut rng = self.block_rng(block);
-        let packed = is_packed(self.variant);
-        (0..BLOCK_LEN).map(move |j| {
-            let magic = sparse_candidate(&mut rng);
-            let magic = if packed {
-                let r = rng.next_u64();
-                let m = if r & 2 != 0 {
-                    magic.wrapping_mul(3)
-                } else {
-                    magic
-                };
-                if r & 1 != 0 {
-                    m.wrapping_neg()
-                } else {
-                    m
-                }
-            } else {
-                magic
-            };
-            (block * BLOCK_LEN + j, magic)
-        })
+        (block * BLOCK_LEN..).zip(self.magics(block))
+    }
+
+    /// Returns the magics of global block `block`, in candidate order. For packed variants
+    /// (black, white) each sparse word `m` becomes one of `m`, `3m`, `-m` and `-3m`: many
+    /// of the published record's magics are negated sparse words (dense) or sums of
+    /// adjacent bit pairs, and those give used indices in blocks with holes that other
+    /// squares fill (4,194,304 candidates per job pack 101,841 entries this way, 103,736
+    /// with `m` and `-m` only).
+    pub(crate) fn magics(&self, block: u64) -> Magics {
+        Magics {
+            rng: self.block_rng(block),
+            packed: is_packed(self.variant),
+            left: BLOCK_LEN,
+        }
+    }
+}
+
+/// The magics of one block (or of its first `left`), drawn in order.
+pub(crate) struct Magics {
+    rng: Xoshiro256PlusPlus,
+    packed: bool,
+    left: u64,
+}
+
+impl Magics {
+    /// Returns the first `count` of these magics only.
+    pub(crate) fn take_first(mut self, count: u64) -> Magics {
+        self.left = self.left.min(count);
+        self
+    }
+}
+
+impl Iterator for Magics {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let magic = sparse_candidate(&mut self.rng);
+        if !self.packed {
+            return Some(magic);
+        }
+        let r = self.rng.next_u64();
+        let m = if r & 2 != 0 {
+            magic.wrapping_mul(3)
+        } else {
+            magic
+        };
+        Some(if r & 1 != 0 { m.wrapping_neg() } else { m })
     }
 }
 

@@ -91,8 +91,8 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
     if !packed {
         // Fancy and plain keep the first find: the rest of the block cannot win.
         let start = block * BLOCK_LEN;
-        let count = limit.saturating_sub(start).min(BLOCK_LEN) as usize;
-        let magics = stream.block(block).take(count).map(|(_, magic)| magic);
+        let count = limit.saturating_sub(start);
+        let magics = stream.magics(block).take_first(count);
         let (tried, found) = scratch
             .table
             .first_accepted(&mut scratch.entries, job.bits, magics);
