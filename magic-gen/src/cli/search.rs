@@ -401,6 +401,8 @@ mod tests {
             "3",
             "--patience",
             "7",
+            "--polish",
+            "5",
             "--pack-iterations",
             "1",
             "--negative-offsets",
@@ -419,7 +421,7 @@ mod tests {
         assert_eq!(
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --patience 7 \
+             --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --patience 7 --polish 5 \
              --pack-iterations 1 --negative-offsets --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
