@@ -33,9 +33,9 @@ pub struct Limits {
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (magic-gen's sets allow it; the runtime's `black` backend does not).
     pub negative_offsets: bool,
-    /// Before packing, climb every pool member of a fixed-shift job to a lower
-    /// [`pack_cost`](super::state::pack_cost) until this many moves bring no improvement
-    /// (0: pack the pools as scanned). See [`polished`](super::assemble).
+    /// Before packing, climb every pool member of a fixed-shift job to a lower pack cost
+    /// (twice the used slots plus the span) until this many moves bring no improvement
+    /// (0: pack the pools as scanned).
     pub polish: u32,
 }
 
