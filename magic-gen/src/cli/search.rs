@@ -38,7 +38,7 @@ pub struct SearchArgs {
     /// candidate budget. A state saved while packing goes on with the packing where it
     /// stopped, given the same --pack-iterations and --negative-offsets, and ends with the
     /// set of an uninterrupted run.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "shard", "pool", "patience", "seed", "variant"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed) or white (fixed shift, `occ & mask`,
@@ -78,6 +78,11 @@ pub struct SearchArgs {
     /// Valid magics each fixed-shift square keeps for the packer to choose from.
     #[arg(long, default_value_t = DEFAULT_POOL, value_parser = parse_pool)]
     pool: usize,
+    /// Finds each fixed-shift square keeps besides --pool: those of the rest with the fewest
+    /// used slots (a hole costs a tenth of a used slot). Their long spans rank them out
+    /// of the pool, but the packer can fill their holes with other squares.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    sparse_pool: u16,
     /// Moves without improvement before a fixed-shift magic's density climb stops
     /// (0: keep magics as found).
     #[arg(long, default_value_t = DENSITY_PATIENCE)]
@@ -176,6 +181,7 @@ fn initial_state(
             shard: args.shard.unwrap_or(Shard::WHOLE),
             budget,
             pool: args.pool,
+            sparse: args.sparse_pool.into(),
             patience: args.patience,
         },
         targets: targets(args),
@@ -399,6 +405,8 @@ mod tests {
             "1/3",
             "--pool",
             "3",
+            "--sparse-pool",
+            "2",
             "--patience",
             "7",
             "--polish",
@@ -421,7 +429,7 @@ mod tests {
         assert_eq!(
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --patience 7 --polish 5 \
+             --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
              --pack-iterations 1 --negative-offsets --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which

@@ -69,6 +69,7 @@ impl Options {
                 shard: Shard::WHOLE,
                 budget: Budget::UntilFound,
                 pool: DEFAULT_POOL,
+                sparse: 0,
                 patience: DENSITY_PATIENCE,
             },
             targets: Vec::new(),

@@ -96,12 +96,14 @@ fn sharded(options: &Options, shards: u32) -> MagicSet {
 
 #[test]
 fn merged_shards_equal_one_run_over_the_same_space() {
-    for (variant, bits_under) in [
-        (Variant::Black, None),
-        (Variant::Fancy, Some(1)),
-        (Variant::Fancy, None),
+    for (variant, bits_under, sparse) in [
+        (Variant::Black, None, 0),
+        (Variant::Black, None, 3),
+        (Variant::Fancy, Some(1), 0),
+        (Variant::Fancy, None, 0),
     ] {
         let mut o = options(variant, 2);
+        o.scan.sparse = sparse;
         if bits_under.is_some() {
             // Bishops one bit under: some reached within the budget (a1, b1), some not
             // (d4 cannot be: Fiekas proved it).
@@ -117,7 +119,11 @@ fn merged_shards_equal_one_run_over_the_same_space() {
             assert_eq!(whole.entry(Piece::Bishop, 27).bits, 9, "d4 falls back");
         }
         for shards in [2, 3] {
-            assert_eq!(sharded(&o, shards), whole, "{variant} in {shards} shards");
+            assert_eq!(
+                sharded(&o, shards),
+                whole,
+                "{variant} sparse {sparse} in {shards} shards"
+            );
         }
     }
 }
@@ -390,10 +396,15 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     use super::table::{EpochTable, SquareData};
     let mut o = options(Variant::Black, 2);
     o.scan.pool = 4;
+    o.scan.sparse = 2;
     o.scan.patience = 0;
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
     let mut state = new_state(&o).unwrap();
     run(&mut state, &o.limits, &Progress::default(), None);
+    assert!(
+        state.jobs.iter().any(|j| j.found.len() > 4),
+        "no sparse finds"
+    );
     let cost = |job: &Job, magic: u64| {
         let data = SquareData::new(job.piece, job.square, true);
         let mut table = EpochTable::new(job.bits);
@@ -420,6 +431,10 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), magics.len());
+        // Sparse finds are kept as scanned.
+        for f in job.found.iter().skip(4) {
+            assert!(magics.contains(&f.magic), "{} {}", job.piece, job.square);
+        }
         before += u64::from(best_before);
         after += u64::from(best_after);
     }
@@ -436,5 +451,85 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
             magics,
             job.found.iter().map(|f| f.magic).collect::<Vec<_>>()
         );
+    }
+}
+
+#[test]
+fn pools_keep_the_best_by_pack_cost_then_the_sparsest_of_the_rest_in_any_order() {
+    use super::state::{pack_cost, sparse_cost};
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    // Few distinct costs, so ties are common and the index must break them.
+    let finds: Vec<Found> = (0..300)
+        .map(|index| Found {
+            index,
+            magic: index,
+            used: 500 + (rng.next_u64() % 40) as u32 * 8,
+            span: 900 + (rng.next_u64() % 60) as u32 * 50,
+        })
+        .collect();
+    let mut scan = options(Variant::Black, 1).scan;
+    scan.budget = Budget::Candidates(1 << 20);
+    let job = || Job {
+        piece: Piece::Rook,
+        square: 0,
+        bits: 12,
+        next: 0,
+        found: Vec::new(),
+        done: false,
+    };
+    for (pool, sparse) in [(8, 0), (8, 5), (1, 12), (400, 3)] {
+        (scan.pool, scan.sparse) = (pool, sparse);
+        // What is kept, by the definition: the pool, then the sparsest of the rest.
+        let mut all = finds.clone();
+        all.sort_by_key(|f| (pack_cost(f.used, f.span), f.span, f.index));
+        let mut rest = all.split_off(pool.min(all.len()));
+        rest.sort_by_key(|f| (sparse_cost(f.used, f.span), f.index));
+        rest.truncate(sparse);
+        all.extend(rest);
+        assert_eq!(all.len(), (pool + sparse).min(finds.len()));
+        for order in 0..4 {
+            let mut shuffled = finds.clone();
+            for i in (1..shuffled.len()).rev() {
+                shuffled.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+            if order == 0 {
+                shuffled.reverse();
+            }
+            let mut j = job();
+            for &f in &shuffled {
+                scan.insert(&mut j, f);
+            }
+            assert_eq!(j.found, all, "pool {pool} sparse {sparse}, order {order}");
+        }
+    }
+}
+
+#[test]
+fn a_sparse_pool_is_saved_on_the_pool_line_and_read_back() {
+    let mut o = options(Variant::Black, 1);
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    o.scan.pool = 2;
+    o.scan.sparse = 3;
+    o.scan.patience = 0;
+    let mut state = new_state(&o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    let text = state.to_text();
+    assert!(text.contains("\npool 2 sparse 3\n"), "{text}");
+    assert!(state.jobs.iter().any(|j| j.found.len() == 5));
+    assert_eq!(
+        SearchState::parse("s.state", text.as_bytes()).unwrap(),
+        state
+    );
+    // Without sparse finds the line is as it always was.
+    o.scan.sparse = 0;
+    assert!(new_state(&o)
+        .unwrap()
+        .to_text()
+        .contains("\npool 2\npatience"));
+    for bad in ["pool 2 sparse", "pool 2 sparse x", "pool 2 dense 3"] {
+        let e = SearchState::parse("s.state", text.replace("pool 2 sparse 3", bad).as_bytes());
+        let e = e.unwrap_err().to_string();
+        assert!(e.starts_with("s.state:6: bad pool size"), "{e}");
     }
 }
