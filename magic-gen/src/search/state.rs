@@ -55,11 +55,11 @@ pub struct Scan {
     pub shard: Shard,
     /// How long each job scans.
     pub budget: Budget,
-    /// Valid magics each fixed-shift job keeps for the packer, by [`pack_cost`].
+    /// Valid magics each fixed-shift job keeps for the packer, the lowest pack cost first.
     pub pool: usize,
     /// Finds each fixed-shift job keeps besides the pool: those of the rest with the fewest
-    /// used slots (by [`sparse_cost`]), whose holes other squares can fill. Written on the
-    /// pool line (`pool 32 sparse 16`) when not 0.
+    /// used slots (the lowest sparse cost), whose holes other squares can fill. Written on
+    /// the pool line (`pool 32 sparse 16`) when not 0.
     pub sparse: usize,
     /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
     pub patience: u32,
