@@ -312,7 +312,14 @@ fn a_destructive_collision_is_rejected_by_piece_and_square() {
 
 /// Returns the published 87,988-entry black set (test data) as interchange lines.
 fn published_black() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-black-87988.txt");
+    published("published-black-87988.txt")
+}
+
+/// Returns the published set in test data file `name` as interchange lines.
+fn published(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -350,6 +357,25 @@ fn the_published_black_record_verifies_with_its_exact_size() {
     );
     assert!(run.stdout.contains("slots used:   72118"), "{}", run.stdout);
     assert!(run.stdout.contains("holes:        15870"), "{}", run.stdout);
+}
+
+#[test]
+fn the_published_white_set_verifies_with_its_exact_size() {
+    // Annuss's fixed-shift white magics and offsets, as shakmaty 0.30 ships them.
+    let dir = scratch("published-white");
+    let run = verify_lines(&dir, "white.txt", &published("published-white-88772.txt"));
+    run.assert_success();
+    assert!(
+        run.stdout.contains("white set, collision-free"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("table length: 88772 entries"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("slots used:   73195"), "{}", run.stdout);
 }
 
 #[test]
