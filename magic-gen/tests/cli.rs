@@ -281,6 +281,8 @@ fn search_rejects_bad_options_cleanly() {
         &["search", "--threads", "0"],
         &["search", "--seconds", "-1", "--bits", "5"],
         &["search", "--variant", "black", "--bits", "11"],
+        &["search", "--variant", "black", "--also-fixed-shift"],
+        &["search", "--bits-under", "0", "--also-fixed-shift"],
         &[
             "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
         ],
@@ -297,6 +299,18 @@ fn search_rejects_bad_options_cleanly() {
         ],
     );
     assert!(run.stderr.contains("bishop d4"), "{}", run.stderr);
+    // A second shift needs a first one to choose against, and a packed table.
+    let run = magic_gen(
+        &dir,
+        &["search", "--variant", "black", "--also-fixed-shift"],
+    );
+    assert!(
+        run.stderr.contains("go with --bits or --bits-under"),
+        "{}",
+        run.stderr
+    );
+    let run = magic_gen(&dir, &["search", "--bits-under", "0", "--also-fixed-shift"]);
+    assert!(run.stderr.contains("for black and white"), "{}", run.stderr);
     // An unwritable destination fails without leaving a temporary file.
     let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
     run.assert_clean_failure();

@@ -12,7 +12,7 @@ const BAR_DELAY: Duration = Duration::from_secs(1);
 /// What the bar is showing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// The scan: squares done of 128.
+    /// The scan: jobs done of all (128, more with --also-fixed-shift).
     Scan,
     /// Before the annealing: the greedy packing, or the layout of a set without a scan.
     Layout,
@@ -86,7 +86,7 @@ pub fn watch(
                 let (len, template) = match stage {
                     Stage::Scan => (
                         scan.map_or(0, |p| p.total.load(Ordering::Relaxed) as u64),
-                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} squares, {msg}",
+                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} jobs, {msg}",
                     ),
                     Stage::Layout => (0, "{spinner} [{elapsed_precise}] {msg}"),
                     Stage::Pack => (

@@ -38,7 +38,7 @@ pub struct SearchArgs {
     /// candidate budget. A state saved while packing goes on with the packing where it
     /// stopped, given the same --pack-iterations and --negative-offsets, and ends with the
     /// set of an uninterrupted run.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "also_fixed_shift", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed) or white (fixed shift, `occ & mask`,
@@ -60,6 +60,12 @@ pub struct SearchArgs {
     /// black and white sets a per-square shift: every chosen square at its mask popcount.
     #[arg(long, conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(0..=11))]
     bits_under: Option<u8>,
+    /// Black and white with --bits or --bits-under: scan the chosen squares at the fixed
+    /// 12/9 bits as well, and let the packer choose per square between both pools. With
+    /// --bits-under 0 each square takes its mask popcount or the fixed shift, whichever
+    /// packs denser. Doubles the scan of the squares whose popcount is below 12/9.
+    #[arg(long)]
+    also_fixed_shift: bool,
     /// Time budget of the whole scan. Jobs still searching then stop: reduced-bit squares
     /// fall back to default bits, fixed-shift squares pack what they found. Without
     /// --candidates, fixed-shift jobs scan until the time is up, keeping the best magics.
@@ -159,12 +165,13 @@ fn initial_state(
         }
         return Ok((state, pack, history));
     }
-    if (args.piece.is_some() || args.square.is_some())
+    if (args.piece.is_some() || args.square.is_some() || args.also_fixed_shift)
         && args.bits.is_none()
         && args.bits_under.is_none()
     {
         return Err(
-            "--piece and --square choose the squares of --bits or --bits-under: give one of them"
+            "--piece, --square and --also-fixed-shift go with --bits or --bits-under: give one \
+             of them"
                 .into(),
         );
     }
@@ -187,6 +194,7 @@ fn initial_state(
         targets: targets(args),
         bits: args.bits,
         bits_under: args.bits_under,
+        also_fixed_shift: args.also_fixed_shift,
         command,
         limits: limits(args),
     };
@@ -335,8 +343,9 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             None => String::new(),
         };
         say!(
-            "state saved to {} ({open} of 128 jobs unfinished{packing})",
-            show(path)
+            "state saved to {} ({open} of {} jobs unfinished{packing})",
+            show(path),
+            state.jobs.len()
         );
     }
     let provenance = Provenance {
@@ -397,6 +406,7 @@ mod tests {
             "b1",
             "--bits-under",
             "1",
+            "--also-fixed-shift",
             "--seconds",
             "2",
             "--candidates",
@@ -429,7 +439,7 @@ mod tests {
         assert_eq!(
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
+             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
              --pack-iterations 1 --negative-offsets --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which

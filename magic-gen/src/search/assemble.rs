@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::geometry::Piece;
+use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
@@ -169,40 +169,31 @@ pub fn finish_with(
     let mut set = MagicSet::new(variant);
     let mut unmet = Vec::new();
     if is_packed(variant) {
+        // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
+        // their finds share the square's pool.
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let mut bits = [0u8; 128];
         let magics = polished(state, limits);
         for (job, magics) in state.jobs.iter().zip(magics) {
             let data = SquareData::new(job.piece, job.square, variant.is_black());
-            let mut pool: Vec<Pattern> = magics
-                .into_iter()
-                .map(|magic| {
-                    Pattern::new(
-                        magic,
-                        used_slots(&data, magic, job.bits, variant.is_black())
-                            .into_iter()
-                            .map(|s| s.0),
-                    )
-                })
-                .collect();
-            if pool.is_empty() {
+            let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
+            let before = pool.len();
+            pool.extend(
+                magics
+                    .into_iter()
+                    .map(|magic| pattern(&data, magic, job.bits, variant)),
+            );
+            if pool.len() == before {
                 // Not reached within the budget: the first magic of the whole space, what
                 // an unbounded scan of shard 0/1 would have kept first.
                 let magic = first_magic(seed, variant, job.piece, job.square, job.bits);
-                pool.push(Pattern::new(
-                    magic,
-                    used_slots(&data, magic, job.bits, variant.is_black())
-                        .into_iter()
-                        .map(|s| s.0),
-                ));
+                pool.push(pattern(&data, magic, job.bits, variant));
             }
-            pools[job.piece.index() * 64 + job.square as usize] = pool;
-            bits[job.piece.index() * 64 + job.square as usize] = job.bits;
         }
-        if state.jobs.len() != 128 {
+        if let Some(i) = pools.iter().position(|p| p.is_empty()) {
             return Err(SearchError(format!(
-                "a state needs 128 jobs, found {}",
-                state.jobs.len()
+                "the state has no job for {} {}",
+                Piece::ALL[i / 64],
+                square_name((i % 64) as u8)
             ))
             .into());
         }
@@ -211,8 +202,8 @@ pub fn finish_with(
             iterations: limits.pack_iterations,
             negative_offsets: limits.negative_offsets,
         };
-        let (set, end) = pack(variant, &pools, &bits, packing, resume, hooks)
-            .map_err(FinishError::Checkpoint)?;
+        let (set, end) =
+            pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
         return Ok(outcome(set, Vec::new(), Some(end))?);
     } else {
         for job in &state.jobs {
@@ -289,14 +280,11 @@ pub fn repack(
         .into());
     }
     let mut pools = Vec::with_capacity(128);
-    let mut bits = Vec::with_capacity(128);
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entries[piece.index()][sq as usize];
             let data = SquareData::new(piece, sq, variant.is_black());
-            let used = used_slots(&data, e.magic, e.bits, variant.is_black());
-            pools.push(vec![Pattern::new(e.magic, used.into_iter().map(|s| s.0))]);
-            bits.push(e.bits);
+            pools.push(vec![pattern(&data, e.magic, e.bits, variant)]);
         }
     }
     let packing = Packing {
@@ -305,8 +293,14 @@ pub fn repack(
         negative_offsets: limits.negative_offsets,
     };
     let (set, end) =
-        pack(variant, &pools, &bits, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
+        pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
     Ok(outcome(set, Vec::new(), Some(end))?)
+}
+
+/// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.
+fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
+    let used = used_slots(data, magic, bits, variant.is_black());
+    Pattern::new(magic, bits, used.into_iter().map(|s| s.0))
 }
 
 /// Gives fancy and plain sets their offsets: ranges of `2^bits` back to back, rook first.

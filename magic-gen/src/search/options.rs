@@ -9,7 +9,7 @@ use crate::index::Variant;
 
 use super::climb::DENSITY_PATIENCE;
 use super::space::Shard;
-use super::state::{Budget, Job, Scan, SearchState};
+use super::state::{is_packed, Budget, Job, Scan, SearchState};
 
 /// The seed a search uses unless told otherwise.
 pub const DEFAULT_SEED: u64 = 1;
@@ -52,6 +52,9 @@ pub struct Options {
     /// Ask the targets for this many bits fewer than their mask popcount (fancy), instead
     /// of an absolute `bits`.
     pub bits_under: Option<u8>,
+    /// Black and white: scan each target whose requested bits differ from the fixed 12/9
+    /// at the fixed bits too, so the packer chooses per square between both pools.
+    pub also_fixed_shift: bool,
     /// The command line, recorded in state files.
     pub command: String,
     /// How far this run may go.
@@ -75,6 +78,7 @@ impl Options {
             targets: Vec::new(),
             bits: None,
             bits_under: None,
+            also_fixed_shift: false,
             command: String::new(),
             limits: Limits::default(),
         }
@@ -153,18 +157,27 @@ pub fn new_state(options: &Options) -> Result<SearchState, SearchError> {
              and white"
         )));
     }
+    if options.also_fixed_shift && !is_packed(variant) {
+        return Err(SearchError(format!(
+            "{variant} sets have one shift per square; --also-fixed-shift is for black and white"
+        )));
+    }
     let mut jobs = Vec::with_capacity(128);
     for piece in Piece::ALL {
         for sq in 0..64u8 {
+            let default = variant.default_bits(piece, sq);
             let bits = wanted_bits(options, piece, sq)?;
-            jobs.push(Job {
-                piece,
-                square: sq,
-                bits,
-                next: 0,
-                found: Vec::new(),
-                done: false,
-            });
+            let also = Some(default).filter(|&d| options.also_fixed_shift && d != bits);
+            for bits in core::iter::once(bits).chain(also) {
+                jobs.push(Job {
+                    piece,
+                    square: sq,
+                    bits,
+                    next: 0,
+                    found: Vec::new(),
+                    done: false,
+                });
+            }
         }
     }
     Ok(SearchState {

@@ -30,10 +30,13 @@ use crate::set::{Entry, MagicSet};
 
 use super::pack_state::{pool_name, PackCheckpoint, PackMismatch, PackSquare};
 
-/// One candidate magic of one square and the indices (before the offset) it uses.
+/// One candidate magic of one square, its index bits and the indices (before the offset)
+/// it uses. A square's pool may mix bits (a per-square shift that may also take the fixed
+/// 12/9), so the bits go with the magic.
 #[derive(Clone, Debug)]
 pub(crate) struct Pattern {
     pub(crate) magic: u64,
+    pub(crate) bits: u8,
     /// The lowest used index.
     first: usize,
     /// Used indices relative to `first`, as a bitset.
@@ -62,8 +65,9 @@ impl Pattern {
         }
     }
 
-    /// Returns the pattern of `magic` from its used indices (any order, duplicates allowed).
-    pub(crate) fn new(magic: u64, used: impl IntoIterator<Item = u32>) -> Pattern {
+    /// Returns the pattern of `magic` with `bits` index bits from its used indices (any
+    /// order, duplicates allowed).
+    pub(crate) fn new(magic: u64, bits: u8, used: impl IntoIterator<Item = u32>) -> Pattern {
         let mut idx: Vec<usize> = used.into_iter().map(|i| i as usize).collect();
         idx.sort_unstable();
         idx.dedup();
@@ -76,6 +80,7 @@ impl Pattern {
         let head = (0..64).filter(|b| words[0] >> b & 1 != 0).collect();
         Pattern {
             magic,
+            bits,
             first,
             words,
             head,
@@ -807,8 +812,10 @@ pub(crate) struct Packing {
 }
 
 /// Returns the digest of what decides the patterns of `pools`: the variant, and per pool
-/// the index bits, the pool size and every magic (FNV-1a over their bytes).
-fn pools_digest(variant: Variant, pools: &[Vec<Pattern>], bits: &[u8]) -> u64 {
+/// the index bits of its first member, the pool size and every magic, each followed by its
+/// bits where they differ from the first member's (FNV-1a over their bytes). A pool of one
+/// shift digests as it did before pools could mix shifts, so older checkpoints still resume.
+fn pools_digest(variant: Variant, pools: &[Vec<Pattern>]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut add = |bytes: &[u8]| {
         for &b in bytes {
@@ -816,18 +823,22 @@ fn pools_digest(variant: Variant, pools: &[Vec<Pattern>], bits: &[u8]) -> u64 {
         }
     };
     add(variant.to_string().as_bytes());
-    for (pool, &b) in pools.iter().zip(bits) {
+    for pool in pools {
+        let b = pool.first().map_or(0, |p| p.bits);
         add(&[b]);
         add(&(pool.len() as u64).to_le_bytes());
         for p in pool {
             add(&p.magic.to_le_bytes());
+            if p.bits != b {
+                add(&[p.bits]);
+            }
         }
     }
     hash
 }
 
-/// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8), whose patterns
-/// have `bits[i]` index bits, into a set of `variant`: a greedy pass (squares by longest
+/// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
+/// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by longest
 /// shortest extent, each at the lowest fitting place of the pool member that grows the
 /// table least), then `packing.iterations` moves of annealing the order and the members,
 /// or the moves left after `resume`, a checkpoint of the same packing. Returns the set of
@@ -837,7 +848,6 @@ fn pools_digest(variant: Variant, pools: &[Vec<Pattern>], bits: &[u8]) -> u64 {
 pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
-    bits: &[u8],
     packing: Packing,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
@@ -856,7 +866,7 @@ pub(crate) fn pack(
         seed: packing.seed,
         iterations: packing.iterations,
         negative_offsets: packing.negative_offsets,
-        pools: pools_digest(variant, pools, bits),
+        pools: pools_digest(variant, pools),
         squares: order.len(),
     };
     let mut annealer = match resume {
@@ -878,7 +888,7 @@ pub(crate) fn pack(
             let p = &pools[i][k];
             *set.entry_mut(piece, (i % 64) as u8) = Entry {
                 magic: p.magic,
-                bits: bits[i],
+                bits: p.bits,
                 offset: start as i64 - p.first as i64,
             };
         }
@@ -893,8 +903,8 @@ mod tests {
     #[test]
     fn patterns_interleave_in_each_others_gaps() {
         let pools = vec![
-            vec![Pattern::new(1, [0, 2, 4, 6])],
-            vec![Pattern::new(2, [0, 2])],
+            vec![Pattern::new(1, 12, [0, 2, 4, 6])],
+            vec![Pattern::new(2, 12, [0, 2])],
         ];
         let (choice, len) = pack_in_order(&pools, &[0, 1], false);
         assert_eq!(len, 7);
@@ -904,8 +914,8 @@ mod tests {
     #[test]
     fn the_pool_member_that_grows_the_table_least_wins() {
         let pools = vec![
-            vec![Pattern::new(1, [0, 1, 2, 3])],
-            vec![Pattern::new(2, [0, 1, 2]), Pattern::new(3, [5])],
+            vec![Pattern::new(1, 12, [0, 1, 2, 3])],
+            vec![Pattern::new(2, 12, [0, 1, 2]), Pattern::new(3, 12, [5])],
         ];
         let (choice, len) = pack_in_order(&pools, &[0, 1], false);
         // [5] fits at offset 0 (start 5), ending at 6; [0, 1, 2] would end at 7.
@@ -920,7 +930,7 @@ mod tests {
         let mut taken = vec![false; 2000];
         for _ in 0..40 {
             let slots: Vec<u32> = (0..30).map(|_| (rng.next_u64() % 300) as u32 + 3).collect();
-            let p = Pattern::new(0, slots.clone());
+            let p = Pattern::new(0, 12, slots.clone());
             let offset = table.first_fit(&p, p.first) - p.first;
             // Slot by slot: the first offset with all used slots free.
             let expected = (0..)
@@ -953,11 +963,41 @@ mod tests {
                         let teeth = 2 + rng.next_u64() % 8;
                         let slots = (0..teeth)
                             .flat_map(|t| (0..run).map(move |r| (t * (run + hole) + r) as u32));
-                        Pattern::new(sq * 8 + k, slots)
+                        Pattern::new(sq * 8 + k, 12, slots)
                     })
                     .collect()
             })
             .collect()
+    }
+
+    #[test]
+    fn the_digest_sees_each_members_bits_and_keeps_one_shift_pools_as_before() {
+        let pools = random_pools(3);
+        // Before pools could mix shifts: the variant, then per pool its bits, its size and
+        // every magic.
+        let mut old = 0xcbf2_9ce4_8422_2325u64;
+        for b in *b"black" {
+            old = (old ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        for pool in &pools {
+            let mut bytes = vec![12u8];
+            bytes.extend((pool.len() as u64).to_le_bytes());
+            bytes.extend(pool.iter().flat_map(|p| p.magic.to_le_bytes()));
+            for b in bytes {
+                old = (old ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        assert_eq!(pools_digest(Variant::Black, &pools), old);
+        // One member at other bits is another packing, whichever member it is.
+        let mut digests = vec![old];
+        for k in 0..3 {
+            let mut mixed = pools.clone();
+            mixed[4][k].bits = 10;
+            digests.push(pools_digest(Variant::Black, &mixed));
+        }
+        digests.sort_unstable();
+        digests.dedup();
+        assert_eq!(digests.len(), 4);
     }
 
     #[test]
@@ -991,8 +1031,8 @@ mod tests {
     #[test]
     fn removing_a_pattern_frees_exactly_its_slots() {
         let mut table = Table::new();
-        let a = Pattern::new(1, [1, 5, 70, 130]);
-        let b = Pattern::new(2, [0, 2, 64]);
+        let a = Pattern::new(1, 12, [1, 5, 70, 130]);
+        let b = Pattern::new(2, 12, [0, 2, 64]);
         table.place(&a, 3);
         let before = table.taken.clone();
         table.place(&b, 0);
@@ -1025,8 +1065,7 @@ mod tests {
             stop: Some(stop),
             checkpoint: Some((Duration::ZERO, &mut save)),
         };
-        let bits = vec![12; pools.len()];
-        let (set, end) = pack(Variant::Black, pools, &bits, packing, resume, &mut hooks)?;
+        let (set, end) = pack(Variant::Black, pools, packing, resume, &mut hooks)?;
         // The last checkpoint is the one returned.
         assert!(saved.last().is_none_or(|last| *last == end));
         saved.insert(0, end);
@@ -1087,8 +1126,8 @@ mod tests {
     fn negative_offsets_let_a_range_start_before_the_table() {
         // Hashes from 100 up: with offsets from 0 the table has 100 empty slots first.
         let pools = vec![
-            vec![Pattern::new(1, [100, 101, 103])],
-            vec![Pattern::new(2, [200, 202])],
+            vec![Pattern::new(1, 12, [100, 101, 103])],
+            vec![Pattern::new(2, 12, [200, 202])],
         ];
         let (choice, len) = pack_in_order(&pools, &[0, 1], false);
         assert_eq!((choice, len), (vec![(0, 100), (0, 200)], 203));

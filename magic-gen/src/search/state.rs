@@ -18,6 +18,10 @@
 //! A search that keeps sparse finds besides its pool (`--sparse-pool`) says so on the pool
 //! line: `pool 32 sparse 16`.
 //!
+//! A packed (black, white) square may have one job per shift it may take, each with its
+//! own `job` line and finds (`--also-fixed-shift`: the mask popcount and the fixed 12/9);
+//! the packer chooses among all of them.
+//!
 //! A state saved while the packer runs (fixed shift, after the scan) is version 2: the same
 //! lines, then the packer's checkpoint (`pack ...` lines, see `pack_state.rs`), which a
 //! version 2 file must end with. Version 1 files read as before.
@@ -420,16 +424,18 @@ impl SearchState {
             match f[..] {
                 ["job", p, s, bits, "next", next, "done", done] => {
                     let (piece, square) = place(p, s)?;
-                    if state
-                        .jobs
-                        .iter()
-                        .any(|j| (j.piece, j.square) == (piece, square))
-                    {
-                        return Err(err(line, format!("duplicate job {piece} {s}")));
-                    }
                     let bits = num(bits)?;
                     if !(1..=63).contains(&bits) {
                         return Err(err(line, format!("index bits {bits} out of range")));
+                    }
+                    // A packed square may have a job per shift (their finds share its
+                    // pool); any other square has one.
+                    let packed = is_packed(state.scan.variant);
+                    if state.jobs.iter().any(|j| {
+                        (j.piece, j.square) == (piece, square)
+                            && (!packed || u64::from(j.bits) == bits)
+                    }) {
+                        return Err(err(line, format!("duplicate job {piece} {s}")));
                     }
                     let done = match done {
                         "0" => false,

@@ -260,6 +260,104 @@ fn black_sets_may_shift_per_square() {
 }
 
 #[test]
+fn a_per_square_shift_may_also_take_the_fixed_shift() {
+    let mut o = options(Variant::Black, 2);
+    o.scan.pool = 2;
+    o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
+    o.bits_under = Some(0);
+    o.also_fixed_shift = true;
+    o.limits.negative_offsets = true;
+    let mut state = new_state(&o).unwrap();
+    // A second job wherever the popcount is below 12/9: all but the four rook corners and
+    // the four bishop centre squares.
+    assert_eq!(state.jobs.len(), 248);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let bits: Vec<u8> = state
+                .jobs
+                .iter()
+                .filter(|j| (j.piece, j.square) == (piece, sq))
+                .map(|j| j.bits)
+                .collect();
+            let (popcount, fixed) = (
+                crate::geometry::relevant_bits(piece, sq),
+                Variant::Black.default_bits(piece, sq),
+            );
+            let want = if popcount == fixed {
+                vec![fixed]
+            } else {
+                vec![popcount, fixed]
+            };
+            assert_eq!(bits, want, "{piece} {sq}");
+        }
+    }
+    run(&mut state, &o.limits, &Progress::default(), None);
+    // Both jobs of a square survive the state file, each with its own finds.
+    let text = state.to_text();
+    assert_eq!(
+        SearchState::parse("s.state", text.as_bytes()).unwrap(),
+        state
+    );
+    let out = finish(&state, &o.limits).unwrap();
+    // Each square packs a find of one of its jobs, with that job's bits.
+    let mut fixed = 0;
+    for (i, e) in out.set.entries.iter().flatten().enumerate() {
+        let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+        let job = state
+            .jobs
+            .iter()
+            .find(|j| (j.piece, j.square, j.bits) == (piece, sq, e.bits))
+            .unwrap_or_else(|| panic!("{piece} {sq}: {} bits, no such job", e.bits));
+        // (A job that found nothing in its budget packs the first magic of its space.)
+        assert!(
+            job.found.is_empty() || job.found.iter().any(|f| f.magic == e.magic),
+            "{piece} {sq}: {:#x} not among its finds",
+            e.magic
+        );
+        fixed += usize::from(e.bits != crate::geometry::relevant_bits(piece, sq));
+    }
+    // The packer takes the fixed shift where it packs denser: here on some squares.
+    assert!(fixed > 0);
+}
+
+#[test]
+fn a_state_refuses_a_job_twice_and_a_second_shift_where_nothing_is_packed() {
+    for (variant, second, what) in [
+        (
+            Variant::Black,
+            "job rook a1 12 next 0 done 1",
+            "duplicate job rook a1",
+        ),
+        (
+            Variant::Fancy,
+            "job rook a1 11 next 0 done 1",
+            "duplicate job rook a1",
+        ),
+    ] {
+        let state = new_state(&options(variant, 1)).unwrap();
+        let text = state.to_text();
+        let first = text.lines().position(|l| l.starts_with("job ")).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(first + 1, second);
+        let e = SearchState::parse("s.state", lines.join("\n").as_bytes()).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!("s.state:{}", first + 2)),
+            "{message}"
+        );
+        assert!(message.contains(what), "{message}");
+    }
+    let mut o = options(Variant::Fancy, 1);
+    o.bits_under = Some(0);
+    o.also_fixed_shift = true;
+    let e = new_state(&o).unwrap_err();
+    assert!(
+        e.0.contains("--also-fixed-shift is for black and white"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_raised_budget_equals_one_run_with_it() {
     for variant in [Variant::Black, Variant::Fancy] {
         let mut o = options(variant, 2);
