@@ -17,6 +17,13 @@ fn options(variant: Variant, threads: usize) -> Options {
     o
 }
 
+/// Returns a fresh state for `o`, scanned within its limits.
+fn scanned(o: &Options) -> SearchState {
+    let mut state = new_state(o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    state
+}
+
 #[test]
 fn search_is_deterministic_across_thread_counts() {
     for variant in [Variant::Fancy, Variant::Black] {
@@ -83,8 +90,7 @@ fn sharded(options: &Options, shards: u32) -> MagicSet {
                 count: shards,
             };
             o.limits.threads = 1;
-            let mut st = new_state(&o).unwrap();
-            run(&mut st, &o.limits, &Progress::default(), None);
+            let st = scanned(&o);
             // Through text, as between machines.
             SearchState::parse("shard", st.to_text().as_bytes()).unwrap()
         })
@@ -134,8 +140,7 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     o.scan.budget = Budget::Candidates(3 * BLOCK_LEN);
     o.scan.pool = 2;
     o.scan.patience = 20;
-    let mut whole = new_state(&o).unwrap();
-    run(&mut whole, &o.limits, &Progress::default(), None);
+    let whole = scanned(&o);
     // Stop after the first checkpoint, as a kill would, then resume from the saved text.
     let mut part = new_state(&o).unwrap();
     let progress = Progress::default();
@@ -368,11 +373,9 @@ fn a_raised_budget_equals_one_run_with_it() {
             o.bits_under = Some(1);
         }
         o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
-        let mut whole = new_state(&o).unwrap();
-        run(&mut whole, &o.limits, &Progress::default(), None);
+        let whole = scanned(&o);
         o.scan.budget = Budget::Candidates(BLOCK_LEN);
-        let mut part = new_state(&o).unwrap();
-        run(&mut part, &o.limits, &Progress::default(), None);
+        let mut part = scanned(&o);
         assert!(part.jobs.iter().all(|j| j.done));
         part.raise_budget(2 * BLOCK_LEN).unwrap();
         assert!(part.jobs.iter().any(|j| !j.done), "{variant}: jobs reopen");
@@ -405,8 +408,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     o.scan.pool = 2;
     o.scan.patience = 20;
     o.limits.pack_iterations = 40;
-    let mut state = new_state(&o).unwrap();
-    run(&mut state, &o.limits, &Progress::default(), None);
+    let state = scanned(&o);
     let whole = finish(&state, &o.limits).unwrap();
     // Every move's checkpoint, saved with the state as the command line does.
     let mut saved = Vec::new();
@@ -456,8 +458,7 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     let mut o = options(Variant::Black, 1);
     o.scan.pool = 1;
     o.limits.pack_iterations = 3;
-    let mut state = new_state(&o).unwrap();
-    run(&mut state, &o.limits, &Progress::default(), None);
+    let state = scanned(&o);
     let end = finish(&state, &o.limits).unwrap().pack.unwrap();
     let plain = state.to_text();
     let with = state.to_text_with(Some(&end));
@@ -497,8 +498,7 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     o.scan.sparse = 2;
     o.scan.patience = 0;
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
-    let mut state = new_state(&o).unwrap();
-    run(&mut state, &o.limits, &Progress::default(), None);
+    let state = scanned(&o);
     assert!(
         state.jobs.iter().any(|j| j.found.len() > 4),
         "no sparse finds"
@@ -610,8 +610,7 @@ fn a_sparse_pool_is_saved_on_the_pool_line_and_read_back() {
     o.scan.pool = 2;
     o.scan.sparse = 3;
     o.scan.patience = 0;
-    let mut state = new_state(&o).unwrap();
-    run(&mut state, &o.limits, &Progress::default(), None);
+    let state = scanned(&o);
     let text = state.to_text();
     assert!(text.contains("\npool 2 sparse 3\n"), "{text}");
     assert!(state.jobs.iter().any(|j| j.found.len() == 5));
