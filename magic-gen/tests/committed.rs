@@ -121,7 +121,7 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes
 /// (`magics/black.rs` about 40 on this project's 2-core machine, `black-per-square.rs`
-/// about 45, `fancy-dense.rs` 3):
+/// about 50, `fancy-dense.rs` 3):
 /// `cargo test --release -p magic-gen --test committed -- --ignored`.
 #[test]
 #[ignore = "minutes long: a record hunt's --candidates budget"]
