@@ -41,7 +41,11 @@ pub(crate) struct Pattern {
     first: usize,
     /// Used indices relative to `first`, as a bitset.
     words: Vec<u64>,
-    /// Positions of the set bits of `words[0]`.
+    /// The word of `words` with the most used slots: the fit test screens 64 starts at
+    /// once against it. A white pattern's first word is often the empty occupancy's lone
+    /// slot 0, which screens out almost nothing.
+    anchor: usize,
+    /// Positions of the set bits of `words[anchor]`.
     head: Vec<u32>,
     /// Number of used indices.
     pub(crate) used: usize,
@@ -77,12 +81,18 @@ impl Pattern {
         for &i in &idx {
             words[(i - first) / 64] |= 1 << ((i - first) % 64);
         }
-        let head = (0..64).filter(|b| words[0] >> b & 1 != 0).collect();
+        // The first of the densest words, so a pattern of one word keeps word 0.
+        let anchor = (0..words.len())
+            .rev()
+            .max_by_key(|&w| words[w].count_ones())
+            .unwrap_or(0);
+        let head = (0..64).filter(|b| words[anchor] >> b & 1 != 0).collect();
         Pattern {
             magic,
             bits,
             first,
             words,
+            anchor,
             head,
             used: idx.len(),
             end,
@@ -115,13 +125,13 @@ impl Table {
         (lo >> r) | (hi << (64 - r))
     }
 
-    /// Returns true if `p`'s slots after its first word are free with its first used index at `s`.
+    /// Returns true if `p`'s slots outside its anchor word are free with its first used
+    /// index at `s`.
     fn rest_fits(&self, p: &Pattern, s: usize) -> bool {
         p.words
             .iter()
             .enumerate()
-            .skip(1)
-            .all(|(w, &bits)| bits & self.window(s + 64 * w) == 0)
+            .all(|(w, &bits)| w == p.anchor || bits & self.window(s + 64 * w) == 0)
     }
 
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
@@ -136,10 +146,12 @@ impl Table {
     fn first_fit_below(&self, p: &Pattern, lowest: usize, limit: usize) -> Option<usize> {
         let mut base = lowest & !63;
         while base < limit {
-            // Bit j of `free`: slots s + b are free for every set bit b of the first word.
+            // Bit j of `free`: with start s = base + j, slots s + b are free for every set
+            // bit b of the anchor word.
+            let at = base + 64 * p.anchor;
             let mut free = !0u64;
             for &b in &p.head {
-                free &= !self.window(base + b as usize);
+                free &= !self.window(at + b as usize);
                 if free == 0 {
                     break;
                 }
@@ -924,13 +936,23 @@ mod tests {
 
     #[test]
     fn fitting_agrees_with_a_slot_by_slot_check() {
-        // A dense, irregular table and patterns spanning several words.
+        // A dense, irregular table and patterns spanning several words; every other one
+        // a lone slot and a dense tail 250 slots on (white's empty occupancy at index 0),
+        // which the fit screens by a word other than its first.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut table = Table::new();
         let mut taken = vec![false; 2000];
-        for _ in 0..40 {
-            let slots: Vec<u32> = (0..30).map(|_| (rng.next_u64() % 300) as u32 + 3).collect();
+        for n in 0..40 {
+            let slots: Vec<u32> = if n % 2 == 0 {
+                (0..30).map(|_| (rng.next_u64() % 300) as u32 + 3).collect()
+            } else {
+                let tail = (0..30).map(|_| (rng.next_u64() % 40) as u32 + 253);
+                std::iter::once(3).chain(tail).collect()
+            };
             let p = Pattern::new(0, 12, slots.clone());
+            if n % 2 == 1 {
+                assert!(p.anchor > 0);
+            }
             let offset = table.first_fit(&p, p.first) - p.first;
             // Slot by slot: the first offset with all used slots free.
             let expected = (0..)
