@@ -323,7 +323,11 @@ impl EpochTable {
     }
 
     /// Returns (used slots, span) of a valid `magic`, or `None` on a destructive collision:
-    /// what a density climb minimises for fixed-shift tables.
+    /// what a density climb minimises for fixed-shift tables. With white keys the span
+    /// leaves out the empty occupancy: its key is 0, so it always takes index 0, a lone
+    /// slot that drops into any hole. What counts is where the other occupancies go: the
+    /// published white magics put them all in the top sixth of the range (rook b7: slot 0,
+    /// then 544 slots from 3,424 on), a short run that other squares' runs interleave with.
     #[inline]
     pub(crate) fn measure(
         &mut self,
@@ -331,12 +335,15 @@ impl EpochTable {
         magic: u64,
         bits: u8,
     ) -> Option<(u32, u32)> {
+        let lone_zero = entries.first().is_some_and(|&(key, _)| key == 0);
         let (mut lo, mut hi, mut used) = (usize::MAX, 0, 0);
-        let flow = self.place_all(entries, magic, bits, |_, i, placed| match placed {
+        let flow = self.place_all(entries, magic, bits, |k, i, placed| match placed {
             Placed::Free => {
                 used += 1;
-                lo = lo.min(i);
-                hi = hi.max(i);
+                if k > 0 || !lone_zero {
+                    lo = lo.min(i);
+                    hi = hi.max(i);
+                }
                 ControlFlow::Continue(())
             }
             Placed::Shared => ControlFlow::Continue(()),
@@ -473,5 +480,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_white_span_leaves_out_the_empty_occupancys_slot_0() {
+        // Annuss's rook b7 (shakmaty): slot 0, then every other occupancy in 3,424..4,096.
+        let magic = 0x007f_ff75_ff7f_bfd8;
+        let b7 = crate::geometry::parse_square("b7").unwrap();
+        let white = SquareData::new(Piece::Rook, b7, false);
+        let mut table = EpochTable::new(12);
+        let (used, span) = table.measure(&white.entries(), magic, 12).unwrap();
+        assert_eq!((used, span), (544, 4096 - 3424));
+        // The same rule on slots taken one by one.
+        let slots: Vec<usize> = white
+            .keys
+            .iter()
+            .map(|&key| (key.wrapping_mul(magic) >> 52) as usize)
+            .collect();
+        let rest = slots.iter().filter(|&&i| i != 0);
+        let lo = *rest.clone().min().unwrap();
+        let hi = *rest.max().unwrap();
+        assert_eq!(span as usize, hi - lo + 1);
+        // Black keys have no lone slot 0: their span is that of every used slot.
+        let black = SquareData::new(Piece::Rook, b7, true);
+        let mut table = EpochTable::new(12);
+        // The published black rook b7 (Annuss and Fiekas).
+        let black_magic = 0x0000_0085_008a_0014_u64;
+        let (_, span) = table.measure(&black.entries(), black_magic, 12).unwrap();
+        let all: Vec<usize> = black
+            .keys
+            .iter()
+            .map(|&key| (key.wrapping_mul(black_magic) >> 52) as usize)
+            .collect();
+        let extent = all.iter().max().unwrap() - all.iter().min().unwrap() + 1;
+        assert_eq!(span as usize, extent);
     }
 }
