@@ -179,6 +179,14 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
             }
         }
     }
+    // With one magic per square there is no shorter member to choose.
+    let run = magic_gen(&dir, &["pack", published, "--short-spans"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("give it to `search` or `merge`"),
+        "{}",
+        run.stderr
+    );
     // Sets that are not packed are refused, naming the file.
     let run = magic_gen(&dir, &["pack", committed("fancy").to_str().unwrap()]);
     run.assert_clean_failure();

@@ -17,6 +17,10 @@ pub struct PackArgs {
     /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
     #[arg(long)]
     pub negative_offsets: bool,
+    /// After annealing, give each square the pool member of the shortest span that keeps
+    /// the table no longer (fewer holes in a range: its lookups reach fewer cache lines)
+    #[arg(long)]
+    pub short_spans: bool,
 }
 
 impl PackArgs {
@@ -25,6 +29,7 @@ impl PackArgs {
         Limits {
             pack_iterations: self.pack_iterations,
             negative_offsets: self.negative_offsets,
+            short_spans: self.short_spans,
             ..limits
         }
     }

@@ -71,6 +71,13 @@ pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
 
 /// `magic-gen pack FILE`.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    if args.pack.short_spans {
+        return Err(
+            "--short-spans chooses among each square's pool members, and `pack` has \
+                    one magic per square: give it to `search` or `merge`"
+                .into(),
+        );
+    }
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;

@@ -424,6 +424,7 @@ mod tests {
             "--pack-iterations",
             "1",
             "--negative-offsets",
+            "--short-spans",
             "--state",
             "s.state",
             "--checkpoint",
@@ -440,7 +441,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
-             --pack-iterations 1 --negative-offsets --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --short-spans --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.

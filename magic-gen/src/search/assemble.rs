@@ -201,6 +201,7 @@ pub fn finish_with(
             seed,
             iterations: limits.pack_iterations,
             negative_offsets: limits.negative_offsets,
+            short_spans: limits.short_spans,
         };
         let (set, end) =
             pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
@@ -291,6 +292,7 @@ pub fn repack(
         seed,
         iterations: limits.pack_iterations,
         negative_offsets: limits.negative_offsets,
+        short_spans: limits.short_spans,
     };
     let (set, end) =
         pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;

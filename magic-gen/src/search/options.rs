@@ -33,6 +33,9 @@ pub struct Limits {
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (magic-gen's sets allow it; the runtime's `black` backend does not).
     pub negative_offsets: bool,
+    /// After annealing, give each square the pool member of the shortest span that keeps
+    /// the table no longer: fewer holes in a range put its lookups on fewer cache lines.
+    pub short_spans: bool,
     /// Before packing, climb every pool member of a fixed-shift job to a lower pack cost
     /// (twice the used slots plus the span) until this many moves bring no improvement
     /// (0: pack the pools as scanned).
@@ -93,6 +96,7 @@ impl Default for Limits {
             pack_iterations: 0,
             polish: 0,
             negative_offsets: false,
+            short_spans: false,
         }
     }
 }
