@@ -12,8 +12,8 @@
 //! `chain IMPL REPS` runs the quick mode's dependent queen chain (`default` or `cozy`)
 //! REPS times over its 8192 queries; the difference between two REPS counts is the loop
 //! alone, without building the queries. `footprint FILE...` counts, for each set file, the
-//! distinct 64-byte lines of its table that the queries' rook and bishop lookups reach, and
-//! the misses per pass of a 32 KiB fully associative LRU cache of those lines (the D1 of
+//! distinct 64-byte lines of its table that the queries' rook and bishop lookups reach (and
+//! per piece, summed over its squares), and the misses per pass of a 32 KiB fully associative LRU cache of those lines (the D1 of
 //! these machines holds 512 of them).
 
 use std::collections::{BTreeMap, HashMap};
@@ -63,21 +63,28 @@ fn lru_misses(lines: &[i64], capacity: usize) -> usize {
 fn footprint(path: &str) -> Result<(), String> {
     let (set, _) = read_set_file(Path::new(path)).map_err(|e| e.to_string())?;
     let mut lines = Vec::new();
+    // Per piece: the (square, line) pairs its lookups reach.
+    let mut per_square: [Vec<(u8, i64)>; 2] = Default::default();
     for (sq, occ) in common::queries() {
         for (p, piece) in [Piece::Rook, Piece::Bishop].into_iter().enumerate() {
             let e = &set.entries[p][sq as usize];
             let mask = relevant_mask(piece, sq);
             let i = table_index(set.variant, occ, mask, e.magic, e.bits, e.offset);
             lines.push(i.div_euclid(PER_LINE));
+            per_square[p].push((sq, i.div_euclid(PER_LINE)));
         }
     }
-    let mut distinct = lines.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
+    fn distinct<T: Ord>(mut v: Vec<T>) -> usize {
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    }
+    let [rook, bishop] = per_square.map(distinct);
     println!(
-        "{path}: {} lookups reach {} distinct lines; LRU of {L1_LINES} lines misses {} a pass",
+        "{path}: {} lookups reach {} distinct lines (summed over squares: rook {rook}, \
+         bishop {bishop}); LRU of {L1_LINES} lines misses {} a pass",
         lines.len(),
-        distinct.len(),
+        distinct(lines.clone()),
         lru_misses(&lines, L1_LINES)
     );
     Ok(())
