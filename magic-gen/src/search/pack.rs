@@ -371,12 +371,11 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// Takes the squares from `from` on out of the table.
     /// Gives each square, in placing order, the pool member of the shortest extent that
     /// keeps the table no longer (ties: fewer used slots), every square still at its first
     /// fit. The length decides the packing; among equal lengths, a range with fewer holes
-    /// puts its square's lookups on fewer cache lines: `magics/black.rs` has bishop f7 at 18
-    /// slots over 84 where its pool has 18 over 24.
+    /// puts its square's lookups on fewer cache lines (annealed on length alone, the
+    /// 86,905-entry black set had bishop f7 at 18 slots over 84; its pool had 18 over 24).
     fn shorten_spans(&mut self) {
         let mut len = self.len();
         for at in 0..self.order.len() {
@@ -403,6 +402,7 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// Takes the squares from `from` on out of the table.
     fn clear_from(&mut self, from: usize) {
         for at in from..self.order.len() {
             self.table.remove(self.pattern(at), self.start[at]);
