@@ -127,7 +127,7 @@ enum Family {
     /// this way against 11,964 with the black family (which on black keys stays the better
     /// one, 8,950 against 9,352). A quarter of the candidates are words of 2 to 6 bits
     /// instead ([`few_bits`]): those give the compact ranges (rook f5, e3, g4: 1,024 slots
-    /// in a row) that the published set has on 16 rook squares and the difference never
+    /// in a row) that the published set has on 13 rook squares and the difference never
     /// gave. At 4,194,304 candidates per job and 300,000 moves, the table went from
     /// 111,875 to 105,796 entries with them.
     White,
