@@ -386,6 +386,7 @@ impl<'a> Layout<'a> {
                 .filter(|&k| pool[k].extent() < pool[kept].extent())
                 .collect();
             shorter.sort_by_key(|&k| (pool[k].extent(), pool[k].used, k));
+            let mut fitted = false;
             for k in shorter {
                 self.clear_from(at);
                 self.member[sq] = k;
@@ -393,8 +394,11 @@ impl<'a> Layout<'a> {
                 if self.len() <= len {
                     // Refitting the squares after it may even shorten the table.
                     len = self.len();
+                    fitted = true;
                     break;
                 }
+            }
+            if !fitted && self.member[sq] != kept {
                 self.clear_from(at);
                 self.member[sq] = kept;
                 self.place_from(at);
@@ -612,11 +616,6 @@ impl<'a> Annealer<'a> {
                 layout.table.place(layout.pattern(at), layout.start[at]);
             }
         }
-    }
-
-    /// Returns per square (pool member, start) of the best layout met.
-    fn best(&self) -> Vec<Option<(usize, usize)>> {
-        self.best_layout().choices()
     }
 
     /// Returns the best layout met.
@@ -931,15 +930,12 @@ pub(crate) fn pack(
         }
     };
     anneal(&mut annealer, &key, hooks);
-    let choices = if packing.short_spans {
-        let mut best = annealer.best_layout();
+    let mut best = annealer.best_layout();
+    if packing.short_spans {
         best.shorten_spans();
-        best.choices()
-    } else {
-        annealer.best()
-    };
+    }
     let mut set = MagicSet::new(variant);
-    for (i, c) in choices.iter().enumerate() {
+    for (i, c) in best.choices().iter().enumerate() {
         let piece = Piece::ALL[i / 64];
         if let Some((k, start)) = *c {
             let p = &pools[i][k];
