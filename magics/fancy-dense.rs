@@ -12,70 +12,70 @@ pub const TABLE_LEN: usize = 107200;
 
 /// rook entries, a1 = 0.
 pub const ROOK: [Magic; 64] = [
-    Magic { magic: 0x0080014000b1a089, mask: 0x000101010101017e, shift: 52, offset: 0 }, // a1
-    Magic { magic: 0x10c020004001b000, mask: 0x000202020202027c, shift: 53, offset: 4096 }, // b1
-    Magic { magic: 0x0100102000090040, mask: 0x000404040404047a, shift: 53, offset: 6144 }, // c1
-    Magic { magic: 0x0200102006005840, mask: 0x0008080808080876, shift: 53, offset: 8192 }, // d1
+    Magic { magic: 0x008001c000112084, mask: 0x000101010101017e, shift: 52, offset: 0 }, // a1
+    Magic { magic: 0x8040300020004000, mask: 0x000202020202027c, shift: 53, offset: 4096 }, // b1
+    Magic { magic: 0x0100110018402000, mask: 0x000404040404047a, shift: 53, offset: 6144 }, // c1
+    Magic { magic: 0x1100100049002420, mask: 0x0008080808080876, shift: 53, offset: 8192 }, // d1
     Magic { magic: 0x8080080004000280, mask: 0x001010101010106e, shift: 53, offset: 10240 }, // e1
-    Magic { magic: 0x090001000c002208, mask: 0x002020202020205e, shift: 53, offset: 12288 }, // f1
-    Magic { magic: 0x2a00060000880104, mask: 0x004040404040403e, shift: 53, offset: 14336 }, // g1
-    Magic { magic: 0x0100128201684100, mask: 0x008080808080807e, shift: 52, offset: 16384 }, // h1
+    Magic { magic: 0x8900080100021400, mask: 0x002020202020205e, shift: 53, offset: 12288 }, // f1
+    Magic { magic: 0x6200240082001841, mask: 0x004040404040403e, shift: 53, offset: 14336 }, // g1
+    Magic { magic: 0x0e00040040802201, mask: 0x008080808080807e, shift: 52, offset: 16384 }, // h1
     Magic { magic: 0x200080012040028a, mask: 0x0001010101017e00, shift: 53, offset: 20480 }, // a2
-    Magic { magic: 0x1809401000402002, mask: 0x0002020202027c00, shift: 54, offset: 22528 }, // b2
-    Magic { magic: 0x1000806000801000, mask: 0x0004040404047a00, shift: 54, offset: 23552 }, // c2
+    Magic { magic: 0x018e0020820100c0, mask: 0x0002020202027c00, shift: 54, offset: 22528 }, // b2
+    Magic { magic: 0x402080100080a000, mask: 0x0004040404047a00, shift: 54, offset: 23552 }, // c2
     Magic { magic: 0x410b002104100008, mask: 0x0008080808087600, shift: 54, offset: 24576 }, // d2
     Magic { magic: 0x4601000500380010, mask: 0x0010101010106e00, shift: 54, offset: 25600 }, // e2
     Magic { magic: 0x1010800201040080, mask: 0x0020202020205e00, shift: 54, offset: 26624 }, // f2
     Magic { magic: 0x2002000842000401, mask: 0x0040404040403e00, shift: 54, offset: 27648 }, // g2
-    Magic { magic: 0x0461001200804300, mask: 0x0080808080807e00, shift: 53, offset: 28672 }, // h2
-    Magic { magic: 0x0404808005400028, mask: 0x00010101017e0100, shift: 53, offset: 30720 }, // a3
-    Magic { magic: 0x0500810040002301, mask: 0x00020202027c0200, shift: 54, offset: 32768 }, // b3
-    Magic { magic: 0x1020010030210044, mask: 0x00040404047a0400, shift: 54, offset: 33792 }, // c3
-    Magic { magic: 0x0180808008001001, mask: 0x0008080808760800, shift: 54, offset: 34816 }, // d3
-    Magic { magic: 0x0a02020030442028, mask: 0x00101010106e1000, shift: 54, offset: 35840 }, // e3
-    Magic { magic: 0x0000808012008400, mask: 0x00202020205e2000, shift: 54, offset: 36864 }, // f3
-    Magic { magic: 0x0401040001021018, mask: 0x00404040403e4000, shift: 54, offset: 37888 }, // g3
-    Magic { magic: 0x0210020009084084, mask: 0x00808080807e8000, shift: 53, offset: 38912 }, // h3
+    Magic { magic: 0x8000801900005080, mask: 0x0080808080807e00, shift: 53, offset: 28672 }, // h2
+    Magic { magic: 0x0004808000204010, mask: 0x00010101017e0100, shift: 53, offset: 30720 }, // a3
+    Magic { magic: 0x0110024000600050, mask: 0x00020202027c0200, shift: 54, offset: 32768 }, // b3
+    Magic { magic: 0x0002808020001000, mask: 0x00040404047a0400, shift: 54, offset: 33792 }, // c3
+    Magic { magic: 0x0201808010000800, mask: 0x0008080808760800, shift: 54, offset: 34816 }, // d3
+    Magic { magic: 0x0001010008001044, mask: 0x00101010106e1000, shift: 54, offset: 35840 }, // e3
+    Magic { magic: 0x8006010084010018, mask: 0x00202020205e2000, shift: 54, offset: 36864 }, // f3
+    Magic { magic: 0xa020030100040200, mask: 0x00404040403e4000, shift: 54, offset: 37888 }, // g3
+    Magic { magic: 0x08a2120000448401, mask: 0x00808080807e8000, shift: 53, offset: 38912 }, // h3
     Magic { magic: 0x28c0008280002043, mask: 0x000101017e010100, shift: 53, offset: 40960 }, // a4
-    Magic { magic: 0x2100400080200180, mask: 0x000202027c020200, shift: 54, offset: 43008 }, // b4
+    Magic { magic: 0x0010024540002000, mask: 0x000202027c020200, shift: 54, offset: 43008 }, // b4
     Magic { magic: 0x4010080220040020, mask: 0x000404047a040400, shift: 54, offset: 44032 }, // c4
-    Magic { magic: 0x5000100080080080, mask: 0x0008080876080800, shift: 54, offset: 45056 }, // d4
-    Magic { magic: 0x80880009000d0010, mask: 0x001010106e101000, shift: 54, offset: 46080 }, // e4
-    Magic { magic: 0x040e000200085004, mask: 0x002020205e202000, shift: 54, offset: 47104 }, // f4
-    Magic { magic: 0x3000081400100205, mask: 0x004040403e404000, shift: 54, offset: 48128 }, // g4
-    Magic { magic: 0xe205008200050844, mask: 0x008080807e808000, shift: 53, offset: 49152 }, // h4
-    Magic { magic: 0x0080006000400844, mask: 0x0001017e01010100, shift: 53, offset: 51200 }, // a5
+    Magic { magic: 0x42ca000a00401020, mask: 0x0008080876080800, shift: 54, offset: 45056 }, // d4
+    Magic { magic: 0x0004849100080100, mask: 0x001010106e101000, shift: 54, offset: 46080 }, // e4
+    Magic { magic: 0x102200220010089c, mask: 0x002020205e202000, shift: 54, offset: 47104 }, // f4
+    Magic { magic: 0x0000020400281011, mask: 0x004040403e404000, shift: 54, offset: 48128 }, // g4
+    Magic { magic: 0x0280048200004c09, mask: 0x008080807e808000, shift: 53, offset: 49152 }, // h4
+    Magic { magic: 0x4040043040800282, mask: 0x0001017e01010100, shift: 53, offset: 51200 }, // a5
     Magic { magic: 0x04d0601000400041, mask: 0x0002027c02020200, shift: 54, offset: 53248 }, // b5
-    Magic { magic: 0xc088801008802000, mask: 0x0004047a04040400, shift: 54, offset: 54272 }, // c5
-    Magic { magic: 0x4c10008210800800, mask: 0x0008087608080800, shift: 54, offset: 55296 }, // d5
+    Magic { magic: 0x8010028811802000, mask: 0x0004047a04040400, shift: 54, offset: 54272 }, // c5
+    Magic { magic: 0x0810800800801001, mask: 0x0008087608080800, shift: 54, offset: 55296 }, // d5
     Magic { magic: 0x0041000801000411, mask: 0x0010106e10101000, shift: 54, offset: 56320 }, // e5
-    Magic { magic: 0x0402000802001005, mask: 0x0020205e20202000, shift: 54, offset: 57344 }, // f5
+    Magic { magic: 0x1000403008010420, mask: 0x0020205e20202000, shift: 54, offset: 57344 }, // f5
     Magic { magic: 0x3004113004000208, mask: 0x0040403e40404000, shift: 54, offset: 58368 }, // g5
-    Magic { magic: 0x0100840482000041, mask: 0x0080807e80808000, shift: 53, offset: 59392 }, // h5
-    Magic { magic: 0x9024802040028000, mask: 0x00017e0101010100, shift: 53, offset: 61440 }, // a6
-    Magic { magic: 0x0010012010434000, mask: 0x00027c0202020200, shift: 54, offset: 63488 }, // b6
-    Magic { magic: 0x8020020400501000, mask: 0x00047a0404040400, shift: 54, offset: 64512 }, // c6
-    Magic { magic: 0x4000214200520009, mask: 0x0008760808080800, shift: 54, offset: 65536 }, // d6
-    Magic { magic: 0x8001002800110014, mask: 0x00106e1010101000, shift: 54, offset: 66560 }, // e6
-    Magic { magic: 0x8302000428220090, mask: 0x00205e2020202000, shift: 54, offset: 67584 }, // f6
-    Magic { magic: 0x0400410230040028, mask: 0x00403e4040404000, shift: 54, offset: 68608 }, // g6
-    Magic { magic: 0x40030111428a0004, mask: 0x00807e8080808000, shift: 53, offset: 69632 }, // h6
+    Magic { magic: 0x0001001081000052, mask: 0x0080807e80808000, shift: 53, offset: 59392 }, // h5
+    Magic { magic: 0x0001400080a08000, mask: 0x00017e0101010100, shift: 53, offset: 61440 }, // a6
+    Magic { magic: 0x401001c020104000, mask: 0x00027c0202020200, shift: 54, offset: 63488 }, // b6
+    Magic { magic: 0x0c0a148201420022, mask: 0x00047a0404040400, shift: 54, offset: 64512 }, // c6
+    Magic { magic: 0x0201000890010020, mask: 0x0008760808080800, shift: 54, offset: 65536 }, // d6
+    Magic { magic: 0x4403080100510014, mask: 0x00106e1010101000, shift: 54, offset: 66560 }, // e6
+    Magic { magic: 0x0802000410820008, mask: 0x00205e2020202000, shift: 54, offset: 67584 }, // f6
+    Magic { magic: 0x0000081006040001, mask: 0x00403e4040404000, shift: 54, offset: 68608 }, // g6
+    Magic { magic: 0x1012048c02420025, mask: 0x00807e8080808000, shift: 53, offset: 69632 }, // h6
     Magic { magic: 0x10a0400120800180, mask: 0x007e010101010100, shift: 53, offset: 71680 }, // a7
-    Magic { magic: 0x1000932000400080, mask: 0x007c020202020200, shift: 54, offset: 73728 }, // b7
-    Magic { magic: 0x0098804200112200, mask: 0x007a040404040400, shift: 54, offset: 74752 }, // c7
+    Magic { magic: 0x0044400080a01080, mask: 0x007c020202020200, shift: 54, offset: 73728 }, // b7
+    Magic { magic: 0x4000100020008080, mask: 0x007a040404040400, shift: 54, offset: 74752 }, // c7
     Magic { magic: 0x0006000840a09200, mask: 0x0076080808080800, shift: 54, offset: 75776 }, // d7
-    Magic { magic: 0x6001080084008080, mask: 0x006e101010101000, shift: 54, offset: 76800 }, // e7
-    Magic { magic: 0x0001204010040801, mask: 0x005e202020202000, shift: 54, offset: 77824 }, // f7
-    Magic { magic: 0x0310110802500400, mask: 0x003e404040404000, shift: 54, offset: 78848 }, // g7
+    Magic { magic: 0x8114080024008080, mask: 0x006e101010101000, shift: 54, offset: 76800 }, // e7
+    Magic { magic: 0x0000800201040080, mask: 0x005e202020202000, shift: 54, offset: 77824 }, // f7
+    Magic { magic: 0x0002000804018200, mask: 0x003e404040404000, shift: 54, offset: 78848 }, // g7
     Magic { magic: 0x0115800445002080, mask: 0x007e808080808000, shift: 53, offset: 79872 }, // h7
     Magic { magic: 0x1919028000104021, mask: 0x7e01010101010100, shift: 52, offset: 81920 }, // a8
-    Magic { magic: 0xd000209280400101, mask: 0x7c02020202020200, shift: 53, offset: 86016 }, // b8
-    Magic { magic: 0x0040208040500a02, mask: 0x7a04040404040400, shift: 53, offset: 88064 }, // c8
-    Magic { magic: 0x00201001002c2009, mask: 0x7608080808080800, shift: 53, offset: 90112 }, // d8
+    Magic { magic: 0x5040010840108125, mask: 0x7c02020202020200, shift: 53, offset: 86016 }, // b8
+    Magic { magic: 0x140100c020001499, mask: 0x7a04040404040400, shift: 53, offset: 88064 }, // c8
+    Magic { magic: 0x8400500100208805, mask: 0x7608080808080800, shift: 53, offset: 90112 }, // d8
     Magic { magic: 0x8121001002040801, mask: 0x6e10101010101000, shift: 53, offset: 92160 }, // e8
-    Magic { magic: 0x090100822c000801, mask: 0x5e20202020202000, shift: 53, offset: 94208 }, // f8
-    Magic { magic: 0x400288a710080214, mask: 0x3e40404040404000, shift: 53, offset: 96256 }, // g8
-    Magic { magic: 0x0000140100a080c2, mask: 0x7e80808080808000, shift: 52, offset: 98304 }, // h8
+    Magic { magic: 0x8306000448113046, mask: 0x5e20202020202000, shift: 53, offset: 94208 }, // f8
+    Magic { magic: 0x0a00808110084204, mask: 0x3e40404040404000, shift: 53, offset: 96256 }, // g8
+    Magic { magic: 0x2001000040820421, mask: 0x7e80808080808000, shift: 52, offset: 98304 }, // h8
 ];
 
 /// bishop entries, a1 = 0.
@@ -83,65 +83,65 @@ pub const BISHOP: [Magic; 64] = [
     Magic { magic: 0x0bda2712380877ff, mask: 0x0040201008040200, shift: 59, offset: 102400 }, // a1
     Magic { magic: 0xe045ac33394ffdc3, mask: 0x0000402010080400, shift: 60, offset: 102432 }, // b1
     Magic { magic: 0x0108008400892400, mask: 0x0000004020100a00, shift: 59, offset: 102448 }, // c1
-    Magic { magic: 0x0084240084000000, mask: 0x0000000040221400, shift: 59, offset: 102480 }, // d1
+    Magic { magic: 0x11140c0098001802, mask: 0x0000000040221400, shift: 59, offset: 102480 }, // d1
     Magic { magic: 0x0004042020040004, mask: 0x0000000002442800, shift: 59, offset: 102512 }, // e1
-    Magic { magic: 0x0002011008090000, mask: 0x0000000204085000, shift: 59, offset: 102544 }, // f1
+    Magic { magic: 0x8092011460005042, mask: 0x0000000204085000, shift: 59, offset: 102544 }, // f1
     Magic { magic: 0x1f60d899347f8107, mask: 0x0000020408102000, shift: 60, offset: 102576 }, // g1
     Magic { magic: 0xb5c22979d2ffc000, mask: 0x0002040810204000, shift: 59, offset: 102592 }, // h1
     Magic { magic: 0xe36fb61de5a327fc, mask: 0x0020100804020000, shift: 60, offset: 102624 }, // a2
     Magic { magic: 0x9dd1b30e248107fd, mask: 0x0040201008040000, shift: 60, offset: 102640 }, // b2
-    Magic { magic: 0x8000108402802000, mask: 0x00004020100a0000, shift: 59, offset: 102656 }, // c2
-    Magic { magic: 0x0010180841180481, mask: 0x0000004022140000, shift: 59, offset: 102688 }, // d2
+    Magic { magic: 0x100008008c009120, mask: 0x00004020100a0000, shift: 59, offset: 102656 }, // c2
+    Magic { magic: 0x2c24441042000000, mask: 0x0000004022140000, shift: 59, offset: 102688 }, // d2
     Magic { magic: 0x80000404a010024a, mask: 0x0000000244280000, shift: 59, offset: 102720 }, // e2
-    Magic { magic: 0x6280020882480c20, mask: 0x0000020408500000, shift: 59, offset: 102752 }, // f2
+    Magic { magic: 0x1000a48820082200, mask: 0x0000020408500000, shift: 59, offset: 102752 }, // f2
     Magic { magic: 0xba7230b78a357f78, mask: 0x0002040810200000, shift: 60, offset: 102784 }, // g2
     Magic { magic: 0x9417749b35c9ffbb, mask: 0x0004081020400000, shift: 60, offset: 102800 }, // h2
     Magic { magic: 0x8c4022b42c356ff6, mask: 0x0010080402000200, shift: 60, offset: 102816 }, // a3
     Magic { magic: 0x6ae042a50b14dff2, mask: 0x0020100804000400, shift: 60, offset: 102832 }, // b3
     Magic { magic: 0x1010122100428101, mask: 0x004020100a000a00, shift: 57, offset: 102848 }, // c3
-    Magic { magic: 0x0008200904010012, mask: 0x0000402214001400, shift: 57, offset: 102976 }, // d3
-    Magic { magic: 0x0045000090400240, mask: 0x0000024428002800, shift: 57, offset: 103104 }, // e3
+    Magic { magic: 0x0024000240508004, mask: 0x0000402214001400, shift: 57, offset: 102976 }, // d3
+    Magic { magic: 0x2982800400a02800, mask: 0x0000024428002800, shift: 57, offset: 103104 }, // e3
     Magic { magic: 0x200080011002a002, mask: 0x0002040850005000, shift: 57, offset: 103232 }, // f3
     Magic { magic: 0xb6c4076b3b353fb2, mask: 0x0004081020002000, shift: 60, offset: 103360 }, // g3
     Magic { magic: 0x4b4e0295a9927fe2, mask: 0x0008102040004000, shift: 60, offset: 103376 }, // h3
     Magic { magic: 0x0002081240500400, mask: 0x0008040200020400, shift: 59, offset: 103392 }, // a4
-    Magic { magic: 0x0006102202100208, mask: 0x0010080400040800, shift: 59, offset: 103424 }, // b4
-    Magic { magic: 0x0001010050040020, mask: 0x0020100a000a1000, shift: 57, offset: 103456 }, // c4
-    Magic { magic: 0x2204040108410200, mask: 0x0040221400142200, shift: 55, offset: 103584 }, // d4
-    Magic { magic: 0x4000840000802002, mask: 0x0002442800284400, shift: 55, offset: 104096 }, // e4
-    Magic { magic: 0x1000408001101002, mask: 0x0004085000500800, shift: 57, offset: 104608 }, // f4
-    Magic { magic: 0x1002122000880b00, mask: 0x0008102000201000, shift: 59, offset: 104736 }, // g4
+    Magic { magic: 0x823208081010a080, mask: 0x0010080400040800, shift: 59, offset: 103424 }, // b4
+    Magic { magic: 0x0042480024080010, mask: 0x0020100a000a1000, shift: 57, offset: 103456 }, // c4
+    Magic { magic: 0x030c080001005100, mask: 0x0040221400142200, shift: 55, offset: 103584 }, // d4
+    Magic { magic: 0x8001004024044000, mask: 0x0002442800284400, shift: 55, offset: 104096 }, // e4
+    Magic { magic: 0x0000410006048200, mask: 0x0004085000500800, shift: 57, offset: 104608 }, // f4
+    Magic { magic: 0x40410c0120440405, mask: 0x0008102000201000, shift: 59, offset: 104736 }, // g4
     Magic { magic: 0x020102001060b402, mask: 0x0010204000402000, shift: 59, offset: 104768 }, // h4
-    Magic { magic: 0x0004900800400212, mask: 0x0004020002040800, shift: 59, offset: 104800 }, // a5
+    Magic { magic: 0x0990029082081000, mask: 0x0004020002040800, shift: 59, offset: 104800 }, // a5
     Magic { magic: 0x0052100a00042840, mask: 0x0008040004081000, shift: 59, offset: 104832 }, // b5
-    Magic { magic: 0x8140280101880204, mask: 0x00100a000a102000, shift: 57, offset: 104864 }, // c5
-    Magic { magic: 0x208120090008010c, mask: 0x0022140014224000, shift: 55, offset: 104992 }, // d5
-    Magic { magic: 0x0040004100001100, mask: 0x0044280028440200, shift: 55, offset: 105504 }, // e5
-    Magic { magic: 0x0015004200810120, mask: 0x0008500050080400, shift: 57, offset: 106016 }, // f5
-    Magic { magic: 0x0021090402822200, mask: 0x0010200020100800, shift: 59, offset: 106144 }, // g5
+    Magic { magic: 0x09624448015002a0, mask: 0x00100a000a102000, shift: 57, offset: 104864 }, // c5
+    Magic { magic: 0x45c0a00800810810, mask: 0x0022140014224000, shift: 55, offset: 104992 }, // d5
+    Magic { magic: 0x0460008400008060, mask: 0x0044280028440200, shift: 55, offset: 105504 }, // e5
+    Magic { magic: 0x2000811600010080, mask: 0x0008500050080400, shift: 57, offset: 106016 }, // f5
+    Magic { magic: 0x800808228220c240, mask: 0x0010200020100800, shift: 59, offset: 106144 }, // g5
     Magic { magic: 0x1820c411c0028200, mask: 0x0020400040201000, shift: 59, offset: 106176 }, // h5
     Magic { magic: 0x3edff62a349ec047, mask: 0x0002000204081000, shift: 60, offset: 106208 }, // a6
     Magic { magic: 0xc0e7fcbac5a86013, mask: 0x0004000408102000, shift: 60, offset: 106224 }, // b6
-    Magic { magic: 0x08880a4050020808, mask: 0x000a000a10204000, shift: 57, offset: 106240 }, // c6
+    Magic { magic: 0x0080209050000800, mask: 0x000a000a10204000, shift: 57, offset: 106240 }, // c6
     Magic { magic: 0x5000802011002804, mask: 0x0014001422400000, shift: 57, offset: 106368 }, // d6
-    Magic { magic: 0x0204401018800100, mask: 0x0028002844020000, shift: 57, offset: 106496 }, // e6
+    Magic { magic: 0xc003280904000110, mask: 0x0028002844020000, shift: 57, offset: 106496 }, // e6
     Magic { magic: 0xa089110102001100, mask: 0x0050005008040200, shift: 57, offset: 106624 }, // f6
     Magic { magic: 0x817f8af4f4bb6403, mask: 0x0020002010080400, shift: 60, offset: 106752 }, // g6
     Magic { magic: 0x745ff291a99d7e01, mask: 0x0040004020100800, shift: 60, offset: 106768 }, // h6
     Magic { magic: 0xf08ff3255874d575, mask: 0x0000020408102000, shift: 60, offset: 106784 }, // a7
     Magic { magic: 0x0157f335d709b4df, mask: 0x0000040810204000, shift: 60, offset: 106800 }, // b7
     Magic { magic: 0x0000402402080500, mask: 0x00000a1020400000, shift: 59, offset: 106816 }, // c7
-    Magic { magic: 0x0480000141108a00, mask: 0x0000142240000000, shift: 59, offset: 106848 }, // d7
-    Magic { magic: 0x800002e020452020, mask: 0x0000284402000000, shift: 59, offset: 106880 }, // e7
+    Magic { magic: 0x2180d50020880085, mask: 0x0000142240000000, shift: 59, offset: 106848 }, // d7
+    Magic { magic: 0x0041281102020012, mask: 0x0000284402000000, shift: 59, offset: 106880 }, // e7
     Magic { magic: 0x0440e82008008000, mask: 0x0000500804020000, shift: 59, offset: 106912 }, // f7
     Magic { magic: 0x31ffa7796d673bb1, mask: 0x0000201008040200, shift: 60, offset: 106944 }, // g7
     Magic { magic: 0x8e3fad64facf48f2, mask: 0x0000402010080400, shift: 60, offset: 106960 }, // h7
     Magic { magic: 0xc543fd915333c634, mask: 0x0002040810204000, shift: 59, offset: 106976 }, // a8
     Magic { magic: 0xd2fb17fe6d9c65ac, mask: 0x0004081020400000, shift: 60, offset: 107008 }, // b8
-    Magic { magic: 0x0010084100809000, mask: 0x000a102040000000, shift: 59, offset: 107024 }, // c8
-    Magic { magic: 0x0001800028840401, mask: 0x0014224000000000, shift: 59, offset: 107056 }, // d8
-    Magic { magic: 0x2000400890820221, mask: 0x0028440200000000, shift: 59, offset: 107088 }, // e8
-    Magic { magic: 0x0003101460040440, mask: 0x0050080402000000, shift: 59, offset: 107120 }, // f8
+    Magic { magic: 0x040000f8b28c1004, mask: 0x000a102040000000, shift: 59, offset: 107024 }, // c8
+    Magic { magic: 0x0000000140841100, mask: 0x0014224000000000, shift: 59, offset: 107056 }, // d8
+    Magic { magic: 0x00c8200040028602, mask: 0x0028440200000000, shift: 59, offset: 107088 }, // e8
+    Magic { magic: 0x20088020024e1200, mask: 0x0050080402000000, shift: 59, offset: 107120 }, // f8
     Magic { magic: 0x3bcd7fe1f56298bf, mask: 0x0020100804020000, shift: 60, offset: 107152 }, // g8
     Magic { magic: 0xefffc3e25cb4054d, mask: 0x0040201008040200, shift: 59, offset: 107168 }, // h8
 ];

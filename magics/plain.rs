@@ -2,7 +2,7 @@
 // command: magic-gen search --variant plain --seed 1 --out magics/plain.rs
 // seed: 1
 // variant: plain, index = (((occ & mask) * magic) >> shift) + offset
-// table: 294901 entries (2303.9 KiB of u64), 107648 slots used
+// table: 294901 entries (2303.9 KiB of u64), 107644 slots used
 // squares below the mask popcount: rook 0, bishop 0
 
 /// The index variant of this set.
@@ -13,68 +13,68 @@ pub const TABLE_LEN: usize = 294901;
 /// rook entries, a1 = 0.
 pub const ROOK: [Magic; 64] = [
     Magic { magic: 0x4080001040008022, mask: 0x000101010101017e, shift: 52, offset: 0 }, // a1
-    Magic { magic: 0x0028300020004020, mask: 0x000202020202027c, shift: 52, offset: 4096 }, // b1
-    Magic { magic: 0x0020004c20480020, mask: 0x000404040404047a, shift: 52, offset: 8192 }, // c1
-    Magic { magic: 0xc200020008401804, mask: 0x0008080808080876, shift: 52, offset: 12288 }, // d1
+    Magic { magic: 0x2008084002102000, mask: 0x000202020202027c, shift: 52, offset: 4096 }, // b1
+    Magic { magic: 0x0018001816480420, mask: 0x000404040404047a, shift: 52, offset: 8192 }, // c1
+    Magic { magic: 0x2010020010000400, mask: 0x0008080808080876, shift: 52, offset: 12288 }, // d1
     Magic { magic: 0x0180020080080c03, mask: 0x001010101010106e, shift: 52, offset: 16384 }, // e1
-    Magic { magic: 0x0800410220080704, mask: 0x002020202020205e, shift: 52, offset: 20480 }, // f1
+    Magic { magic: 0x0080016400108006, mask: 0x002020202020205e, shift: 52, offset: 20480 }, // f1
     Magic { magic: 0x02000908020000ac, mask: 0x004040404040403e, shift: 52, offset: 24576 }, // g1
-    Magic { magic: 0x0200020084042049, mask: 0x008080808080807e, shift: 52, offset: 28672 }, // h1
-    Magic { magic: 0x460120010200a010, mask: 0x0001010101017e00, shift: 52, offset: 32768 }, // a2
-    Magic { magic: 0x0002300080181004, mask: 0x0002020202027c00, shift: 52, offset: 36864 }, // b2
-    Magic { magic: 0xa040640410108010, mask: 0x0004040404047a00, shift: 52, offset: 40960 }, // c2
-    Magic { magic: 0x0222001048020088, mask: 0x0008080808087600, shift: 52, offset: 45056 }, // d2
+    Magic { magic: 0x8a000202822a4104, mask: 0x008080808080807e, shift: 52, offset: 28672 }, // h1
+    Magic { magic: 0x3281800140008020, mask: 0x0001010101017e00, shift: 52, offset: 32768 }, // a2
+    Magic { magic: 0x05880c0020980800, mask: 0x0002020202027c00, shift: 52, offset: 36864 }, // b2
+    Magic { magic: 0x9104030008140880, mask: 0x0004040404047a00, shift: 52, offset: 40960 }, // c2
+    Magic { magic: 0x2200400570004002, mask: 0x0008080808087600, shift: 52, offset: 45056 }, // d2
     Magic { magic: 0x0108408004820801, mask: 0x0010101010106e00, shift: 52, offset: 49152 }, // e2
-    Magic { magic: 0x1102000402080110, mask: 0x0020202020205e00, shift: 52, offset: 53248 }, // f2
+    Magic { magic: 0x40020012000480d4, mask: 0x0020202020205e00, shift: 52, offset: 53248 }, // f2
     Magic { magic: 0x602c000804024b50, mask: 0x0040404040403e00, shift: 52, offset: 57344 }, // g2
-    Magic { magic: 0x000040009000a040, mask: 0x0080808080807e00, shift: 52, offset: 61440 }, // h2
-    Magic { magic: 0x08a010400040a103, mask: 0x00010101017e0100, shift: 52, offset: 65536 }, // a3
+    Magic { magic: 0x1040200288802040, mask: 0x0080808080807e00, shift: 52, offset: 61440 }, // h2
+    Magic { magic: 0x0080002004209000, mask: 0x00010101017e0100, shift: 52, offset: 65536 }, // a3
     Magic { magic: 0x0811240042044820, mask: 0x00020202027c0200, shift: 52, offset: 69632 }, // b3
     Magic { magic: 0x0008002001040808, mask: 0x00040404047a0400, shift: 52, offset: 73728 }, // c3
     Magic { magic: 0xe02801200a000420, mask: 0x0008080808760800, shift: 52, offset: 77824 }, // d3
-    Magic { magic: 0x0480840800040038, mask: 0x00101010106e1000, shift: 52, offset: 81920 }, // e3
-    Magic { magic: 0x0800938008050440, mask: 0x00202020205e2000, shift: 52, offset: 86016 }, // f3
+    Magic { magic: 0x0820900b08040a00, mask: 0x00101010106e1000, shift: 52, offset: 81920 }, // e3
+    Magic { magic: 0x8c04002001001082, mask: 0x00202020205e2000, shift: 52, offset: 86016 }, // f3
     Magic { magic: 0x0040c2244822a010, mask: 0x00404040403e4000, shift: 52, offset: 90112 }, // g3
-    Magic { magic: 0x9002002000c10060, mask: 0x00808080807e8000, shift: 52, offset: 94208 }, // h3
-    Magic { magic: 0x004001a02000100c, mask: 0x000101017e010100, shift: 52, offset: 98304 }, // a4
+    Magic { magic: 0x04008a0001084024, mask: 0x00808080807e8000, shift: 52, offset: 94208 }, // h3
+    Magic { magic: 0x008010404000a002, mask: 0x000101017e010100, shift: 52, offset: 98304 }, // a4
     Magic { magic: 0x8012221202010041, mask: 0x000202027c020200, shift: 52, offset: 102400 }, // b4
     Magic { magic: 0x0024008822000a00, mask: 0x000404047a040400, shift: 52, offset: 106496 }, // c4
-    Magic { magic: 0x2212000200400820, mask: 0x0008080876080800, shift: 52, offset: 110592 }, // d4
+    Magic { magic: 0x4493c00410080412, mask: 0x0008080876080800, shift: 52, offset: 110592 }, // d4
     Magic { magic: 0x0001009004000221, mask: 0x001010106e101000, shift: 52, offset: 114688 }, // e4
-    Magic { magic: 0x22088020c0028040, mask: 0x002020205e202000, shift: 52, offset: 118784 }, // f4
+    Magic { magic: 0x8008800120044280, mask: 0x002020205e202000, shift: 52, offset: 118784 }, // f4
     Magic { magic: 0x0000102440008001, mask: 0x004040403e404000, shift: 52, offset: 122880 }, // g4
-    Magic { magic: 0x2008200020024100, mask: 0x008080807e808000, shift: 52, offset: 126976 }, // h4
-    Magic { magic: 0x4080001000200062, mask: 0x0001017e01010100, shift: 52, offset: 131072 }, // a5
+    Magic { magic: 0x012204021000a008, mask: 0x008080807e808000, shift: 52, offset: 126976 }, // h4
+    Magic { magic: 0xc000400084800013, mask: 0x0001017e01010100, shift: 52, offset: 131072 }, // a5
     Magic { magic: 0x0104244008d80041, mask: 0x0002027c02020200, shift: 52, offset: 135168 }, // b5
     Magic { magic: 0x2012080102180010, mask: 0x0004047a04040400, shift: 52, offset: 139264 }, // c5
-    Magic { magic: 0x0101400208870600, mask: 0x0008087608080800, shift: 52, offset: 143360 }, // d5
-    Magic { magic: 0x9000200804400102, mask: 0x0010106e10101000, shift: 52, offset: 147456 }, // e5
-    Magic { magic: 0x00080c1011000a08, mask: 0x0020205e20202000, shift: 52, offset: 151552 }, // f5
+    Magic { magic: 0x4202000a00200400, mask: 0x0008087608080800, shift: 52, offset: 143360 }, // d5
+    Magic { magic: 0x2400402108680001, mask: 0x0010106e10101000, shift: 52, offset: 147456 }, // e5
+    Magic { magic: 0x0401800410014060, mask: 0x0020205e20202000, shift: 52, offset: 151552 }, // f5
     Magic { magic: 0x0020303259014004, mask: 0x0040403e40404000, shift: 52, offset: 155648 }, // g5
     Magic { magic: 0x2302052090080080, mask: 0x0080807e80808000, shift: 52, offset: 159744 }, // h5
-    Magic { magic: 0x00a2001110098800, mask: 0x00017e0101010100, shift: 52, offset: 163840 }, // a6
-    Magic { magic: 0x2400130088402800, mask: 0x00027c0202020200, shift: 52, offset: 167936 }, // b6
-    Magic { magic: 0xd024286040101010, mask: 0x00047a0404040400, shift: 52, offset: 172032 }, // c6
-    Magic { magic: 0x04a0920004108008, mask: 0x0008760808080800, shift: 52, offset: 176128 }, // d6
-    Magic { magic: 0x4000021408008001, mask: 0x00106e1010101000, shift: 52, offset: 180224 }, // e6
-    Magic { magic: 0x000c10014000a400, mask: 0x00205e2020202000, shift: 52, offset: 184320 }, // f6
+    Magic { magic: 0x0404a01040008000, mask: 0x00017e0101010100, shift: 52, offset: 163840 }, // a6
+    Magic { magic: 0x000c004181816210, mask: 0x00027c0202020200, shift: 52, offset: 167936 }, // b6
+    Magic { magic: 0x0200400800050102, mask: 0x00047a0404040400, shift: 52, offset: 172032 }, // c6
+    Magic { magic: 0x0002488040a04002, mask: 0x0008760808080800, shift: 52, offset: 176128 }, // d6
+    Magic { magic: 0x2000121821520800, mask: 0x00106e1010101000, shift: 52, offset: 180224 }, // e6
+    Magic { magic: 0x0006400204448007, mask: 0x00205e2020202000, shift: 52, offset: 184320 }, // f6
     Magic { magic: 0x0003004200100820, mask: 0x00403e4040404000, shift: 52, offset: 188416 }, // g6
     Magic { magic: 0x0000924c00820029, mask: 0x00807e8080808000, shift: 52, offset: 192512 }, // h6
     Magic { magic: 0x0010001824004020, mask: 0x007e010101010100, shift: 52, offset: 196608 }, // a7
     Magic { magic: 0x8600084033020201, mask: 0x007c020202020200, shift: 52, offset: 200704 }, // b7
-    Magic { magic: 0x1023002092100410, mask: 0x007a040404040400, shift: 52, offset: 204800 }, // c7
+    Magic { magic: 0x45020c2831080040, mask: 0x007a040404040400, shift: 52, offset: 204800 }, // c7
     Magic { magic: 0x00002a8446020120, mask: 0x0076080808080800, shift: 52, offset: 208896 }, // d7
     Magic { magic: 0x5410141002200920, mask: 0x006e101010101000, shift: 52, offset: 212992 }, // e7
-    Magic { magic: 0x000400008b004100, mask: 0x005e202020202000, shift: 52, offset: 217088 }, // f7
-    Magic { magic: 0x24514001000881c0, mask: 0x003e404040404000, shift: 52, offset: 221184 }, // g7
-    Magic { magic: 0x00004400410018a0, mask: 0x007e808080808000, shift: 52, offset: 225280 }, // h7
-    Magic { magic: 0x1001006841108001, mask: 0x7e01010101010100, shift: 52, offset: 229376 }, // a8
+    Magic { magic: 0x10010010040a0048, mask: 0x005e202020202000, shift: 52, offset: 217088 }, // f7
+    Magic { magic: 0x002101030c410280, mask: 0x003e404040404000, shift: 52, offset: 221184 }, // g7
+    Magic { magic: 0x1840200041520a20, mask: 0x007e808080808000, shift: 52, offset: 225280 }, // h7
+    Magic { magic: 0x1804411080002101, mask: 0x7e01010101010100, shift: 52, offset: 229376 }, // a8
     Magic { magic: 0x1018485080204105, mask: 0x7c02020202020200, shift: 52, offset: 233472 }, // b8
     Magic { magic: 0x0040320012080582, mask: 0x7a04040404040400, shift: 52, offset: 237568 }, // c8
     Magic { magic: 0x04804030210a0022, mask: 0x7608080808080800, shift: 52, offset: 241664 }, // d8
     Magic { magic: 0x200030020001204a, mask: 0x6e10101010101000, shift: 52, offset: 245760 }, // e8
-    Magic { magic: 0x4008211088100202, mask: 0x5e20202020202000, shift: 52, offset: 249856 }, // f8
-    Magic { magic: 0x0010090800840042, mask: 0x3e40404040404000, shift: 52, offset: 253952 }, // g8
+    Magic { magic: 0x6080011046000182, mask: 0x5e20202020202000, shift: 52, offset: 249856 }, // f8
+    Magic { magic: 0x062002408048104c, mask: 0x3e40404040404000, shift: 52, offset: 253952 }, // g8
     Magic { magic: 0x0031000086084025, mask: 0x7e80808080808000, shift: 52, offset: 258048 }, // h8
 ];
 
@@ -83,65 +83,65 @@ pub const BISHOP: [Magic; 64] = [
     Magic { magic: 0x1004e00484028220, mask: 0x0040201008040200, shift: 55, offset: 262144 }, // a1
     Magic { magic: 0x21c0812802108000, mask: 0x0000402010080400, shift: 55, offset: 262656 }, // b1
     Magic { magic: 0x4044040015082018, mask: 0x0000004020100a00, shift: 55, offset: 263168 }, // c1
-    Magic { magic: 0x0008020320010000, mask: 0x0000000040221400, shift: 55, offset: 263680 }, // d1
+    Magic { magic: 0x82041240a2000005, mask: 0x0000000040221400, shift: 55, offset: 263680 }, // d1
     Magic { magic: 0x300020030c004000, mask: 0x0000000002442800, shift: 55, offset: 264192 }, // e1
-    Magic { magic: 0x8000203000800004, mask: 0x0000000204085000, shift: 55, offset: 264704 }, // f1
+    Magic { magic: 0x0080212020800040, mask: 0x0000000204085000, shift: 55, offset: 264704 }, // f1
     Magic { magic: 0x82088e1100258000, mask: 0x0000020408102000, shift: 55, offset: 265216 }, // g1
     Magic { magic: 0x9010030020202108, mask: 0x0002040810204000, shift: 55, offset: 265728 }, // h1
     Magic { magic: 0x4000149404086204, mask: 0x0020100804020000, shift: 55, offset: 266240 }, // a2
-    Magic { magic: 0x1808880800226190, mask: 0x0040201008040000, shift: 55, offset: 266752 }, // b2
-    Magic { magic: 0x10422a0400080200, mask: 0x00004020100a0000, shift: 55, offset: 267264 }, // c2
+    Magic { magic: 0x4c9026880010a003, mask: 0x0040201008040000, shift: 55, offset: 266752 }, // b2
+    Magic { magic: 0x0000085400100400, mask: 0x00004020100a0000, shift: 55, offset: 267264 }, // c2
     Magic { magic: 0x0280011288280002, mask: 0x0000004022140000, shift: 55, offset: 267776 }, // d2
     Magic { magic: 0x0000c06420200020, mask: 0x0000000244280000, shift: 55, offset: 268288 }, // e2
-    Magic { magic: 0x0010004200408010, mask: 0x0000020408500000, shift: 55, offset: 268800 }, // f2
-    Magic { magic: 0x0100010080204210, mask: 0x0002040810200000, shift: 55, offset: 269312 }, // g2
+    Magic { magic: 0x4000000808400020, mask: 0x0000020408500000, shift: 55, offset: 268800 }, // f2
+    Magic { magic: 0x0000210400220900, mask: 0x0002040810200000, shift: 55, offset: 269312 }, // g2
     Magic { magic: 0x1028100400280201, mask: 0x0004081020400000, shift: 55, offset: 269824 }, // h2
     Magic { magic: 0x0002004400404e00, mask: 0x0010080402000200, shift: 55, offset: 270336 }, // a3
     Magic { magic: 0x0044002208802104, mask: 0x0020100804000400, shift: 55, offset: 270848 }, // b3
     Magic { magic: 0x1000820126d41100, mask: 0x004020100a000a00, shift: 55, offset: 271360 }, // c3
     Magic { magic: 0x0000400284404808, mask: 0x0000402214001400, shift: 55, offset: 271872 }, // d3
-    Magic { magic: 0x1003c00011040000, mask: 0x0000024428002800, shift: 55, offset: 272384 }, // e3
+    Magic { magic: 0x860280100c200080, mask: 0x0000024428002800, shift: 55, offset: 272384 }, // e3
     Magic { magic: 0x10008883080041c1, mask: 0x0002040850005000, shift: 55, offset: 272896 }, // f3
     Magic { magic: 0x00800a0010490840, mask: 0x0004081020002000, shift: 55, offset: 273408 }, // g3
     Magic { magic: 0x02000c0601014080, mask: 0x0008102040004000, shift: 55, offset: 273920 }, // h3
-    Magic { magic: 0x122000d4c0580a88, mask: 0x0008040200020400, shift: 55, offset: 274432 }, // a4
+    Magic { magic: 0x0240404404580208, mask: 0x0008040200020400, shift: 55, offset: 274432 }, // a4
     Magic { magic: 0x002050002022b800, mask: 0x0010080400040800, shift: 55, offset: 274944 }, // b4
     Magic { magic: 0x0884900108021204, mask: 0x0020100a000a1000, shift: 55, offset: 275456 }, // c4
-    Magic { magic: 0x500400404c010002, mask: 0x0040221400142200, shift: 55, offset: 275968 }, // d4
-    Magic { magic: 0x8001001009024000, mask: 0x0002442800284400, shift: 55, offset: 276480 }, // e4
-    Magic { magic: 0x040020210108b848, mask: 0x0004085000500800, shift: 55, offset: 276992 }, // f4
-    Magic { magic: 0x8001002240450e11, mask: 0x0008102000201000, shift: 55, offset: 277504 }, // g4
-    Magic { magic: 0x08050002000e0020, mask: 0x0010204000402000, shift: 55, offset: 278016 }, // h4
-    Magic { magic: 0x0040206000004180, mask: 0x0004020002040800, shift: 55, offset: 278528 }, // a5
-    Magic { magic: 0x0101051080004442, mask: 0x0008040004081000, shift: 55, offset: 279040 }, // b5
+    Magic { magic: 0x102400401401021a, mask: 0x0040221400142200, shift: 55, offset: 275968 }, // d4
+    Magic { magic: 0x0040840000822008, mask: 0x0002442800284400, shift: 55, offset: 276480 }, // e4
+    Magic { magic: 0x4015090102002060, mask: 0x0004085000500800, shift: 55, offset: 276992 }, // f4
+    Magic { magic: 0x4019041200251c01, mask: 0x0008102000201000, shift: 55, offset: 277504 }, // g4
+    Magic { magic: 0x0082084012081800, mask: 0x0010204000402000, shift: 55, offset: 278016 }, // h4
+    Magic { magic: 0x4900231000240060, mask: 0x0004020002040800, shift: 55, offset: 278528 }, // a5
+    Magic { magic: 0x0000101000280010, mask: 0x0008040004081000, shift: 55, offset: 279040 }, // b5
     Magic { magic: 0x0000121200710810, mask: 0x00100a000a102000, shift: 55, offset: 279552 }, // c5
-    Magic { magic: 0x4002008020220200, mask: 0x0022140014224000, shift: 55, offset: 280064 }, // d5
-    Magic { magic: 0x0100408020420200, mask: 0x0044280028440200, shift: 55, offset: 280576 }, // e5
-    Magic { magic: 0x0800408280020800, mask: 0x0008500050080400, shift: 55, offset: 281088 }, // f5
-    Magic { magic: 0x0004010b21041848, mask: 0x0010200020100800, shift: 55, offset: 281600 }, // g5
+    Magic { magic: 0x0880404800828200, mask: 0x0022140014224000, shift: 55, offset: 280064 }, // d5
+    Magic { magic: 0x0000440400024100, mask: 0x0044280028440200, shift: 55, offset: 280576 }, // e5
+    Magic { magic: 0x080989040888e021, mask: 0x0008500050080400, shift: 55, offset: 281088 }, // f5
+    Magic { magic: 0x1282920286001640, mask: 0x0010200020100800, shift: 55, offset: 281600 }, // g5
     Magic { magic: 0x8840400880058810, mask: 0x0020400040201000, shift: 55, offset: 282112 }, // h5
-    Magic { magic: 0x0701102840000268, mask: 0x0002000204081000, shift: 55, offset: 282624 }, // a6
-    Magic { magic: 0x0058101202c00900, mask: 0x0004000408102000, shift: 55, offset: 283136 }, // b6
-    Magic { magic: 0x0104820402000110, mask: 0x000a000a10204000, shift: 55, offset: 283648 }, // c6
+    Magic { magic: 0x00480108a80008a0, mask: 0x0002000204081000, shift: 55, offset: 282624 }, // a6
+    Magic { magic: 0x5c0084101e100119, mask: 0x0004000408102000, shift: 55, offset: 283136 }, // b6
+    Magic { magic: 0x00040ab032000100, mask: 0x000a000a10204000, shift: 55, offset: 283648 }, // c6
     Magic { magic: 0x4401004882014500, mask: 0x0014001422400000, shift: 55, offset: 284160 }, // d6
     Magic { magic: 0x0400588082000400, mask: 0x0028002844020000, shift: 55, offset: 284672 }, // e6
     Magic { magic: 0x0004840089000012, mask: 0x0050005008040200, shift: 55, offset: 285184 }, // f6
-    Magic { magic: 0x0c024a1464001310, mask: 0x0020002010080400, shift: 55, offset: 285696 }, // g6
+    Magic { magic: 0x0005901200150004, mask: 0x0020002010080400, shift: 55, offset: 285696 }, // g6
     Magic { magic: 0x0000801004848040, mask: 0x0040004020100800, shift: 55, offset: 286208 }, // h6
-    Magic { magic: 0x200080c620201a00, mask: 0x0000020408102000, shift: 55, offset: 286720 }, // a7
+    Magic { magic: 0x408200500aa10000, mask: 0x0000020408102000, shift: 55, offset: 286720 }, // a7
     Magic { magic: 0x6222161061084000, mask: 0x0000040810204000, shift: 55, offset: 287232 }, // b7
     Magic { magic: 0x00400301201c000a, mask: 0x00000a1020400000, shift: 55, offset: 287744 }, // c7
-    Magic { magic: 0x1001000004012030, mask: 0x0000142240000000, shift: 55, offset: 288256 }, // d7
-    Magic { magic: 0x01080480c0c40004, mask: 0x0000284402000000, shift: 55, offset: 288768 }, // e7
-    Magic { magic: 0x0010601400821000, mask: 0x0000500804020000, shift: 55, offset: 289280 }, // f7
+    Magic { magic: 0x84001000a4004080, mask: 0x0000142240000000, shift: 55, offset: 288256 }, // d7
+    Magic { magic: 0x4e84001401223890, mask: 0x0000284402000000, shift: 55, offset: 288768 }, // e7
+    Magic { magic: 0x4080212504011919, mask: 0x0000500804020000, shift: 55, offset: 289280 }, // f7
     Magic { magic: 0x61040a0018020000, mask: 0x0000201008040200, shift: 55, offset: 289792 }, // g7
-    Magic { magic: 0x300030001081000e, mask: 0x0000402010080400, shift: 55, offset: 290304 }, // h7
-    Magic { magic: 0x0010200d03404240, mask: 0x0002040810204000, shift: 55, offset: 290816 }, // a8
+    Magic { magic: 0x1001440100040c02, mask: 0x0000402010080400, shift: 55, offset: 290304 }, // h7
+    Magic { magic: 0x86a00300c8004114, mask: 0x0002040810204000, shift: 55, offset: 290816 }, // a8
     Magic { magic: 0x2002440558101020, mask: 0x0004081020400000, shift: 55, offset: 291328 }, // b8
     Magic { magic: 0x002000c0440080c1, mask: 0x000a102040000000, shift: 55, offset: 291840 }, // c8
-    Magic { magic: 0xa600142000220082, mask: 0x0014224000000000, shift: 55, offset: 292352 }, // d8
+    Magic { magic: 0x008c001007022800, mask: 0x0014224000000000, shift: 55, offset: 292352 }, // d8
     Magic { magic: 0x8000400860802220, mask: 0x0028440200000000, shift: 55, offset: 292864 }, // e8
     Magic { magic: 0x000000a0480040d0, mask: 0x0050080402000000, shift: 55, offset: 293376 }, // f8
-    Magic { magic: 0x00400810cd214408, mask: 0x0020100804020000, shift: 55, offset: 293888 }, // g8
+    Magic { magic: 0x0004011002000820, mask: 0x0020100804020000, shift: 55, offset: 293888 }, // g8
     Magic { magic: 0x8021080088f40093, mask: 0x0040201008040200, shift: 55, offset: 294400 }, // h8
 ];

@@ -99,13 +99,32 @@ impl Stream {
         (block * BLOCK_LEN..).zip(self.magics(block))
     }
 
+    /// Returns the starting points of the reduced-bit climbs of global block `block` as
+    /// (candidate index, magic): sparse words of three fresh draws each, so no two climbs
+    /// start from words that share bits by construction.
+    pub(crate) fn climb_starts(&self, block: u64) -> impl Iterator<Item = (u64, u64)> {
+        let mut rng = self.block_rng(block);
+        (block * BLOCK_LEN..(block + 1) * BLOCK_LEN)
+            .map(move |index| (index, sparse_candidate(&mut rng)))
+    }
+
     /// Returns the magics of global block `block`, in candidate order: sparse words for
     /// fancy and plain, and for the packed variants the families [`Family`] describes.
     pub(crate) fn magics(&self, block: u64) -> Magics {
+        let mut rng = self.block_rng(block);
+        let family = Family::of(self.variant);
+        let window = match family {
+            Family::Sparse => {
+                let before = rng.next_u64();
+                [rng.next_u64(), before]
+            }
+            _ => [0; 2],
+        };
         Magics {
-            rng: self.block_rng(block),
-            family: Family::of(self.variant),
+            rng,
+            family,
             left: BLOCK_LEN,
+            window,
         }
     }
 }
@@ -114,6 +133,11 @@ impl Stream {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Family {
     /// Fancy and plain: a sparse word, the quickest to find a magic (any magic will do).
+    /// Each is the AND of the last three words drawn, a window that slides by one word per
+    /// candidate: one draw a candidate instead of three. Neighbours share words, yet the
+    /// standard-bit fancy searches of seeds 1-40 tried 94.6 million candidates in all this
+    /// way against 95.4 million with three fresh words each, and seeds 1-10 ran 0.86x the
+    /// instructions (callgrind).
     Sparse,
     /// Black: a sparse word `m` made one of `m`, `3m`, `-m` and `-3m`. Many of the published
     /// record's magics are negated sparse words (dense) or sums of adjacent bit pairs, and
@@ -149,6 +173,9 @@ pub(crate) struct Magics {
     rng: Xoshiro256PlusPlus,
     family: Family,
     left: u64,
+    /// [`Family::Sparse`]: the last two words drawn, the latest first, which the next
+    /// candidate ANDs with a new one.
+    window: [u64; 2],
 }
 
 impl Magics {
@@ -168,10 +195,15 @@ impl Iterator for Magics {
             return None;
         }
         self.left -= 1;
-        let magic = sparse_candidate(&mut self.rng);
         match self.family {
-            Family::Sparse => Some(magic),
+            Family::Sparse => {
+                let word = self.rng.next_u64();
+                let [last, before] = self.window;
+                self.window = [word, last];
+                Some(word & last & before)
+            }
             Family::Black => {
+                let magic = sparse_candidate(&mut self.rng);
                 let r = self.rng.next_u64();
                 let m = if r & 2 != 0 {
                     magic.wrapping_mul(3)
@@ -181,6 +213,7 @@ impl Iterator for Magics {
                 Some(if r & 1 != 0 { m.wrapping_neg() } else { m })
             }
             Family::White => {
+                let magic = sparse_candidate(&mut self.rng);
                 let r = self.rng.next_u64();
                 Some(if r % 4 == 0 {
                     few_bits(r >> 2)
@@ -275,5 +308,49 @@ mod tests {
             assert!(words.iter().any(|w| w.count_ones() == count));
         }
         assert_eq!(words.iter().fold(0, |all, w| all | w), u64::MAX);
+    }
+
+    #[test]
+    fn fancy_candidates_and_a_sliding_window_of_three_words() {
+        let s = Stream {
+            seed: 3,
+            variant: Variant::Fancy,
+            piece: Piece::Rook,
+            square: 2,
+            bits: 12,
+        };
+        let mut rng = s.block_rng(4);
+        let words: Vec<u64> = (0..66).map(|_| rng.next_u64()).collect();
+        let magics: Vec<u64> = s.magics(4).take_first(64).collect();
+        assert_eq!(magics.len(), 64);
+        for (k, &magic) in magics.iter().enumerate() {
+            assert_eq!(
+                magic,
+                words[k] & words[k + 1] & words[k + 2],
+                "candidate {k}"
+            );
+        }
+        // Still sparse: about 8 bits each.
+        let bits: u32 = magics.iter().map(|m| m.count_ones()).sum();
+        assert!((6 * 64..10 * 64).contains(&bits), "{bits}");
+    }
+
+    #[test]
+    fn black_candidates_draw_four_words_each() {
+        // The committed black sets and their state files depend on this stream.
+        let s = Stream {
+            seed: 1,
+            variant: Variant::Black,
+            piece: Piece::Bishop,
+            square: 27,
+            bits: 9,
+        };
+        let mut rng = s.block_rng(0);
+        for magic in s.magics(0).take_first(100) {
+            let m = rng.next_u64() & rng.next_u64() & rng.next_u64();
+            let r = rng.next_u64();
+            let m = if r & 2 != 0 { m.wrapping_mul(3) } else { m };
+            assert_eq!(magic, if r & 1 != 0 { m.wrapping_neg() } else { m });
+        }
     }
 }

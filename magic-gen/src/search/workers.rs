@@ -58,7 +58,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
         // A stream of its own, apart from the block's candidates.
         let mut rng = stream.block_rng(block | 1 << 63);
         for (index, start) in stream
-            .block(block)
+            .climb_starts(block)
             .take(climbs_per_block(popcount) as usize)
         {
             if index >= limit {
