@@ -246,36 +246,34 @@ impl EpochTable {
         // (process CPU time 0.64x with the sieve, instructions 1.0x).
         let mut kept = [0u64; BATCH];
         let mut at = [0u8; BATCH];
-        let mut n = 0;
-        let mut sieve = |product_of_empty: &dyn Fn(u64) -> u64| {
-            let probes: [u64; SIEVE] = core::array::from_fn(|j| entries[j + 1].0);
-            for (position, &magic) in magics.iter().enumerate() {
-                // Two products share a slot when they agree in the top BITS bits.
-                let taken = product_of_empty(magic);
-                let mut shared = 0;
-                for &key in &probes {
-                    shared += ((key.wrapping_mul(magic) ^ taken) >> (64 - BITS) == 0) as usize;
-                }
-                kept[n] = magic;
-                at[n] = position as u8;
-                n += (shared == 0) as usize;
-            }
-        };
-        if entries.len() > SIEVE {
+        let n = if entries.len() > SIEVE {
             let empty = entries[0].0;
-            if empty == 0 {
-                // White keys: the empty occupancy is 0, always in slot 0.
-                sieve(&|_| 0);
+            let probes: [u64; SIEVE] = core::array::from_fn(|j| entries[j + 1].0);
+            if empty == 0 && probes.iter().all(|key| key.is_power_of_two()) {
+                // White keys with single blockers in front (the usual case): blocker j
+                // times the magic is the magic shifted up by j, which reaches the index
+                // bits only if the magic has a bit in the window j places below them. An
+                // AND instead of a multiply: 0.97x the search's instructions.
+                let windows = probes.map(|key| (u64::MAX << (64 - BITS)) >> key.trailing_zeros());
+                sift(magics, &mut kept, &mut at, |magic| {
+                    windows.iter().map(|&w| (magic & w == 0) as usize).sum()
+                })
             } else {
-                sieve(&|magic| empty.wrapping_mul(magic));
+                // Two products share a slot when they agree in the top BITS bits; white
+                // keys put the empty occupancy (0) in slot 0.
+                sift(magics, &mut kept, &mut at, |magic| {
+                    let taken = empty.wrapping_mul(magic);
+                    probes
+                        .iter()
+                        .map(|&key| {
+                            ((key.wrapping_mul(magic) ^ taken) >> (64 - BITS) == 0) as usize
+                        })
+                        .sum()
+                })
             }
         } else {
-            n = magics.len();
-            kept[..n].copy_from_slice(magics);
-            for (position, slot) in at[..n].iter_mut().enumerate() {
-                *slot = position as u8;
-            }
-        }
+            sift(magics, &mut kept, &mut at, |_| 0)
+        };
         let mut epoch = self.epoch;
         let slots = &mut self.slots[..1 << BITS];
         let mut found = None;
@@ -354,6 +352,25 @@ impl EpochTable {
     }
 }
 
+/// Keeps in `kept` those of `magics` that `shared` gives 0 (no probe in the empty
+/// occupancy's slot), with their positions in `at`, and returns how many: a store per
+/// candidate and no branch.
+#[inline(always)]
+fn sift(
+    magics: &[u64],
+    kept: &mut [u64; BATCH],
+    at: &mut [u8; BATCH],
+    shared: impl Fn(u64) -> usize,
+) -> usize {
+    let mut n = 0;
+    for (position, &magic) in magics.iter().enumerate() {
+        kept[n] = magic;
+        at[n] = position as u8;
+        n += (shared(magic) == 0) as usize;
+    }
+    n
+}
+
 /// Places attack id `id` of the candidate stamped `stamp` in `slot`: the slot test. A slot
 /// is free unless stamped by this candidate (stamps only grow, so an older one is smaller),
 /// and a stamped slot holding the same attack id is a constructive collision.
@@ -418,14 +435,16 @@ mod tests {
 
     #[test]
     fn first_accepted_takes_what_accepts_takes() {
-        // Standard bits (the sieve, constant shifts), fixed 12 bits with black keys, and 4
-        // bits below the popcount (no constant shift), each from an epoch about to wrap.
-        for (piece, sq, variant, bits) in [
-            (Piece::Bishop, 2, Variant::Fancy, 6),
-            (Piece::Bishop, 27, Variant::Fancy, 9),
-            (Piece::Rook, 1, Variant::Fancy, 11),
-            (Piece::Rook, 36, Variant::Black, 12),
-            (Piece::Bishop, 0, Variant::Fancy, 4),
+        // Standard bits (the sieve, constant shifts; single blockers in front, or the most
+        // blockers, reversed), fixed 12 bits with black keys, and 4 bits below the
+        // popcount (no constant shift), each from an epoch about to wrap.
+        for (piece, sq, variant, bits, reversed) in [
+            (Piece::Bishop, 2, Variant::Fancy, 6, false),
+            (Piece::Bishop, 27, Variant::Fancy, 9, false),
+            (Piece::Rook, 1, Variant::Fancy, 11, false),
+            (Piece::Rook, 1, Variant::Fancy, 11, true),
+            (Piece::Rook, 36, Variant::Black, 12, false),
+            (Piece::Bishop, 0, Variant::Fancy, 4, false),
         ] {
             let data = SquareData::new(piece, sq, variant.is_black());
             let stream = Stream {
@@ -439,6 +458,10 @@ mod tests {
                 .flat_map(|b| stream.block(b).map(|(_, m)| m))
                 .collect();
             let (mut mine, mut theirs) = (data.entries(), data.entries());
+            if reversed {
+                mine[1..].reverse();
+                theirs[1..].reverse();
+            }
             let (mut a, mut b) = (EpochTable::new(bits), EpochTable::new(bits));
             a.epoch = (1 << 24) - 100;
             b.epoch = a.epoch;
