@@ -47,6 +47,10 @@ pub(crate) struct Pattern {
     anchor: usize,
     /// Positions of the set bits of `words[anchor]`.
     head: Vec<u32>,
+    /// The other words that have a used slot, as (word index, bits), the fullest first:
+    /// what the fit test checks after the screen. A white pattern is mostly empty words
+    /// between its lone slot 0 and its run.
+    rest: Vec<(usize, u64)>,
     /// Number of used indices.
     pub(crate) used: usize,
     /// One past the highest used index.
@@ -87,6 +91,11 @@ impl Pattern {
             .max_by_key(|&w| words[w].count_ones())
             .unwrap_or(0);
         let head = (0..64).filter(|b| words[anchor] >> b & 1 != 0).collect();
+        let mut rest: Vec<(usize, u64)> = (0..words.len())
+            .filter(|&w| w != anchor && words[w] != 0)
+            .map(|w| (w, words[w]))
+            .collect();
+        rest.sort_by_key(|&(w, bits)| (core::cmp::Reverse(bits.count_ones()), w));
         Pattern {
             magic,
             bits,
@@ -94,6 +103,7 @@ impl Pattern {
             words,
             anchor,
             head,
+            rest,
             used: idx.len(),
             end,
         }
@@ -128,10 +138,9 @@ impl Table {
     /// Returns true if `p`'s slots outside its anchor word are free with its first used
     /// index at `s`.
     fn rest_fits(&self, p: &Pattern, s: usize) -> bool {
-        p.words
+        p.rest
             .iter()
-            .enumerate()
-            .all(|(w, &bits)| w == p.anchor || bits & self.window(s + 64 * w) == 0)
+            .all(|&(w, bits)| bits & self.window(s + 64 * w) == 0)
     }
 
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
