@@ -157,10 +157,14 @@ impl Table {
         while base < limit {
             // Bit j of `free`: with start s = base + j, slots s + b are free for every set
             // bit b of the anchor word.
-            let at = base + 64 * p.anchor;
+            // `base` and the anchor's offset are whole words, so every window the screen
+            // takes lies in the two table words from `at` on.
+            let at = (base / 64) + p.anchor;
+            let word = |i: usize| self.taken.get(i).copied().unwrap_or(0) as u128;
+            let two = word(at) | word(at + 1) << 64;
             let mut free = !0u64;
             for &b in &p.head {
-                free &= !self.window(at + b as usize);
+                free &= !((two >> b) as u64);
                 if free == 0 {
                     break;
                 }
