@@ -45,7 +45,9 @@ pub(crate) struct Pattern {
     /// once against it. A white pattern's first word is often the empty occupancy's lone
     /// slot 0, which screens out almost nothing.
     anchor: usize,
-    /// Positions of the set bits of `words[anchor]`.
+    /// Positions of the set bits of `words[anchor]`, in bit-reversed order: neighbouring
+    /// bits take windows one slot apart, which screen out nearly the same starts, so the
+    /// screen reaches no free start sooner with the far ones first.
     head: Vec<u32>,
     /// The other words that have a used slot, as (word index, bits), the fullest first:
     /// what the fit test checks after the screen. A white pattern is mostly empty words
@@ -90,7 +92,8 @@ impl Pattern {
             .rev()
             .max_by_key(|&w| words[w].count_ones())
             .unwrap_or(0);
-        let head = (0..64).filter(|b| words[anchor] >> b & 1 != 0).collect();
+        let mut head: Vec<u32> = (0..64).filter(|b| words[anchor] >> b & 1 != 0).collect();
+        head.sort_by_key(|b| b.reverse_bits());
         let mut rest: Vec<(usize, u64)> = (0..words.len())
             .filter(|&w| w != anchor && words[w] != 0)
             .map(|w| (w, words[w]))
