@@ -215,17 +215,31 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let (magic, offset) = (e.magic, e.offset);
     match backend {
         "fancy" => format!(
-            "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, offset: {offset}, shift: {} }}",
+            "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, range: {}, shift: {} }}",
+            range_from("ATTACKS", offset),
             64 - e.bits
         ),
         "plain" => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
         "black" => {
             let not_mask = !mask;
-            format!("BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, offset: {offset} }}")
+            let range = range_from("ATTACKS", offset);
+            format!(
+                "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
+            )
         }
-        "pext" => format!("PextSquare {{ mask: {mask:#018x}, offset: {offset} }}"),
+        "pext" => format!(
+            "PextSquare {{ mask: {mask:#018x}, range: {} }}",
+            range_from("ATTACKS", offset)
+        ),
         other => fail(&format!("no per-square record for backend `{other}`")),
     }
+}
+
+/// Returns the expression of a record's `range`: the static table `table` from slot
+/// `offset` to its end. The lookup then indexes the range with the hash alone, which the
+/// CPU adds to the range's address in the load itself (src/backend/black.rs).
+fn range_from(table: &str, offset: i64) -> String {
+    format!("{table}.0.split_at({offset}).1")
 }
 
 /// Writes `<backend>.rs` (records and table declarations) and the table's bytes, from
@@ -305,9 +319,11 @@ fn compact_pext(out: &Out, set: &MagicSet, table: &[u64]) -> String {
         writeln!(
             src,
             "    CompactPextSquare {{ rook_mask: {:#018x}, rook_rays: {rays:#018x}, \
-             bishop_mask: {:#018x}, rook_offset: {rook_offset}, bishop_offset: {bishop_offset} }},",
+             bishop_mask: {:#018x}, rook_range: {}, bishop_range: {} }},",
             relevant_mask(Piece::Rook, sq),
             relevant_mask(Piece::Bishop, sq),
+            range_from("ROOK_ATTACKS", rook_offset as i64),
+            range_from("BISHOP_ATTACKS", bishop_offset as i64),
         )
         .unwrap();
     }

@@ -13,8 +13,10 @@ pub(crate) struct BlackMagic {
     pub not_mask: u64,
     /// The multiplier that hashes every such key to a slot holding its attacks.
     pub magic: u64,
-    /// Start of the square's range in [`ATTACKS`].
-    pub offset: u32,
+    /// [`ATTACKS`] from the square's offset to the end. An address rather than an offset:
+    /// the load adds the hash to it, where an offset costs an `add` on the lookup's
+    /// critical path (a static's address cannot take an index register on x86-64).
+    pub range: &'static [u64],
 }
 
 /// `64 - index bits` for rooks (12) and bishops (9): fixed, so not stored per square.
@@ -22,11 +24,10 @@ const ROOK_SHIFT: u32 = 64 - 12;
 const BISHOP_SHIFT: u32 = 64 - 9;
 
 impl BlackMagic {
-    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    /// Returns the slot of [`BlackMagic::range`] that holds the attacks for `occupied`.
     #[inline(always)]
     const fn index(&self, occupied: u64, shift: u32) -> usize {
-        let hash = (occupied | self.not_mask).wrapping_mul(self.magic) >> shift;
-        self.offset as usize + hash as usize
+        ((occupied | self.not_mask).wrapping_mul(self.magic) >> shift) as usize
     }
 }
 
@@ -39,11 +40,12 @@ const fn lookup(m: &BlackMagic, occupied: u64, shift: u32) -> u64 {
     // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
     // keys build.rs verified for this square (magic_gen::verify, every subset of the relevant
     // mask, 12 or 9 bits as fixed here): each lands on a slot of the table, whose length is
-    // one past the largest slot reached. `m` comes from the same verified set.
+    // one past the largest slot reached, so `i` is below the length of the square's range,
+    // the table from its offset on. `m` comes from the same verified set.
     // The hint removes the bounds check of the read below (in release builds; debug builds
     // keep it): docs/benchmarks.md, "Unchecked reads".
-    unsafe { core::hint::assert_unchecked(i < ATTACKS.0.len()) };
-    ATTACKS.0[i]
+    unsafe { core::hint::assert_unchecked(i < m.range.len()) };
+    m.range[i]
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

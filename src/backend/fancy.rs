@@ -13,18 +13,18 @@ pub(crate) struct FancyMagic {
     /// The multiplier that hashes every subset of `mask` to a distinct slot or a slot
     /// holding the same attacks.
     pub magic: u64,
-    /// Start of the square's range in [`ATTACKS`].
-    pub offset: u32,
+    /// [`ATTACKS`] from the square's offset to the end: an address, so the load adds the
+    /// hash (src/backend/black.rs says why).
+    pub range: &'static [u64],
     /// `64 - index bits`.
     pub shift: u32,
 }
 
 impl FancyMagic {
-    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    /// Returns the slot of [`FancyMagic::range`] that holds the attacks for `occupied`.
     #[inline(always)]
     const fn index(&self, occupied: u64) -> usize {
-        let hash = (occupied & self.mask).wrapping_mul(self.magic) >> self.shift;
-        self.offset as usize + hash as usize
+        ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
@@ -36,11 +36,12 @@ const fn lookup(m: &FancyMagic, occupied: u64) -> u64 {
     let i = m.index(occupied);
     // SAFETY: `occupied & m.mask` is a subset of the square's relevant mask, and build.rs
     // verified every such subset (magic_gen::verify): each lands on a slot of the table, whose
-    // length is one past the largest slot reached. `m` comes from the same verified set.
+    // length is one past the largest slot reached, so `i` is below the length of the square's
+    // range, the table from its offset on. `m` comes from the same verified set.
     // The hint removes the bounds check of the read below (in release builds; debug builds
     // keep it): docs/benchmarks.md, "Unchecked reads".
-    unsafe { core::hint::assert_unchecked(i < ATTACKS.0.len()) };
-    ATTACKS.0[i]
+    unsafe { core::hint::assert_unchecked(i < m.range.len()) };
+    m.range[i]
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:

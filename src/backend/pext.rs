@@ -12,19 +12,19 @@ use crate::Square;
 pub(crate) struct PextSquare {
     /// The relevant occupancy mask, whose bits `pext` packs into the index.
     pub mask: u64,
-    /// Start of the square's `2^popcount(mask)` range in [`ATTACKS`].
-    pub offset: u32,
+    /// [`ATTACKS`] from the start of the square's `2^popcount(mask)` range to the end: an
+    /// address, so the load adds the index (src/backend/black.rs says why).
+    pub range: &'static [u64],
 }
 
 impl PextSquare {
-    /// Returns the slot of [`ATTACKS`] that holds the attacks for `occupied`.
+    /// Returns the slot of [`PextSquare::range`] that holds the attacks for `occupied`.
     #[inline(always)]
     fn index(&self, occupied: u64) -> usize {
         // SAFETY: this module is compiled only for targets with `bmi2` (build.rs sets
         // `mb_pext` from CARGO_CFG_TARGET_FEATURE; src/backend/mod.rs stops the build if this
         // compiler pass disagrees), so every CPU the binary is built for executes `pext`.
-        let packed = unsafe { _pext_u64(occupied, self.mask) };
-        self.offset as usize + packed as usize
+        unsafe { _pext_u64(occupied, self.mask) as usize }
     }
 }
 
@@ -34,13 +34,14 @@ include!(concat!(env!("OUT_DIR"), "/pext.rs"));
 #[inline(always)]
 fn lookup(m: &PextSquare, occupied: u64) -> u64 {
     let i = m.index(occupied);
-    // SAFETY: `pext` packs the bits of the mask, so `i - offset < 2^popcount(mask)`, and
-    // build.rs laid out every square's `2^popcount` range inside the table (magic_gen::verify
-    // of `MagicSet::pext()`, whose last range ends the table).
+    // SAFETY: `pext` packs the bits of the mask, so `i < 2^popcount(mask)`, and build.rs
+    // laid out every square's `2^popcount` range inside the table (magic_gen::verify of
+    // `MagicSet::pext()`, whose last range ends the table), so `i` is below the length of
+    // the square's range, the table from its offset on.
     // The hint removes the bounds check of the read below (in release builds; debug builds
     // keep it): docs/benchmarks.md, "Unchecked reads".
-    unsafe { core::hint::assert_unchecked(i < ATTACKS.0.len()) };
-    ATTACKS.0[i]
+    unsafe { core::hint::assert_unchecked(i < m.range.len()) };
+    m.range[i]
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
