@@ -212,25 +212,18 @@ fn write(path: &Path, bytes: &[u8]) {
 fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let e = set.entry(piece, sq);
     let mask = relevant_mask(piece, sq);
-    let (magic, offset) = (e.magic, e.offset);
+    let (magic, not_mask) = (e.magic, !mask);
+    let range = range_from("ATTACKS", e.offset);
     match backend {
         "fancy" => format!(
-            "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, range: {}, shift: {} }}",
-            range_from("ATTACKS", offset),
+            "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, range: {range}, shift: {} }}",
             64 - e.bits
         ),
         "plain" => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
-        "black" => {
-            let not_mask = !mask;
-            let range = range_from("ATTACKS", offset);
-            format!(
-                "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
-            )
-        }
-        "pext" => format!(
-            "PextSquare {{ mask: {mask:#018x}, range: {} }}",
-            range_from("ATTACKS", offset)
+        "black" => format!(
+            "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
+        "pext" => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
         other => fail(&format!("no per-square record for backend `{other}`")),
     }
 }

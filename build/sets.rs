@@ -147,7 +147,8 @@ pub(crate) const PLAIN_ROWS: [(Piece, usize); 2] = [(Piece::Rook, 4096), (Piece:
 
 /// Returns what the `backend` module's lookup cannot index in `set`, one message per
 /// square: plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain
-/// lookup finds each square's array by its index alone, and every offset is a `u32`.
+/// lookup finds each square's array by its index alone, and every record's range starts
+/// inside the table (an offset of 0 or more).
 /// (magic-gen's variants allow more: black and white sets may shift per square and start a
 /// range before the table.)
 pub(crate) fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
@@ -173,10 +174,11 @@ pub(crate) fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
                     e.offset
                 ));
             }
-            if u32::try_from(e.offset).is_err() {
+            if e.offset < 0 {
                 problems.push(format!(
-                    "{place}: offset {}, but the runtime's offsets are 0..2^32 (magic-gen sets \
-                     may start a range before the table, the runtime's lookups may not)",
+                    "{place}: offset {}, but the runtime's ranges start inside the table \
+                     (magic-gen sets may start a range before the table, the runtime's lookups \
+                     may not)",
                     e.offset
                 ));
             }

@@ -15,7 +15,8 @@ pub(crate) struct BlackMagic {
     pub magic: u64,
     /// [`ATTACKS`] from the square's offset to the end. An address rather than an offset:
     /// the load adds the hash to it, where an offset costs an `add` on the lookup's
-    /// critical path (a static's address cannot take an index register on x86-64).
+    /// critical path (in position-independent x86-64 code a static's address is
+    /// RIP-relative, and that addressing mode takes no index register).
     pub range: &'static [u64],
 }
 
