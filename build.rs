@@ -231,7 +231,7 @@ fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
 /// Returns the expression of a record's `range`: the static table `table` from slot
 /// `offset` to its end. The lookup then indexes the range with the hash alone, which the
 /// CPU adds to the range's address in the load itself (src/backend/black.rs).
-fn range_from(table: &str, offset: i64) -> String {
+fn range_from(table: &str, offset: impl std::fmt::Display) -> String {
     format!("{table}.0.split_at({offset}).1")
 }
 
@@ -315,8 +315,8 @@ fn compact_pext(out: &Out, set: &MagicSet, table: &[u64]) -> String {
              bishop_mask: {:#018x}, rook_range: {}, bishop_range: {} }},",
             relevant_mask(Piece::Rook, sq),
             relevant_mask(Piece::Bishop, sq),
-            range_from("ROOK_ATTACKS", rook_offset as i64),
-            range_from("BISHOP_ATTACKS", bishop_offset as i64),
+            range_from("ROOK_ATTACKS", rook_offset),
+            range_from("BISHOP_ATTACKS", bishop_offset),
         )
         .unwrap();
     }
