@@ -1,6 +1,7 @@
 //! Long runs through the command line: shards merged with `magic-gen merge` equal one run,
 //! a hunt resumed from its state file with a larger candidate budget equals one run with
-//! that budget, and bad state files and mismatched shards are clean errors.
+//! that budget, a finished hunt's pools pack again with a seed of their own, and bad state
+//! files and mismatched shards are clean errors.
 
 mod common;
 
@@ -148,6 +149,59 @@ fn a_hunt_resumed_with_a_larger_budget_equals_one_run_with_it() {
         lower.stderr.contains("below its budget"),
         "{}",
         lower.stderr
+    );
+}
+
+#[test]
+fn a_finished_hunt_packs_again_with_a_seed_of_its_own() {
+    let dir = scratch("hunt-pack-seed");
+    let packing = ["--pack-iterations", "300"];
+    let run = |args: &[&str]| magic_gen(&dir, &[args, &packing[..]].concat());
+    run(&[&SMALL[..], &["--state", "run.state", "--out", "one.rs"]].concat()).assert_success();
+    // Resumed, the finished state only packs: with the scan's seed as before, with
+    // --pack-seed another way, as a fresh search with that packing seed does.
+    run(&["search", "--resume", "run.state", "--out", "again.rs"]).assert_success();
+    assert_eq!(
+        set_body(&dir.join("again.rs")),
+        set_body(&dir.join("one.rs"))
+    );
+    let two = run(&[
+        "search",
+        "--resume",
+        "run.state",
+        "--pack-seed",
+        "2",
+        "--out",
+        "two.rs",
+    ]);
+    two.assert_success();
+    assert_ne!(
+        set_body(&dir.join("two.rs")),
+        set_body(&dir.join("one.rs")),
+        "another packing seed must lay the table out another way"
+    );
+    run(&[&SMALL[..], &["--pack-seed", "2", "--out", "fresh.rs"]].concat()).assert_success();
+    assert_eq!(
+        set_body(&dir.join("fresh.rs")),
+        set_body(&dir.join("two.rs"))
+    );
+    run(&[
+        "merge",
+        "run.state",
+        "--pack-seed",
+        "2",
+        "--out",
+        "merged.rs",
+    ])
+    .assert_success();
+    assert_eq!(
+        set_body(&dir.join("merged.rs")),
+        set_body(&dir.join("two.rs"))
+    );
+    let header = fs::read_to_string(dir.join("two.rs")).unwrap();
+    assert!(
+        header.contains("then magic-gen search --resume run.state --pack-iterations 300 --pack-seed 2 --out two.rs\n"),
+        "{header}"
     );
 }
 

@@ -23,6 +23,17 @@ pub struct PackArgs {
     pub short_spans: bool,
 }
 
+/// The packing's own seed: the option of `search` and `merge`, whose packings otherwise
+/// take the scan's seed (`pack` has only a packing, seeded by its `--seed`).
+#[derive(Args, Debug, Clone)]
+pub struct PackSeedArgs {
+    /// Seed the packing's annealing with this instead of the scan's seed: the same pools
+    /// packed another way, without scanning again (with --resume of a finished state, say).
+    /// A packing checkpoint resumes only with the seed it was saved with.
+    #[arg(long, value_name = "SEED")]
+    pub pack_seed: Option<u64>,
+}
+
 impl PackArgs {
     /// Returns `limits` with these packing options.
     pub fn apply(&self, limits: Limits) -> Limits {

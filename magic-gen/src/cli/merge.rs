@@ -9,7 +9,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, line_of, Limits};
 use magic_gen::Provenance;
 
-use super::args::PackArgs;
+use super::args::{PackArgs, PackSeedArgs};
 use super::output::{check_writable, recorded_command, show, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -21,6 +21,8 @@ pub struct MergeArgs {
     states: Vec<PathBuf>,
     #[command(flatten)]
     pack: PackArgs,
+    #[command(flatten)]
+    pack_seed: PackSeedArgs,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
@@ -59,7 +61,10 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged, None)?;
     }
-    let limits = args.pack.apply(Limits::default());
+    let limits = args.pack.apply(Limits {
+        pack_seed: args.pack_seed.pack_seed,
+        ..Limits::default()
+    });
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(

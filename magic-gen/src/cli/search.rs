@@ -16,6 +16,7 @@ use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
+    PackSeedArgs,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::pack::mismatch_at;
@@ -102,6 +103,8 @@ pub struct SearchArgs {
     polish: u32,
     #[command(flatten)]
     pack: PackArgs,
+    #[command(flatten)]
+    pack_seed: PackSeedArgs,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`. Once the scan is
     /// done, the checkpoints hold the packer's progress too (dropped again when the
@@ -212,6 +215,7 @@ fn limits(args: &SearchArgs) -> Limits {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
         polish: args.polish,
+        pack_seed: args.pack_seed.pack_seed,
         ..Limits::default()
     })
 }
@@ -425,6 +429,8 @@ mod tests {
             "1",
             "--negative-offsets",
             "--short-spans",
+            "--pack-seed",
+            "4",
             "--state",
             "s.state",
             "--checkpoint",
@@ -441,7 +447,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
-             --pack-iterations 1 --negative-offsets --short-spans --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.

@@ -198,7 +198,7 @@ pub fn finish_with(
             .into());
         }
         let packing = Packing {
-            seed,
+            seed: limits.pack_seed.unwrap_or(seed),
             iterations: limits.pack_iterations,
             negative_offsets: limits.negative_offsets,
             short_spans: limits.short_spans,

@@ -36,6 +36,8 @@ pub struct Limits {
     /// After annealing, give each square the pool member of the shortest span that keeps
     /// the table no longer: fewer holes in a range put its lookups on fewer cache lines.
     pub short_spans: bool,
+    /// Seeds the packing's annealing; `None`: the scan's seed.
+    pub pack_seed: Option<u64>,
     /// Before packing, climb every pool member of a fixed-shift job to a lower pack cost
     /// (twice the used slots plus the span) until this many moves bring no improvement
     /// (0: pack the pools as scanned).
@@ -94,6 +96,7 @@ impl Default for Limits {
             threads: 1,
             seconds: None,
             pack_iterations: 0,
+            pack_seed: None,
             polish: 0,
             negative_offsets: false,
             short_spans: false,
