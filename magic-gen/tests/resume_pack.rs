@@ -226,6 +226,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "s.state",
         "--pack-iterations",
         "1000",
+        "--pack-seed",
+        "3",
         "--checkpoint",
         "0.1",
         "--out",
@@ -263,6 +265,23 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "give --pack-iterations 1000",
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
+    // And so is one without the packing seed it was saved with.
+    let unseeded = magic_gen(
+        &cut,
+        &[
+            "search",
+            "--resume",
+            "seen.state",
+            "--pack-iterations",
+            "1000",
+        ],
+    );
+    assert_refused(
+        &unseeded,
+        &format!("seen.state:{line}: cannot resume: "),
+        "seeded 3, this run's seed is 1: give the seed it was saved with",
+    );
+    assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
     // So is a state cut off in its checkpoint, saying what is missing.
     let short: String = seen
         .lines()
@@ -276,6 +295,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "short.state",
         "--pack-iterations",
         "1000",
+        "--pack-seed",
+        "3",
     ];
     let run = magic_gen(&cut, &args);
     assert_refused(

@@ -811,7 +811,8 @@ impl PackKey {
             )
         } else if checkpoint.seed != self.seed {
             format!(
-                "the checkpoint is of a packing seeded {}, this run's seed is {}",
+                "the checkpoint is of a packing seeded {}, this run's seed is {}: give the \
+                 seed it was saved with (`pack --seed`, `search --pack-seed`)",
                 checkpoint.seed, self.seed
             )
         } else if checkpoint.negative_offsets != self.negative_offsets {
