@@ -300,7 +300,7 @@ pub fn repack(
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.
-fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
+pub(super) fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
     let used = used_slots(data, magic, bits, variant.is_black());
     Pattern::new(magic, bits, used.into_iter().map(|s| s.0))
 }

@@ -966,18 +966,18 @@ pub(crate) fn pack(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::table::{used_slots, SquareData};
+    use crate::search::assemble::pattern;
+    use crate::search::table::SquareData;
     use crate::{parse_interchange, MagicSet};
 
     /// Returns the pattern and start of every square of the packed `set`, rook a1 first.
     fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
-        let black = set.variant.is_black();
         (0..128)
             .map(|i| {
                 let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
                 let e = set.entries[piece.index()][sq as usize];
-                let used = used_slots(&SquareData::new(piece, sq, black), e.magic, e.bits, black);
-                let p = Pattern::new(e.magic, e.bits, used.into_iter().map(|s| s.0));
+                let data = SquareData::new(piece, sq, set.variant.is_black());
+                let p = pattern(&data, e.magic, e.bits, set.variant);
                 let start = (e.offset + p.first as i64) as usize;
                 (p, start)
             })
