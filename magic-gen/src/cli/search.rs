@@ -86,8 +86,9 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = DEFAULT_POOL, value_parser = parse_pool)]
     pool: usize,
     /// Finds each fixed-shift square keeps besides --pool: those of the rest with the fewest
-    /// used slots (a hole costs a tenth of a used slot). Their long spans rank them out
-    /// of the pool, but the packer can fill their holes with other squares.
+    /// used slots (black: a hole costs a tenth of a used slot; white: holes shorter than 16
+    /// slots count as used). Their long spans rank them out of the pool, but the packer can
+    /// fill their holes with other squares.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096))]
     sparse_pool: u16,
     /// Moves without improvement before a fixed-shift magic's density climb stops

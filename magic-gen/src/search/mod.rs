@@ -37,6 +37,7 @@ pub use pack::{PackHooks, PackProgress, SavePack};
 pub use pack_state::{PackCheckpoint, PackMismatch, PackSquare};
 pub use space::Shard;
 pub use state::{line_of, merge, Budget, Found, Job, MergeError, Scan, SearchState};
+pub use table::white_blocked_slots;
 pub use workers::{run, Checkpoint, Progress};
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`

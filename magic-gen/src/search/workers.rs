@@ -10,6 +10,7 @@ use super::options::Limits;
 use super::space::{Stream, BLOCK_LEN};
 use super::state::{is_packed, Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
+use crate::index::Variant;
 
 /// Shared counters a caller can watch (progress bar) and a flag that stops the search.
 #[derive(Debug, Default)]
@@ -79,6 +80,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
                         magic,
                         used: 0,
                         span: 0,
+                        blocked: 0,
                     },
                 );
                 break;
@@ -104,6 +106,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
                     magic,
                     used: 0,
                     span: 0,
+                    blocked: 0,
                 },
             );
         }
@@ -130,6 +133,13 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             &mut scratch.table,
             scan.patience,
         );
+        let blocked = match variant {
+            Variant::White => scratch
+                .table
+                .blocked(&scratch.entries, magic, job.bits)
+                .unwrap_or(u32::MAX),
+            _ => 0,
+        };
         scan.insert(
             job,
             Found {
@@ -137,6 +147,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
                 magic,
                 used,
                 span,
+                blocked,
             },
         );
         if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
