@@ -63,7 +63,8 @@ pub struct Scan {
     /// Valid magics each fixed-shift job keeps for the packer, the lowest pack cost first.
     pub pool: usize,
     /// Finds each fixed-shift job keeps besides the pool: those of the rest with the fewest
-    /// used slots ([`Scan::sparse_rank`]), whose holes other squares can fill. Written on
+    /// used slots (black) or the fewest blocked slots (white), whose holes other squares
+    /// can fill. Written on
     /// the pool line (`pool 32 sparse 16`) when not 0.
     pub sparse: usize,
     /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
@@ -82,7 +83,7 @@ pub struct Found {
     /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
     pub span: u32,
     /// White: the slots it blocks for other squares (used slots and the short holes between
-    /// them, see [`Scan::sparse_rank`]); 0 otherwise. Not saved: a state file's finds get it
+    /// them, see [`white_blocked_slots`](super::white_blocked_slots)); 0 otherwise. Not saved: a state file's finds get it
     /// again when read.
     pub blocked: u32,
 }
@@ -170,8 +171,8 @@ impl Scan {
     /// Returns the order in which sparse finds are kept: the lowest [`sparse_cost`] (black)
     /// or the fewest blocked slots (white), then the lowest index.
     ///
-    /// White: the published white magics block 82,486 slots (used slots plus holes shorter
-    /// than 16 between them) and pack to 88,772 entries; the white pools kept by sparse cost
+    /// White: the published white magics block 82,486 slots ([`EpochTable::blocked`]) and
+    /// pack to 88,772 entries; the white pools kept by sparse cost
     /// held, per square, no better than 97,587 from 4,194,304 candidates per job, and ranked
     /// by blocked slots 91,021. With polish and 100,000 moves the table went from 101,776 to
     /// 100,608 entries (seed 1). On black keys the sparse cost stays: the committed black

@@ -352,9 +352,8 @@ impl EpochTable {
     }
 }
 
-/// Holes shorter than this between two used slots of one square count as blocked: few
-/// other squares have a run of used slots that short to put there (a judgement, the only
-/// value measured; see [`EpochTable::blocked`]).
+/// Holes shorter than this between two used slots of one square count as blocked (see
+/// [`white_blocked_slots`]; a judgement, the only value measured).
 pub(crate) const SHORT_HOLE: u32 = 16;
 
 impl EpochTable {
@@ -379,9 +378,9 @@ impl EpochTable {
 }
 
 /// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on
-/// `piece`'s `sq` ([`EpochTable::blocked`]: used slots and the holes shorter than 16
-/// between them), or `None` if it is not a magic there: what white pools keep their sparse
-/// finds by.
+/// `piece`'s `sq`, or `None` if it is not a magic there: its used slots plus the holes
+/// between them shorter than 16 slots, which few other squares have a run short enough to
+/// take. White pools keep their sparse finds by it.
 pub fn white_blocked_slots(piece: Piece, sq: u8, magic: u64, bits: u8) -> Option<u32> {
     let data = SquareData::new(piece, sq, false);
     EpochTable::new(bits).blocked(&data.entries(), magic, bits)
