@@ -82,9 +82,9 @@ pub struct Found {
     pub used: u32,
     /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
     pub span: u32,
-    /// White: the slots it blocks for other squares (used slots and the short holes between
-    /// them, see [`white_blocked_slots`](super::white_blocked_slots)); 0 otherwise. Not saved: a state file's finds get it
-    /// again when read.
+    /// White: the slots it blocks for other squares (used slots and the short holes
+    /// between them, see [`white_blocked_slots`](super::white_blocked_slots)); 0
+    /// otherwise. Not saved: a state file's finds get it again when read.
     pub blocked: u32,
 }
 
@@ -133,19 +133,6 @@ pub(crate) fn pack_cost(used: u32, span: u32) -> u32 {
     2 * used + span
 }
 
-/// Gives each white find of `job` its blocked slots, which a state file does not hold (an
-/// invalid magic, which only an edited file has, ranks last; verification refuses it).
-fn measure_blocked(job: &mut Job) {
-    let data = SquareData::new(job.piece, job.square, false);
-    let entries = data.entries();
-    let mut table = EpochTable::new(job.bits);
-    for f in &mut job.found {
-        f.blocked = table
-            .blocked(&entries, f.magic, job.bits)
-            .unwrap_or(u32::MAX);
-    }
-}
-
 /// Returns how a fixed-shift magic with `used` slots in a span of `span` ranks among the
 /// sparse finds of a pool ([`Scan::sparse`]), lower is better: a hole costs a tenth of a
 /// used slot. Pools ranked by [`pack_cost`] alone hold few magics with many constructive
@@ -178,10 +165,32 @@ impl Scan {
     /// 100,608 entries (seed 1). On black keys the sparse cost stays: the committed black
     /// sets were kept by it.
     pub(crate) fn sparse_rank(&self, f: &Found) -> (u32, u64) {
-        match self.variant {
-            Variant::White => (f.blocked, f.index),
-            _ => (sparse_cost(f.used, f.span), f.index),
+        if self.ranks_by_blocked() {
+            (f.blocked, f.index)
+        } else {
+            (sparse_cost(f.used, f.span), f.index)
         }
+    }
+
+    /// Returns true if sparse finds rank by their blocked slots (white).
+    fn ranks_by_blocked(&self) -> bool {
+        self.variant == Variant::White
+    }
+
+    /// Returns the blocked slots a find of `magic` carries ([`Found::blocked`]): measured in
+    /// `table` where sparse finds rank by them, else 0. An invalid magic, which only an
+    /// edited state file holds, ranks last; verification refuses it.
+    pub(crate) fn blocked(
+        &self,
+        table: &mut EpochTable,
+        entries: &[(u64, u8)],
+        magic: u64,
+        bits: u8,
+    ) -> u32 {
+        if !self.ranks_by_blocked() {
+            return 0;
+        }
+        table.blocked(entries, magic, bits).unwrap_or(u32::MAX)
     }
 
     /// Returns how many finds a job keeps in its pool, and besides it.
@@ -522,9 +531,15 @@ impl SearchState {
                 ),
             });
         }
-        if state.scan.variant == Variant::White {
+        // A state file does not hold blocked slots: measure them again.
+        if state.scan.ranks_by_blocked() {
             for job in &mut state.jobs {
-                measure_blocked(job);
+                let data = SquareData::new(job.piece, job.square, false);
+                let entries = data.entries();
+                let mut table = EpochTable::new(job.bits);
+                for f in &mut job.found {
+                    f.blocked = state.scan.blocked(&mut table, &entries, f.magic, job.bits);
+                }
             }
         }
         let pack = if with_pack {

@@ -10,7 +10,6 @@ use super::options::Limits;
 use super::space::{Stream, BLOCK_LEN};
 use super::state::{is_packed, Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
-use crate::index::Variant;
 
 /// Shared counters a caller can watch (progress bar) and a flag that stops the search.
 #[derive(Debug, Default)]
@@ -133,13 +132,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             &mut scratch.table,
             scan.patience,
         );
-        let blocked = match variant {
-            Variant::White => scratch
-                .table
-                .blocked(&scratch.entries, magic, job.bits)
-                .unwrap_or(u32::MAX),
-            _ => 0,
-        };
+        let blocked = scan.blocked(&mut scratch.table, &scratch.entries, magic, job.bits);
         scan.insert(
             job,
             Found {
