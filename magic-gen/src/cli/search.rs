@@ -37,8 +37,8 @@ pub struct SearchArgs {
     /// Continue the search saved in this state file with its own settings (and keep
     /// saving to it unless --state names another file); with --candidates, raise its
     /// candidate budget. A state saved while packing goes on with the packing where it
-    /// stopped, given the same --pack-iterations and --negative-offsets, and ends with the
-    /// set of an uninterrupted run.
+    /// stopped, given the same --pack-iterations, --negative-offsets and --pack-spread,
+    /// and ends with the set of an uninterrupted run.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "also_fixed_shift", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
@@ -429,6 +429,8 @@ mod tests {
             "--pack-iterations",
             "1",
             "--negative-offsets",
+            "--pack-spread",
+            "0.03",
             "--short-spans",
             "--pack-seed",
             "4",
@@ -448,7 +450,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
-             --pack-iterations 1 --negative-offsets --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.

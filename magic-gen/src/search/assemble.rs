@@ -201,6 +201,7 @@ pub fn finish_with(
             seed: limits.pack_seed.unwrap_or(seed),
             iterations: limits.pack_iterations,
             negative_offsets: limits.negative_offsets,
+            spread: limits.pack_spread,
             short_spans: limits.short_spans,
         };
         let (set, end) =
@@ -292,6 +293,7 @@ pub fn repack(
         seed,
         iterations: limits.pack_iterations,
         negative_offsets: limits.negative_offsets,
+        spread: limits.pack_spread,
         short_spans: limits.short_spans,
     };
     let (set, end) =

@@ -33,7 +33,7 @@ mod tests;
 pub use assemble::{finish, finish_with, repack, FinishError, SearchOutcome};
 pub use climb::DENSITY_PATIENCE;
 pub use options::{new_state, Limits, Options, SearchError, DEFAULT_POOL, DEFAULT_SEED};
-pub use pack::{PackHooks, PackProgress, SavePack};
+pub use pack::{parse_spread, PackHooks, PackProgress, SavePack};
 pub use pack_state::{PackCheckpoint, PackMismatch, PackSquare};
 pub use space::Shard;
 pub use state::{line_of, merge, Budget, Found, Job, MergeError, Scan, SearchState};

@@ -525,8 +525,12 @@ struct Annealer<'a> {
     /// schedule, which a checkpoint saves bit for bit rather than computing it again.
     temperature: f64,
     cool: f64,
-    /// Table length of the current layout.
+    /// Table length of the current layout, and what a move is judged by (see
+    /// [`Annealer::energy`]).
     current: usize,
+    energy: f64,
+    /// Weight of the mean end in the energy ([`Packing::spread`]).
+    spread: f64,
     /// The best layout met: its length, placing order and members.
     best_len: usize,
     best_order: Vec<usize>,
@@ -534,10 +538,13 @@ struct Annealer<'a> {
 }
 
 impl<'a> Annealer<'a> {
-    /// Returns an annealer about to make the first of `iterations` moves from `layout`.
-    fn new(layout: Layout<'a>, seed: u64, iterations: u64) -> Annealer<'a> {
+    /// Returns an annealer about to make the first of `iterations` moves from `layout`,
+    /// judging them with `spread` (see [`Annealer::energy`]).
+    fn new(layout: Layout<'a>, seed: u64, iterations: u64, spread: f64) -> Annealer<'a> {
         let len = layout.len();
         Annealer {
+            energy: Annealer::energy(&layout, spread),
+            spread,
             rng: Draws::new(seed, 0),
             moves: 0,
             iterations,
@@ -551,6 +558,17 @@ impl<'a> Annealer<'a> {
         }
     }
 
+    /// Returns what a move is judged by: the table length of `layout`, plus `spread` times
+    /// the mean end of its squares' ranges. With length alone most moves change nothing
+    /// (only the last range decides it); the mean end also sees a move that lowers ranges
+    /// below the last one, which makes room for the tail. Computed afresh from the layout,
+    /// so a resumed run judges bit for bit as an uninterrupted one; with `spread` 0 it is
+    /// the length.
+    fn energy(layout: &Layout, spread: f64) -> f64 {
+        let ends: usize = layout.end.iter().sum();
+        layout.len() as f64 + spread * (ends as f64 / layout.end.len().max(1) as f64)
+    }
+
     /// Returns true once the run has made all its moves (or has fewer than two squares,
     /// where no move changes anything).
     fn finished(&self) -> bool {
@@ -559,7 +577,7 @@ impl<'a> Annealer<'a> {
 
     /// Makes one move: swaps two squares in the order, moves one to another place, or
     /// gives one square another pool member, keeping it by the Metropolis rule on the
-    /// table length. Only the squares from the first changed place on are placed again.
+    /// energy ([`Annealer::energy`]). Only the squares from the first changed place on are placed again.
     fn step(&mut self) {
         self.moves += 1;
         self.temperature *= self.cool;
@@ -611,9 +629,12 @@ impl<'a> Annealer<'a> {
         }
         layout.place_from_known(from, &before);
         let len = layout.len();
+        let energy = Annealer::energy(layout, self.spread);
+        let rise = energy - self.energy;
         let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
-        if len <= self.current || u < (-((len - self.current) as f64) / self.temperature).exp() {
+        if rise <= 0.0 || u < (-rise / self.temperature).exp() {
             self.current = len;
+            self.energy = energy;
             if len < self.best_len {
                 self.best_len = len;
                 self.best_order.clone_from(&layout.order);
@@ -658,6 +679,7 @@ impl<'a> Annealer<'a> {
             seed: key.seed,
             iterations: key.iterations,
             negative_offsets: key.negative_offsets,
+            spread: key.spread,
             pools: key.pools,
             moves: self.moves,
             draws: self.rng.drawn,
@@ -768,6 +790,8 @@ impl<'a> Annealer<'a> {
             }
         }
         Ok(Annealer {
+            energy: Annealer::energy(&layout, key.spread),
+            spread: key.spread,
             layout,
             rng: Draws::new(checkpoint.seed, checkpoint.draws),
             moves: checkpoint.moves,
@@ -782,12 +806,13 @@ impl<'a> Annealer<'a> {
     }
 }
 
-/// What a checkpoint's `pack` line must say to resume a packing: its seed, moves in all
-/// and offsets, and the digest and count of its pools.
+/// What a checkpoint's `pack` line must say to resume a packing: its seed, moves in all,
+/// offsets and spread, and the digest and count of its pools.
 struct PackKey {
     seed: u64,
     iterations: u64,
     negative_offsets: bool,
+    spread: f64,
     pools: u64,
     squares: usize,
 }
@@ -820,6 +845,11 @@ impl PackKey {
                 "the checkpoint packs {} --negative-offsets, this run {} them",
                 offsets(checkpoint.negative_offsets),
                 offsets(self.negative_offsets)
+            )
+        } else if checkpoint.spread != self.spread {
+            format!(
+                "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
+                checkpoint.spread, self.spread
             )
         } else {
             return Ok(());
@@ -860,8 +890,17 @@ fn anneal(annealer: &mut Annealer, key: &PackKey, hooks: &mut PackHooks) {
     }
 }
 
+/// Parses a packing spread (`--pack-spread`: the weight of the mean end of the ranges
+/// beside the table length when the annealing judges a move): a number in 0..=1000.
+pub fn parse_spread(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1000.0).contains(&x) => Ok(x),
+        _ => Err(format!("spread '{s}' is not a number in 0..=1000")),
+    }
+}
+
 /// How the packer lays out a fixed-shift table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Packing {
     /// Seeds the annealing.
     pub(crate) seed: u64,
@@ -869,6 +908,9 @@ pub(crate) struct Packing {
     pub(crate) iterations: u64,
     /// Let ranges start before the table wherever every index stays at 0 or above.
     pub(crate) negative_offsets: bool,
+    /// Weight of the mean end of the ranges beside the table length when the annealing
+    /// judges a move ([`Annealer::energy`]); 0 judges by length alone.
+    pub(crate) spread: f64,
     /// After annealing, give squares shorter-span pool members where the table grows no
     /// longer ([`Layout::shorten_spans`]).
     pub(crate) short_spans: bool,
@@ -929,6 +971,7 @@ pub(crate) fn pack(
         seed: packing.seed,
         iterations: packing.iterations,
         negative_offsets: packing.negative_offsets,
+        spread: packing.spread,
         pools: pools_digest(variant, pools),
         squares: order.len(),
     };
@@ -940,7 +983,7 @@ pub(crate) fn pack(
             // Placing the greedy members in the greedy order at their first fits is the
             // greedy layout again, so annealing starts from it and never ends longer.
             let layout = Layout::new(pools, order, member, packing.negative_offsets);
-            Annealer::new(layout, packing.seed, packing.iterations)
+            Annealer::new(layout, packing.seed, packing.iterations, packing.spread)
         }
     };
     anneal(&mut annealer, &key, hooks);
@@ -1133,7 +1176,7 @@ mod tests {
             let pools = random_pools(seed);
             let order: Vec<usize> = (0..pools.len()).collect();
             let layout = Layout::new(&pools, order, vec![0; pools.len()], negative_offsets);
-            let mut annealer = Annealer::new(layout, seed, 3000);
+            let mut annealer = Annealer::new(layout, seed, 3000, 0.0);
             let mut changed = 0;
             while !annealer.finished() {
                 let old = annealer.layout.start.clone();
@@ -1150,6 +1193,24 @@ mod tests {
                 changed += usize::from(l.start != old);
             }
             assert!(changed > 100, "only {changed} moves changed the layout");
+        }
+    }
+
+    #[test]
+    fn the_mean_end_sees_moves_that_leave_the_length_as_it_is() {
+        // A run of 100 and two of 10: both orders end at 120, but with the short ones
+        // first the ranges end lower on the mean (50 against 110).
+        let pools = vec![
+            vec![Pattern::new(1, 12, 0..100)],
+            vec![Pattern::new(2, 12, 0..10)],
+            vec![Pattern::new(3, 12, 0..10)],
+        ];
+        let layout = |order: Vec<usize>| Layout::new(&pools, order, vec![0; 3], false);
+        let (long_first, short_first) = (layout(vec![0, 1, 2]), layout(vec![1, 2, 0]));
+        assert_eq!((long_first.len(), short_first.len()), (120, 120));
+        for (spread, long, short) in [(0.0, 120.0, 120.0), (0.5, 175.0, 145.0)] {
+            assert_eq!(Annealer::energy(&long_first, spread), long);
+            assert_eq!(Annealer::energy(&short_first, spread), short);
         }
     }
 
@@ -1172,6 +1233,7 @@ mod tests {
             seed: 9,
             iterations,
             negative_offsets,
+            spread: 0.0,
             short_spans: false,
         }
     }
@@ -1342,11 +1404,22 @@ mod tests {
     #[test]
     fn a_packing_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         const MOVES: u64 = 2000;
-        for negative_offsets in [false, true] {
+        let mut by_length = None;
+        for (negative_offsets, spread) in [(false, 0.0), (true, 0.0), (false, 0.03)] {
             let pools = random_pools(5);
-            let packing = packing(MOVES, negative_offsets);
+            let packing = Packing {
+                spread,
+                ..packing(MOVES, negative_offsets)
+            };
             let go = AtomicBool::new(false);
             let (whole, every) = packed_from(&pools, packing, None, &go).unwrap();
+            // The spread changes which moves are kept.
+            if !negative_offsets {
+                match &by_length {
+                    None => by_length = every.last().cloned(),
+                    Some(other) => assert_ne!(other.squares, every.last().unwrap().squares),
+                }
+            }
             assert_eq!(every.len(), MOVES as usize);
             assert!(every
                 .iter()
@@ -1398,6 +1471,17 @@ mod tests {
         assert!(e.message.contains("seeded 9, this run's seed is 3"), "{e}");
         let e = refused(&pools, packing(50, true), c);
         assert!(e.message.contains("without --negative-offsets"), "{e}");
+        let spread = Packing {
+            spread: 0.03,
+            ..packing(50, false)
+        };
+        let e = refused(&pools, spread, c);
+        assert_eq!(e.line, "pack");
+        assert!(
+            e.message
+                .contains("with --pack-spread 0, this run asks for 0.03"),
+            "{e}"
+        );
         let mut other = pools.clone();
         other[3][1].magic ^= 1 << 40;
         let e = refused(&other, packing(50, false), c);
@@ -1471,20 +1555,33 @@ mod tests {
         );
         let one_line = text.lines().next().unwrap();
         assert!(error(one_line).contains("'pack' line is missing"));
-        let bad = text.replacen("temperature 0x", "temperature 0xq", 1);
-        assert!(
-            error(&bad).starts_with("p.pack:3: temperature '0xq"),
-            "{}",
-            error(&bad)
+        let says = |edit: (&str, &str), start: &str| {
+            let e = error(&text.replacen(edit.0, edit.1, 1));
+            assert!(e.starts_with(start), "{e}");
+        };
+        says(
+            ("temperature 0x", "temperature 0xq"),
+            "p.pack:3: temperature '0xq",
         );
-        let bad = text.replacen("pack-square rook b1", "pack-square rook b9", 1);
-        assert!(
-            error(&bad).starts_with("p.pack:5: unknown square 'b9'"),
-            "{}",
-            error(&bad)
+        says(
+            ("pack-square rook b1", "pack-square rook b9"),
+            "p.pack:5: unknown square 'b9'",
         );
-        let bad = text.replacen("moves 21", "moves 51", 1);
-        assert!(error(&bad).starts_with("p.pack:3: 51 moves made, past the run's 50"));
+        says(
+            ("moves 21", "moves 51"),
+            "p.pack:3: 51 moves made, past the run's 50",
+        );
+        says(
+            ("spread 0", "spread -1"),
+            "p.pack:2: spread '-1' is not a number in 0..=1000",
+        );
+        // Written before the spread existed: a packing by length alone.
+        let older = text.replacen(" spread 0", "", 1);
+        assert_ne!(older, text);
+        assert_eq!(
+            PackCheckpoint::parse_file("p.pack", older.as_bytes()).unwrap(),
+            every[20]
+        );
         let state = "magic-gen-state 1\nvariant black\n";
         assert!(error(state).contains("this is a search state"));
         assert_eq!(through_text(&every[20]), every[20]);

@@ -23,6 +23,8 @@
 use crate::format::{text_lines, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 
+use super::pack::parse_spread;
+
 /// The first line of a pack checkpoint file (`magic-gen pack --state`).
 const FILE_HEADER: &str = "magic-gen-pack 1";
 
@@ -42,7 +44,7 @@ pub struct PackSquare {
 }
 
 /// The annealer between two moves (see the module documentation).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PackCheckpoint {
     /// Seed of the annealing.
     pub seed: u64,
@@ -50,6 +52,9 @@ pub struct PackCheckpoint {
     pub iterations: u64,
     /// Whether ranges may start before the table.
     pub negative_offsets: bool,
+    /// Weight of the mean end in the annealing's energy (`--pack-spread`; 0 where a
+    /// checkpoint written before it existed does not say).
+    pub spread: f64,
     /// Digest of the pools packed.
     pub pools: u64,
     /// Moves made.
@@ -98,10 +103,11 @@ impl PackCheckpoint {
     /// Appends the checkpoint's lines to `out`.
     pub(crate) fn write_lines(&self, out: &mut String) {
         out.push_str(&format!(
-            "pack seed {} iterations {} negative-offsets {} pools {:#018x} squares {}\n",
+            "pack seed {} iterations {} negative-offsets {} spread {} pools {:#018x} squares {}\n",
             self.seed,
             self.iterations,
             u8::from(self.negative_offsets),
+            self.spread,
             self.pools,
             self.squares.len()
         ));
@@ -193,6 +199,10 @@ impl PackCheckpoint {
                 ))
             }
         };
+        let spread = match head.optional("spread") {
+            None => 0.0,
+            Some(v) => parse_spread(v).map_err(|e| at(line, e))?,
+        };
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
         if count > 128 {
@@ -257,6 +267,7 @@ impl PackCheckpoint {
             seed,
             iterations,
             negative_offsets,
+            spread,
             pools,
             moves,
             draws,
@@ -303,16 +314,20 @@ impl<'a, E: Fn(usize, String) -> ReadError> Fields<'a, E> {
         })
     }
 
-    /// Returns the value after `key`.
-    fn value(&self, key: &str) -> Result<&'a str, ReadError> {
+    /// Returns the value after `key`, if the line has one.
+    fn optional(&self, key: &str) -> Option<&'a str> {
         let i = self.words.iter().position(|&w| w == key);
         i.and_then(|i| self.words.get(i + 1).copied())
-            .ok_or_else(|| {
-                (self.at)(
-                    self.line,
-                    format!("the '{}' line has no '{key}' value", self.keyword),
-                )
-            })
+    }
+
+    /// Returns the value after `key`.
+    fn value(&self, key: &str) -> Result<&'a str, ReadError> {
+        self.optional(key).ok_or_else(|| {
+            (self.at)(
+                self.line,
+                format!("the '{}' line has no '{key}' value", self.keyword),
+            )
+        })
     }
 
     /// Returns the decimal number after `key`.
