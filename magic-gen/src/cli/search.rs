@@ -102,6 +102,12 @@ pub struct SearchArgs {
     /// polish differently.
     #[arg(long, value_name = "N", default_value_t = 0)]
     polish: u32,
+    /// White: before packing, anneal every find of each square N moves toward used slots
+    /// gathered in few 64-slot blocks, and add the result to the square's pool where it
+    /// blocks fewer slots (used ones and holes under 16) than the find (default 0: none).
+    /// Not saved in --state, like --polish.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    clump: u32,
     #[command(flatten)]
     pack: PackArgs,
     #[command(flatten)]
@@ -216,6 +222,7 @@ fn limits(args: &SearchArgs) -> Limits {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seconds: args.seconds,
         polish: args.polish,
+        clump: args.clump,
         pack_seed: args.pack_seed.pack_seed,
         ..Limits::default()
     })
@@ -426,6 +433,8 @@ mod tests {
             "7",
             "--polish",
             "5",
+            "--clump",
+            "6",
             "--pack-iterations",
             "1",
             "--negative-offsets",
@@ -449,7 +458,7 @@ mod tests {
         assert_eq!(
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 \
+             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 --clump 6 \
              --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which

@@ -9,7 +9,7 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
-use super::climb::density_climb;
+use super::climb::{clump_climb, density_climb};
 use super::options::{Limits, SearchError};
 use super::pack::{pack, PackHooks, Packing, Pattern};
 use super::pack_state::{PackCheckpoint, PackMismatch};
@@ -79,18 +79,30 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 
 /// Returns per job of `state` (fixed shift) the magics of its pool, in pool order, each
 /// climbed by [`density_climb`] to a lower pack cost until `limits.polish` moves bring no
-/// improvement, then its sparse finds as they are, duplicates dropped. A climb has its own stream per find, so the result does
-/// not depend on the threads (`limits.threads` share the jobs). Climbing only the finds a
-/// pool keeps costs little next to the scan, where `--patience` climbs every valid
+/// improvement, then its sparse finds as they are, then (white, with `limits.clump`) each
+/// find annealed toward clumped slots by [`clump_climb`] where that blocks fewer slots than
+/// the find itself; duplicates dropped. A climb has its own stream per find, so the result
+/// does not depend on the threads (`limits.threads` share the jobs). Climbing only the
+/// finds a pool keeps costs little next to the scan, where `--patience` climbs every valid
 /// candidate: on the 4,194,304-candidate scan with pools of 32, a polish of 100,000 took a
 /// few CPU-minutes and the table packed by 100,000 moves from 101,841 to 96,457 entries.
 pub(crate) fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
+    let variant = state.scan.variant;
+    let clump = if variant == Variant::White {
+        limits.clump
+    } else {
+        0
+    };
     let climb_job = |job: &Job| -> Vec<u64> {
-        let found = job.found.iter().map(|f| (f.index, f.magic));
-        if limits.polish == 0 {
-            return found.map(|(_, m)| m).collect();
+        if limits.polish == 0 && clump == 0 {
+            return job.found.iter().map(|f| f.magic).collect();
         }
-        let variant = state.scan.variant;
+        let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
+        let mut keep = |m: u64| {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        };
         let data = SquareData::new(job.piece, job.square, variant.is_black());
         let entries = data.entries();
         let mut table = EpochTable::new(job.bits);
@@ -101,30 +113,38 @@ pub(crate) fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
             square: job.square,
             bits: job.bits,
         };
-        let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
-        for (at, (index, magic)) in found.enumerate() {
-            if at >= state.scan.pool {
+        for (at, f) in job.found.iter().enumerate() {
+            if at >= state.scan.pool || limits.polish == 0 {
                 // A sparse find keeps its long span and its holes: climbed to a lower pack
                 // cost it uses fewer slots but leaves holes no square fills (the 4M pools
                 // of 32 plus 16 sparse, 300,000 moves: 93,760 entries, against 91,832
                 // with the sparse finds as scanned).
-                if !out.contains(&magic) {
-                    out.push(magic);
-                }
+                keep(f.magic);
                 continue;
             }
             // Apart from the scan's streams and from the scan-time climbs (bit 63).
-            let mut rng = stream.block_rng(index | 1 << 62);
+            let mut rng = stream.block_rng(f.index | 1 << 62);
             let (m, _) = density_climb(
                 &entries,
                 job.bits,
-                magic,
+                f.magic,
                 &mut rng,
                 &mut table,
                 limits.polish,
             );
-            if !out.contains(&m) {
-                out.push(m);
+            keep(m);
+        }
+        if clump > 0 {
+            for f in &job.found {
+                // Apart from the polish's streams (bit 62) and the scan's.
+                let mut rng = stream.block_rng(f.index | 1 << 61);
+                let own = table.blocked(&entries, f.magic, job.bits);
+                let climbed = clump_climb(&entries, job.bits, f.magic, &mut rng, &mut table, clump);
+                if let (Some(own), Some((m, blocked))) = (own, climbed) {
+                    if blocked < own {
+                        keep(m);
+                    }
+                }
             }
         }
         out

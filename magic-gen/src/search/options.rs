@@ -45,6 +45,10 @@ pub struct Limits {
     /// (twice the used slots plus the span) until this many moves bring no improvement
     /// (0: pack the pools as scanned).
     pub polish: u32,
+    /// White: anneal every find of a job this many moves toward used slots gathered in few
+    /// blocks, and add the result to the pool where it blocks fewer slots than the find
+    /// (0: none). The scan's white finds spread their slots over the whole range.
+    pub clump: u32,
 }
 
 /// Everything one search asks for.
@@ -101,6 +105,7 @@ impl Default for Limits {
             pack_iterations: 0,
             pack_seed: None,
             polish: 0,
+            clump: 0,
             negative_offsets: false,
             pack_spread: 0.0,
             short_spans: false,

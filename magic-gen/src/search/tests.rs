@@ -493,16 +493,23 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         .contains("this is a pack checkpoint"));
 }
 
-#[test]
-fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
-    use super::state::pack_cost;
-    use super::table::{EpochTable, SquareData};
-    let mut o = options(Variant::Black, 2);
+/// Returns the options and the scan of one block of candidates per square of `variant`,
+/// pools of 4 and 2 sparse finds, two threads, no climbs.
+fn small_pools(variant: Variant) -> (Options, SearchState) {
+    let mut o = options(variant, 2);
     o.scan.pool = 4;
     o.scan.sparse = 2;
     o.scan.patience = 0;
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
     let state = scanned(&o);
+    (o, state)
+}
+
+#[test]
+fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
+    use super::state::pack_cost;
+    use super::table::{EpochTable, SquareData};
+    let (o, state) = small_pools(Variant::Black);
     assert!(
         state.jobs.iter().any(|j| j.found.len() > 4),
         "no sparse finds"
@@ -554,6 +561,58 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
             job.found.iter().map(|f| f.magic).collect::<Vec<_>>()
         );
     }
+}
+
+#[test]
+fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
+    use super::table::white_blocked_slots;
+    let (o, state) = small_pools(Variant::White);
+    let mut limits = o.limits;
+    limits.clump = 2000;
+    let clumped = super::assemble::polished(&state, &limits);
+    let blocked = |job: &Job, m: u64| white_blocked_slots(job.piece, job.square, m, job.bits);
+    let (mut before, mut after, mut added) = (0u64, 0u64, 0);
+    for (job, magics) in state.jobs.iter().zip(&clumped) {
+        // The finds first, as scanned (no polish); then the clumped ones, each valid and
+        // blocking fewer slots than the finds block at most.
+        let found: Vec<u64> = job.found.iter().map(|f| f.magic).collect();
+        assert_eq!(magics[..found.len()], found[..]);
+        let own: Vec<u32> = found.iter().map(|&m| blocked(job, m).unwrap()).collect();
+        for &m in &magics[found.len()..] {
+            let b = blocked(job, m).expect("a clumped member is a magic");
+            assert!(
+                b < *own.iter().max().unwrap(),
+                "{} {}",
+                job.piece,
+                job.square
+            );
+            assert!(!found.contains(&m));
+            added += 1;
+        }
+        if let Some(&least) = own.iter().min() {
+            before += u64::from(least);
+            after += u64::from(
+                magics
+                    .iter()
+                    .map(|&m| blocked(job, m).unwrap())
+                    .min()
+                    .unwrap(),
+            );
+        }
+    }
+    assert!(
+        added > 0 && after < before,
+        "{added} added, {before} -> {after}"
+    );
+    limits.threads = 1;
+    assert_eq!(super::assemble::polished(&state, &limits), clumped);
+    // Black keys are not clumped: the option leaves their pools as scanned.
+    let mut o = options(Variant::Black, 2);
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    o.scan.patience = 0;
+    let state = scanned(&o);
+    let as_scanned = super::assemble::polished(&state, &o.limits);
+    assert_eq!(super::assemble::polished(&state, &limits), as_scanned);
 }
 
 #[test]
