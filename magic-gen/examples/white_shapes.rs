@@ -3,19 +3,32 @@
 //! magics (Annuss, 88,772 entries) block there, and the totals: how far a hunt's pools are
 //! from magics that pack like the record's.
 //!
-//! `cargo run --release -p magic-gen --example white_shapes -- STATE [SET]` (SET defaults
-//! to the published white set in the test data).
+//! `cargo run --release -p magic-gen --example white_shapes -- STATE [SET] [--clump N]`
+//! (SET defaults to the published white set in the test data). With `--clump N` the
+//! state's finds are counted with the members `search --clump N` adds to the pools.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use magic_gen::search::{white_blocked_slots, SearchState};
+use magic_gen::search::{polished, white_blocked_slots, Limits, SearchState};
 use magic_gen::{read_set_file, square_name, Variant};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut limits = Limits::default();
+    if let Some(at) = args.iter().position(|a| a == "--clump") {
+        match args.get(at + 1).and_then(|n| n.parse().ok()) {
+            Some(n) => limits.clump = n,
+            None => {
+                eprintln!("error: --clump needs a number of moves");
+                return ExitCode::FAILURE;
+            }
+        }
+        args.drain(at..at + 2);
+        limits.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    }
     let Some(state_path) = args.first() else {
-        eprintln!("usage: white_shapes STATE [SET]");
+        eprintln!("usage: white_shapes STATE [SET] [--clump N]");
         return ExitCode::FAILURE;
     };
     let published = concat!(
@@ -46,7 +59,8 @@ fn main() -> ExitCode {
     }
     println!("piece  square  set  state  (fewest blocked slots)");
     let (mut ours, mut theirs) = (0u64, 0u64);
-    for job in &state.jobs {
+    let pools = polished(&state, &limits);
+    for (job, pool) in state.jobs.iter().zip(&pools) {
         let e = set.entry(job.piece, job.square);
         let Some(set_blocked) = white_blocked_slots(job.piece, job.square, e.magic, e.bits) else {
             eprintln!(
@@ -56,10 +70,9 @@ fn main() -> ExitCode {
             );
             return ExitCode::FAILURE;
         };
-        let best = job
-            .found
+        let best = pool
             .iter()
-            .filter_map(|f| white_blocked_slots(job.piece, job.square, f.magic, job.bits))
+            .filter_map(|&m| white_blocked_slots(job.piece, job.square, m, job.bits))
             .min();
         let Some(best) = best else {
             eprintln!(

@@ -78,15 +78,15 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 }
 
 /// Returns per job of `state` (fixed shift) the magics of its pool, in pool order, each
-/// climbed by [`density_climb`] to a lower pack cost until `limits.polish` moves bring no
+/// climbed by the density climb to a lower pack cost until `limits.polish` moves bring no
 /// improvement, then its sparse finds as they are, then (white, with `limits.clump`) each
-/// find annealed toward clumped slots by [`clump_climb`] where that blocks fewer slots than
+/// find annealed toward clumped slots (the clump climb) where that blocks fewer slots than
 /// the find itself; duplicates dropped. A climb has its own stream per find, so the result
 /// does not depend on the threads (`limits.threads` share the jobs). Climbing only the
 /// finds a pool keeps costs little next to the scan, where `--patience` climbs every valid
 /// candidate: on the 4,194,304-candidate scan with pools of 32, a polish of 100,000 took a
 /// few CPU-minutes and the table packed by 100,000 moves from 101,841 to 96,457 entries.
-pub(crate) fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
+pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
     let variant = state.scan.variant;
     let clump = if variant == Variant::White {
         limits.clump

@@ -30,7 +30,7 @@ mod workers;
 #[cfg(test)]
 mod tests;
 
-pub use assemble::{finish, finish_with, repack, FinishError, SearchOutcome};
+pub use assemble::{finish, finish_with, polished, repack, FinishError, SearchOutcome};
 pub use climb::DENSITY_PATIENCE;
 pub use options::{new_state, Limits, Options, SearchError, DEFAULT_POOL, DEFAULT_SEED};
 pub use pack::{parse_spread, PackHooks, PackProgress, SavePack};
