@@ -35,7 +35,8 @@ pub struct PackCommandArgs {
     seed: u64,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set, --seed, --pack-iterations, --negative-offsets and --pack-spread; keep
-    /// saving to it unless --state names another file. The set comes out byte for byte as an uninterrupted run's.
+    /// saving to it unless --state names another file. The set comes out byte for byte as
+    /// an uninterrupted run's.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
     /// Save the packer's checkpoint here (atomically) every --checkpoint seconds, when

@@ -577,7 +577,8 @@ impl<'a> Annealer<'a> {
 
     /// Makes one move: swaps two squares in the order, moves one to another place, or
     /// gives one square another pool member, keeping it by the Metropolis rule on the
-    /// energy ([`Annealer::energy`]). Only the squares from the first changed place on are placed again.
+    /// energy ([`Annealer::energy`]). Only the squares from the first changed place on are
+    /// placed again.
     fn step(&mut self) {
         self.moves += 1;
         self.temperature *= self.cool;

@@ -4,13 +4,15 @@
 //! of `magic-gen pack --state` (after a `magic-gen-pack 1` line):
 //!
 //! ```text
-//! pack seed 1 iterations 1000000 negative-offsets 0 pools 0x8d2f0c61a43be915 squares 128
+//! pack seed 1 iterations 1000000 negative-offsets 0 spread 0 pools 0x8d2f0c61a43be915 squares 128
 //! pack-progress moves 250000 draws 1083411 temperature 0x4043d8a3f1c7e6b2 cool 0x3fefffffc8e4a3b1 length 93811 best 93790
 //! pack-square rook a1 place 17 member 3 best-place 20 best-member 3
 //! ```
 //!
 //! The `pack` line names the packing the checkpoint belongs to: its seed, its moves in
-//! all, whether offsets may be negative, a digest of the pools (variant, index bits and
+//! all, whether offsets may be negative, the weight of the mean end in the annealing's
+//! energy (`--pack-spread`; a line without it, written before it existed, means 0), a
+//! digest of the pools (variant, index bits and
 //! every magic of every pool, in order) and how many squares have a pool. The progress
 //! line holds the moves made, the draws taken from the random stream (a resume draws that
 //! many again), the temperature and its factor per move as the bits of their `f64` (so
