@@ -291,6 +291,7 @@ fn search_rejects_bad_options_cleanly() {
         &["search", "--variant", "black", "--bits", "11"],
         &["search", "--variant", "black", "--also-fixed-shift"],
         &["search", "--bits-under", "0", "--also-fixed-shift"],
+        &["search", "--variant", "black", "--clump", "10"],
         &[
             "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
         ],
@@ -319,6 +320,14 @@ fn search_rejects_bad_options_cleanly() {
     );
     let run = magic_gen(&dir, &["search", "--bits-under", "0", "--also-fixed-shift"]);
     assert!(run.stderr.contains("for black and white"), "{}", run.stderr);
+    // Clumping is for white: other variants are refused, not silently left unclumped.
+    let run = magic_gen(&dir, &["search", "--variant", "black", "--clump", "10"]);
+    assert!(
+        run.stderr
+            .contains("--clump gathers the used slots of white magics; this search is black"),
+        "{}",
+        run.stderr
+    );
     // An unwritable destination fails without leaving a temporary file.
     let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
     run.assert_clean_failure();

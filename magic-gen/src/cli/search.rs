@@ -256,6 +256,12 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let limits = limits(args);
     let threads = limits.threads;
     let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches))?;
+    if limits.clump > 0 && state.scan.variant != Variant::White {
+        return Err(format!(
+            "--clump gathers the used slots of white magics; this search is {}: leave it out",
+            state.scan.variant
+        ));
+    }
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
