@@ -139,12 +139,10 @@ pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
             for f in &job.found {
                 // Apart from the polish's streams (bit 62) and the scan's.
                 let mut rng = stream.block_rng(f.index | 1 << 61);
-                let own = table.blocked(&entries, f.magic, job.bits);
+                // The climb returns the find itself unless it met one that blocks fewer.
                 let climbed = clump_climb(&entries, job.bits, f.magic, &mut rng, &mut table, clump);
-                if let (Some(own), Some((m, blocked))) = (own, climbed) {
-                    if blocked < own {
-                        keep(m);
-                    }
+                if let Some(m) = climbed.filter(|&m| m != f.magic) {
+                    keep(m);
                 }
             }
         }

@@ -71,6 +71,18 @@ pub(crate) fn density_climb(
     (magic, current)
 }
 
+/// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
+/// `hot` to `cold`: the geometric schedule of both annealings (the clump climb, packing).
+pub(crate) fn cooling(hot: f64, cold: f64, moves: u64) -> f64 {
+    (cold / hot).powf(1.0 / moves.max(1) as f64)
+}
+
+/// Returns true if a move that changes the energy by `rise` is kept at `temperature`,
+/// given `u` drawn uniformly from [0, 1): the Metropolis rule of both annealings.
+pub(crate) fn metropolis(rise: f64, temperature: f64, u: f64) -> bool {
+    rise <= 0.0 || u < (-rise / temperature).exp()
+}
+
 /// Temperatures of the clump annealing ([`clump_climb`]), in units of its spread, at the
 /// first and the last move (from runs on the corner rooks: starting at 20 ended higher,
 /// at 0.6 about as low).
@@ -80,7 +92,8 @@ const CLUMP_COLD: f64 = 0.5;
 /// Anneals a valid white magic for `moves` moves toward used slots gathered in few blocks
 /// ([`EpochTable::clumped`]: the spread falls as slots gather), flipping one to three bits
 /// a move and keeping valid trials by the Metropolis rule. Returns the magic of the fewest
-/// blocked slots met and that count, or `None` if `start` is not a magic. The scan's
+/// blocked slots met (`start` itself unless one blocks fewer), or `None` if `start` is not
+/// a magic. The scan's
 /// candidates spread their slots evenly: on the 32M white pools every find of rook a1,
 /// h1 and h8 blocks all 4,096 slots, where in scratch runs 200,000 moves from 8 of them
 /// reached 2,699, 2,824 and 2,128 (the published magics: 2,570, 3,424 and 2,434).
@@ -91,11 +104,11 @@ pub(crate) fn clump_climb(
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
     moves: u32,
-) -> Option<(u64, u32)> {
+) -> Option<u64> {
     use rand_xoshiro::rand_core::RngCore;
     let (blocked, mut spread) = table.clumped(entries, start, bits)?;
     let (mut magic, mut best) = (start, (start, blocked));
-    let cool = (CLUMP_COLD / CLUMP_HOT).powf(1.0 / f64::from(moves.max(1)));
+    let cool = cooling(CLUMP_HOT, CLUMP_COLD, u64::from(moves));
     let mut temperature = CLUMP_HOT;
     for _ in 0..moves {
         temperature *= cool;
@@ -104,14 +117,14 @@ pub(crate) fn clump_climb(
             continue;
         };
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        if s <= spread || u < (-(s - spread) / temperature).exp() {
+        if metropolis(s - spread, temperature, u) {
             (magic, spread) = (trial, s);
             if blocked < best.1 {
                 best = (trial, blocked);
             }
         }
     }
-    Some(best)
+    Some(best.0)
 }
 
 /// Returns the climbs a reduced-bit job starts per block: one per 4096 occupancies

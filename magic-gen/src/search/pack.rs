@@ -28,6 +28,7 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
+use super::climb::{cooling, metropolis};
 use super::pack_state::{pool_name, PackCheckpoint, PackMismatch, PackSquare};
 
 /// One candidate magic of one square, its index bits and the indices (before the offset)
@@ -549,7 +550,7 @@ impl<'a> Annealer<'a> {
             moves: 0,
             iterations,
             temperature: PACK_HOT,
-            cool: (PACK_COLD / PACK_HOT).powf(1.0 / iterations.max(1) as f64),
+            cool: cooling(PACK_HOT, PACK_COLD, iterations),
             current: len,
             best_len: len,
             best_order: layout.order.clone(),
@@ -633,7 +634,7 @@ impl<'a> Annealer<'a> {
         let energy = Annealer::energy(layout, self.spread);
         let rise = energy - self.energy;
         let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
-        if rise <= 0.0 || u < (-rise / self.temperature).exp() {
+        if metropolis(rise, self.temperature, u) {
             self.current = len;
             self.energy = energy;
             if len < self.best_len {

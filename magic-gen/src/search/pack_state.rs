@@ -12,15 +12,14 @@
 //! The `pack` line names the packing the checkpoint belongs to: its seed, its moves in
 //! all, whether offsets may be negative, the weight of the mean end in the annealing's
 //! energy (`--pack-spread`; a line without it, written before it existed, means 0), a
-//! digest of the pools (variant, index bits and
-//! every magic of every pool, in order) and how many squares have a pool. The progress
-//! line holds the moves made, the draws taken from the random stream (a resume draws that
-//! many again), the temperature and its factor per move as the bits of their `f64` (so
-//! the schedule goes on bit for bit), and the table lengths of the current layout and of
-//! the best one met. Each square with a pool has a line: its place in the placing order
-//! and its pool member, in the current layout and in the best. The layouts follow from
-//! those (every square at its lowest fitting start), and a resume checks that they give
-//! the saved lengths.
+//! digest of the pools (variant, index bits and every magic of every pool, in order) and
+//! how many squares have a pool. The progress line holds the moves made, the draws taken
+//! from the random stream (a resume draws that many again), the temperature and its factor
+//! per move as the bits of their `f64` (so the schedule goes on bit for bit), and the
+//! table lengths of the current layout and of the best one met. Each square with a pool
+//! has a line: its place in the placing order and its pool member, in the current layout
+//! and in the best. The layouts follow from those (every square at its lowest fitting
+//! start), and a resume checks that they give the saved lengths.
 
 use crate::format::{text_lines, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
