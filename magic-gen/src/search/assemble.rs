@@ -216,16 +216,8 @@ pub fn finish_with(
             ))
             .into());
         }
-        let packing = Packing {
-            seed: limits.pack_seed.unwrap_or(seed),
-            iterations: limits.pack_iterations,
-            negative_offsets: limits.negative_offsets,
-            spread: limits.pack_spread,
-            short_spans: limits.short_spans,
-        };
-        let (set, end) =
-            pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
-        return Ok(outcome(set, Vec::new(), Some(end))?);
+        let seed = limits.pack_seed.unwrap_or(seed);
+        return pack_pools(variant, &pools, seed, limits, resume, hooks);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -308,6 +300,19 @@ pub fn repack(
             pools.push(vec![pattern(&data, e.magic, e.bits, variant)]);
         }
     }
+    pack_pools(variant, &pools, seed, limits, resume, hooks)
+}
+
+/// Returns the outcome of packing `pools` as `limits` ask (moves, spread, negative offsets,
+/// short spans), the annealing seeded by `seed` and going on from `resume` if given.
+fn pack_pools(
+    variant: Variant,
+    pools: &[Vec<Pattern>],
+    seed: u64,
+    limits: &Limits,
+    resume: Option<&PackCheckpoint>,
+    hooks: &mut PackHooks,
+) -> Result<SearchOutcome, FinishError> {
     let packing = Packing {
         seed,
         iterations: limits.pack_iterations,
@@ -316,7 +321,7 @@ pub fn repack(
         short_spans: limits.short_spans,
     };
     let (set, end) =
-        pack(variant, &pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
+        pack(variant, pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
     Ok(outcome(set, Vec::new(), Some(end))?)
 }
 
