@@ -211,7 +211,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     );
 
     // Fancy: a file of the consumer's, named relative to its .cargo/config.toml.
-    let dense = fs::read_to_string(Path::new(ROOT).join("magics/fancy-dense.rs")).unwrap();
+    let dense = fs::read_to_string(Path::new(ROOT).join("magics/records/fancy-dense.rs")).unwrap();
     consumer.write("sets/fancy.rs", &dense);
     consumer.write(
         ".cargo/config.toml",
@@ -323,7 +323,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
 
     // magic-gen's black sets may also start a range before the table; the runtime's ranges
     // start inside it. The committed per-square set has both problems (rook h6: -299).
-    let per_square = Path::new(ROOT).join("magics/black-per-square.rs");
+    let per_square = Path::new(ROOT).join("magics/records/black-per-square.rs");
     bad(
         &[("MAGIC_BITBOARDS_BLACK_SET", per_square.as_path())],
         &[format!(

@@ -5,7 +5,7 @@ mod common;
 
 use std::fs;
 
-use common::{committed, every_set, magic_gen, scratch, COMMITTED};
+use common::{committed, every_set, magic_gen, record, scratch, COMMITTED};
 use magic_gen::{read_set_file, relevant_bits, verify, Piece, Variant};
 
 #[test]
@@ -49,26 +49,35 @@ fn is_slow(command: &str) -> bool {
     command.contains("--candidates")
 }
 
-/// Runs the command that wrote `name` from a scratch copy of the workspace layout (with
-/// the state it resumes from, if any, copied from the repository) and asserts it writes
-/// the committed file byte for byte.
-fn assert_regenerates(dir: &std::path::Path, name: &str) {
-    let (_, provenance) = read_set_file(&committed(name)).unwrap();
+/// Runs the command that wrote the set at `path` (relative to the workspace, e.g.
+/// `magics/black.rs`) from a scratch copy of the workspace layout (with the state it
+/// resumes from, if any, copied from the repository) and asserts it writes the committed
+/// file byte for byte, at the same path.
+fn assert_regenerates(dir: &std::path::Path, path: &str) {
+    let committed_file = common::workspace().join(path);
+    let (_, provenance) = read_set_file(&committed_file).unwrap();
     let recorded = provenance.command.unwrap();
     let command = last_command(&recorded);
     let args: Vec<&str> = command.split_whitespace().collect();
     assert_eq!(args[0], "magic-gen");
     assert!(
         !command.contains("--seconds"),
-        "magics/{name}.rs was written by a time-budgeted run, which no machine repeats: {command}"
+        "{path} was written by a time-budgeted run, which no machine repeats: {command}"
+    );
+    let out = args.iter().position(|&a| a == "--out").map(|i| args[i + 1]);
+    assert_eq!(
+        out,
+        Some(path),
+        "{path}: its command writes elsewhere: {command}"
     );
     if let Some(i) = args.iter().position(|&a| a == "--resume") {
         let state = args[i + 1];
         let to = dir.join(state);
         fs::create_dir_all(to.parent().unwrap()).unwrap();
         fs::copy(common::workspace().join(state), &to)
-            .unwrap_or_else(|e| panic!("magics/{name}.rs resumes from {state}: {e}"));
+            .unwrap_or_else(|e| panic!("{path} resumes from {state}: {e}"));
     }
+    fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
     let run = magic_gen(dir, &args[1..]);
     run.assert_success();
     // Finishing a finished state must leave it as committed, or the next run would differ.
@@ -80,26 +89,25 @@ fn assert_regenerates(dir: &std::path::Path, name: &str) {
             "`{command}` rewrote {state}"
         );
     }
-    let fresh = fs::read(dir.join("magics").join(format!("{name}.rs"))).unwrap();
-    let old = fs::read(committed(name)).unwrap();
+    let fresh = fs::read(dir.join(path)).unwrap();
+    let old = fs::read(&committed_file).unwrap();
     assert!(
         fresh == old,
-        "magics/{name}.rs is stale: `{command}` now writes a different file; regenerate it \
+        "{path} is stale: `{command}` now writes a different file; regenerate it \
          with `cargo run --release -p magic-gen -- {}`",
         args[1..].join(" ")
     );
 }
 
-/// Regenerates every set in `magics/` whose last command is slow (`slow`) or fast, and
-/// returns the names it checked.
+/// Regenerates every set in `magics/` and `magics/records/` whose last command is slow
+/// (`slow`) or fast, and returns the paths it checked.
 fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
-    fs::create_dir_all(dir.join("magics")).unwrap();
     let mut checked = Vec::new();
-    for name in every_set() {
-        let (_, provenance) = read_set_file(&committed(&name)).unwrap();
+    for path in every_set() {
+        let (_, provenance) = read_set_file(&common::workspace().join(&path)).unwrap();
         if is_slow(last_command(&provenance.command.unwrap())) == slow {
-            assert_regenerates(dir, &name);
-            checked.push(name);
+            assert_regenerates(dir, &path);
+            checked.push(path);
         }
     }
     checked
@@ -111,33 +119,34 @@ fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
 #[test]
 fn committed_sets_regenerate_identically_from_their_recorded_command() {
     let checked = regenerate(&scratch("regenerate"), false);
-    for name in ["fancy", "plain"] {
+    for path in ["magics/fancy.rs", "magics/plain.rs"] {
         assert!(
-            checked.iter().any(|c| c == name),
-            "magics/{name}.rs was not regenerated (checked: {checked:?})"
+            checked.iter().any(|c| c == path),
+            "{path} was not regenerated (checked: {checked:?})"
         );
     }
 }
 
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes
-/// (`magics/black.rs` about 40 on this project's 2-core machine, `black-per-square.rs`
-/// about 50, `fancy-dense.rs` 3):
+/// (`magics/black.rs` about 40 on this project's 2-core machine, and of the records
+/// `black-per-square.rs` about 50, `fancy-dense.rs` 3):
 /// `cargo test --release -p magic-gen --test committed -- --ignored`.
 #[test]
 #[ignore = "minutes long: a record hunt's --candidates budget"]
 fn hunted_sets_regenerate_identically_from_their_recorded_command() {
     let checked = regenerate(&scratch("regenerate-hunts"), true);
     assert!(
-        checked.iter().any(|c| c == "black"),
+        checked.iter().any(|c| c == "magics/black.rs"),
         "magics/black.rs was not written by a --candidates hunt (checked: {checked:?})"
     );
 }
 
-/// The densest sets the record hunts found (README, "Record hunts"), kept beside the ones
-/// the runtime builds from: they verify, beat the standard size, and say how they were made.
+/// The densest sets the record hunts found (docs/record-hunts.md), kept in
+/// `magics/records/` beside the ones the runtime builds from: they verify, beat the
+/// standard size, and say how they were made.
 #[test]
 fn the_densest_sets_found_verify() {
-    let (set, provenance) = read_set_file(&committed("fancy-dense")).expect("the set reads");
+    let (set, provenance) = read_set_file(&record("fancy-dense")).expect("the set reads");
     let v = verify(&set).unwrap_or_else(|f| panic!("fancy-dense: {f:?}"));
     assert_eq!(set.variant, Variant::Fancy);
     assert!(v.report.table_len < 107_648, "{}", v.report.table_len);
@@ -147,7 +156,7 @@ fn the_densest_sets_found_verify() {
     // The densest black set of any shift: each square at its mask popcount or the fixed
     // 12/9 bits, ranges free to start before the table; below the published per-square
     // record of 86,491 entries.
-    let (set, provenance) = read_set_file(&committed("black-per-square")).expect("the set reads");
+    let (set, provenance) = read_set_file(&record("black-per-square")).expect("the set reads");
     let v = verify(&set).unwrap_or_else(|f| panic!("black-per-square: {f:?}"));
     assert_eq!(set.variant, Variant::Black);
     assert!(v.report.table_len < 86_491, "{}", v.report.table_len);

@@ -61,9 +61,14 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Returns the path of a committed set, e.g. `committed("fancy")` for `magics/fancy.rs`.
 pub fn committed(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("magics")
+    workspace().join("magics").join(format!("{name}.rs"))
+}
+
+/// Returns the path of a record kept beside the built sets, e.g. `record("white")` for
+/// `magics/records/white.rs`.
+pub fn record(name: &str) -> PathBuf {
+    workspace()
+        .join("magics/records")
         .join(format!("{name}.rs"))
 }
 
@@ -75,16 +80,18 @@ pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Returns the name of every set file in `magics/` (`black` for `magics/black.rs`),
-/// sorted: the built ones and the records kept beside them.
+/// Returns every set file in `magics/` and `magics/records/`, relative to the workspace
+/// (`magics/black.rs`, `magics/records/white.rs`), sorted: the built ones and the records
+/// kept beside them.
 pub fn every_set() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(workspace().join("magics"))
-        .expect("magics/")
-        .filter_map(|e| {
+    let mut paths = Vec::new();
+    for dir in ["magics", "magics/records"] {
+        let entries = std::fs::read_dir(workspace().join(dir)).expect(dir);
+        paths.extend(entries.filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".rs").map(str::to_string)
-        })
-        .collect();
-    names.sort();
-    names
+            name.ends_with(".rs").then(|| format!("{dir}/{name}"))
+        }));
+    }
+    paths.sort();
+    paths
 }
