@@ -129,7 +129,7 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes
 /// (`magics/black.rs` about 40 on this project's 2-core machine, and of the records
-/// `black-per-square.rs` about 50, `fancy-dense.rs` 3):
+/// `black-per-square.rs` about 50, `white.rs` about 60, `fancy-dense.rs` 3):
 /// `cargo test --release -p magic-gen --test committed -- --ignored`.
 #[test]
 #[ignore = "minutes long: a record hunt's --candidates budget"]
@@ -182,6 +182,22 @@ fn the_densest_sets_found_verify() {
     let command = provenance.command.expect("a command in the header");
     assert!(
         command.contains("--bits-under 0 --also-fixed-shift"),
+        "{command}"
+    );
+    // The densest white set: fixed 12/9 bits, ranges from 0 up, made with the white tools
+    // (clumped finds, the spread energy) and shorter than the standard fancy layout.
+    let (set, provenance) = read_set_file(&record("white")).expect("the set reads");
+    let v = verify(&set).unwrap_or_else(|f| panic!("white: {f:?}"));
+    assert_eq!(set.variant, Variant::White);
+    assert!(v.report.table_len < 107_648, "{}", v.report.table_len);
+    for piece in Piece::ALL {
+        assert!(set.entries[piece.index()]
+            .iter()
+            .all(|e| e.bits == piece.fixed_bits() && e.offset >= 0));
+    }
+    let command = provenance.command.expect("a command in the header");
+    assert!(
+        command.contains("--clump") && command.contains("--pack-spread"),
         "{command}"
     );
 }
