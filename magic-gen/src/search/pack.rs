@@ -1352,6 +1352,25 @@ mod tests {
             (3, 8)
         );
         assert_eq!(table_len(&pools, &shortened), 32);
+        // Only a strictly shorter member replaces one. Square 0 leaves slots 8, 9 and 11 up
+        // free; of two members of square 1 with 4 slots of span and 3 used, the second fits
+        // lower (8, against 9 for the first), so the packer takes it, and short spans keep
+        // it although the first still fits within the length.
+        let pools = vec![
+            vec![Pattern::new(1, 12, (0..8).chain([10]).chain(24..32))],
+            vec![
+                Pattern::new(4, 12, [0, 2, 3]),
+                Pattern::new(5, 12, [0, 1, 3]),
+            ],
+        ];
+        let shortened = packed_from(&pools, short, None, &stop).unwrap().0;
+        assert_eq!(
+            (
+                shortened.entries[0][1].magic,
+                shortened.entries[0][1].offset
+            ),
+            (5, 8)
+        );
         // On random pools with a run offered beside each comb, after annealing: no longer
         // table (refitting may shorten it), no longer spans, no slot shared.
         for seed in [11, 12, 13] {
