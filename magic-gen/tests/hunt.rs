@@ -1,7 +1,8 @@
 //! Long runs through the command line: shards merged with `magic-gen merge` equal one run,
 //! a hunt resumed from its state file with a larger candidate budget equals one run with
 //! that budget, a finished hunt's pools pack again with a seed of their own, and bad state
-//! files and mismatched shards are clean errors.
+//! files and mismatched shards are clean errors. White shards merged with the pools'
+//! polish and clump equal one run with them.
 
 mod common;
 
@@ -71,6 +72,99 @@ fn shards_merged_equal_one_run() {
     // Merging only some shards still gives a verified set.
     magic_gen(&dir, &["merge", "s0.state", "s2.state", "--out", "part.rs"]).assert_success();
     magic_gen(&dir, &["verify", "part.rs"]).assert_success();
+}
+
+/// A small white hunt whose pools are polished and clumped before a short packing.
+const SMALL_WHITE: [&str; 12] = [
+    "search",
+    "--variant",
+    "white",
+    "--candidates",
+    "4096",
+    "--pool",
+    "3",
+    "--sparse-pool",
+    "2",
+    "--patience",
+    "0",
+    "--threads=2",
+];
+
+/// The pool shaping and the packing, given alike to the one run and to the merge.
+const SHAPE_AND_PACK: [&str; 6] = [
+    "--polish",
+    "50",
+    "--clump",
+    "40",
+    "--pack-iterations",
+    "200",
+];
+
+#[test]
+fn white_shards_merged_with_polish_and_clump_equal_one_run() {
+    let dir = scratch("hunt-white-shards");
+    let run = |args: &[&str]| magic_gen(&dir, args);
+    run(&[
+        &SMALL_WHITE[..],
+        &SHAPE_AND_PACK[..],
+        &["--out", "whole.rs"],
+    ]
+    .concat())
+    .assert_success();
+    for k in 0..2 {
+        let (shard, state) = (format!("{k}/2"), format!("s{k}.state"));
+        run(&[&SMALL_WHITE[..], &["--shard", &shard, "--state", &state]].concat()).assert_success();
+    }
+    let merge = |shape: &[&str], out: &str| {
+        run(&[
+            &["merge", "s0.state", "s1.state"][..],
+            shape,
+            &["--out", out],
+        ]
+        .concat())
+    };
+    merge(&SHAPE_AND_PACK, "merged.rs").assert_success();
+    assert_eq!(
+        set_body(&dir.join("merged.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
+    // The shaping changes the pools: without it the merge packs another table.
+    merge(&SHAPE_AND_PACK[4..], "plain.rs").assert_success();
+    assert_ne!(
+        set_body(&dir.join("plain.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
+    let header = fs::read_to_string(dir.join("merged.rs")).unwrap();
+    assert!(
+        header.contains(
+            "// command: magic-gen merge s0.state s1.state --polish 50 --clump 40 --pack-iterations 200 --out merged.rs\n"
+        ),
+        "{header}"
+    );
+}
+
+#[test]
+fn merge_refuses_to_clump_black_shards_before_writing_anything() {
+    let dir = scratch("hunt-clump-black");
+    magic_gen(
+        &dir,
+        &[&SMALL[..], &["--shard", "0/2", "--state", "s0.state"]].concat(),
+    )
+    .assert_success();
+    let run = magic_gen(
+        &dir,
+        &[
+            "merge", "s0.state", "--clump", "10", "--state", "m.state", "--out", "m.rs",
+        ],
+    );
+    run.assert_clean_failure();
+    assert!(
+        run.stderr
+            .contains("--clump gathers the used slots of white magics; this search is black"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("m.state").exists() && !dir.join("m.rs").exists());
 }
 
 #[test]

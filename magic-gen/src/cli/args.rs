@@ -28,6 +28,47 @@ pub struct PackArgs {
     pub short_spans: bool,
 }
 
+/// How the pools are shaped before a fixed-shift packing: the options `search` and `merge`
+/// share. Neither is saved in a state file, so a resumed or merged run gives them again.
+#[derive(Args, Debug, Clone)]
+pub struct PolishArgs {
+    /// Before packing (fixed shift), climb every pool member to a lower pack cost until
+    /// this many moves bring no improvement (default 0: pack the pools as scanned). Unlike
+    /// --patience it climbs only the finds a pool keeps, so it costs little next to the
+    /// scan; like --pack-iterations it is not saved in --state, so a resumed run may
+    /// polish differently.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub polish: u32,
+    /// White: before packing, anneal every find of each square N moves toward used slots
+    /// gathered in few 64-slot blocks, and add the result to the square's pool where it
+    /// blocks fewer slots (used ones and holes under 16) than the find (default 0: none).
+    /// Not saved in --state, like --polish.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub clump: u32,
+}
+
+impl PolishArgs {
+    /// Returns `limits` with these options.
+    pub fn apply(&self, limits: Limits) -> Limits {
+        Limits {
+            polish: self.polish,
+            clump: self.clump,
+            ..limits
+        }
+    }
+
+    /// Refuses `limits` that clump the pools of a search that is not white: the clump
+    /// climb measures white magics' used slots, so elsewhere it would be silently ignored.
+    pub fn check(limits: &Limits, variant: Variant) -> Result<(), String> {
+        if limits.clump > 0 && variant != Variant::White {
+            return Err(format!(
+                "--clump gathers the used slots of white magics; this search is {variant}: leave it out"
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The packing's own seed: the option of `search` and `merge`, whose packings otherwise
 /// take the scan's seed (`pack` has only a packing, seeded by its `--seed`).
 #[derive(Args, Debug, Clone)]

@@ -9,7 +9,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, line_of, Limits};
 use magic_gen::Provenance;
 
-use super::args::{PackArgs, PackSeedArgs};
+use super::args::{PackArgs, PackSeedArgs, PolishArgs};
 use super::output::{check_writable, recorded_command, show, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -19,6 +19,8 @@ pub struct MergeArgs {
     /// State files of the shards of one search (`search --shard K/N --state FILE`).
     #[arg(required = true, value_name = "STATE")]
     states: Vec<PathBuf>,
+    #[command(flatten)]
+    polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
     #[command(flatten)]
@@ -42,6 +44,11 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
+    let limits = args.pack.apply(args.polish.apply(Limits {
+        pack_seed: args.pack_seed.pack_seed,
+        ..Limits::default()
+    }));
+    PolishArgs::check(&limits, states[0].scan.variant)?;
     let merged = search::merge(&states).map_err(|e| {
         let path = &args.states[e.state];
         // Read again for the line at fault: the parsed state keeps no line numbers.
@@ -61,10 +68,6 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged, None)?;
     }
-    let limits = args.pack.apply(Limits {
-        pack_seed: args.pack_seed.pack_seed,
-        ..Limits::default()
-    });
     let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(

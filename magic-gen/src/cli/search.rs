@@ -16,7 +16,7 @@ use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PackSeedArgs,
+    PackSeedArgs, PolishArgs,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::pack::mismatch_at;
@@ -95,19 +95,8 @@ pub struct SearchArgs {
     /// (0: keep magics as found).
     #[arg(long, default_value_t = DENSITY_PATIENCE)]
     patience: u32,
-    /// Before packing (fixed shift), climb every pool member to a lower pack cost until
-    /// this many moves bring no improvement (default 0: pack the pools as scanned). Unlike
-    /// --patience it climbs only the finds a pool keeps, so it costs little next to the
-    /// scan; like --pack-iterations it is not saved in --state, so a resumed run may
-    /// polish differently.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    polish: u32,
-    /// White: before packing, anneal every find of each square N moves toward used slots
-    /// gathered in few 64-slot blocks, and add the result to the square's pool where it
-    /// blocks fewer slots (used ones and holes under 16) than the find (default 0: none).
-    /// Not saved in --state, like --polish.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    clump: u32,
+    #[command(flatten)]
+    polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
     #[command(flatten)]
@@ -215,17 +204,17 @@ fn initial_state(
 
 /// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
 fn limits(args: &SearchArgs) -> Limits {
-    args.pack.apply(Limits {
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        seconds: args.seconds,
-        polish: args.polish,
-        clump: args.clump,
-        pack_seed: args.pack_seed.pack_seed,
-        ..Limits::default()
-    })
+    args.pack.apply(
+        args.polish.apply(Limits {
+            threads: args
+                .threads
+                .map(|t| t as usize)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            seconds: args.seconds,
+            pack_seed: args.pack_seed.pack_seed,
+            ..Limits::default()
+        }),
+    )
 }
 
 /// Saves `state`, with the packer's checkpoint `pack` if given, to `path` atomically,
@@ -256,12 +245,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let limits = limits(args);
     let threads = limits.threads;
     let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches))?;
-    if limits.clump > 0 && state.scan.variant != Variant::White {
-        return Err(format!(
-            "--clump gathers the used slots of white magics; this search is {}: leave it out",
-            state.scan.variant
-        ));
-    }
+    PolishArgs::check(&limits, state.scan.variant)?;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
