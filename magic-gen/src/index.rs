@@ -50,6 +50,12 @@ impl Variant {
             .find(|v| v.name().eq_ignore_ascii_case(s))
     }
 
+    /// Returns true for the variants whose ranges overlap in one packed table (black,
+    /// white); the others lay ranges out back to back.
+    pub const fn is_packed(self) -> bool {
+        matches!(self, Variant::Black | Variant::White)
+    }
+
     /// Returns true where every square's bits are fixed at 12 (rook) or 9 (bishop).
     pub const fn has_fixed_shift(self) -> bool {
         matches!(self, Variant::Plain | Variant::Black | Variant::White)

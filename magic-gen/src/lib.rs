@@ -27,8 +27,15 @@ pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use format::{
-    emit_rust, magic_of, parse_emitted, parse_interchange, read_set_file, render_set_file,
+    emit_rust, line_of, magic_of, parse_emitted, parse_interchange, read_set_file, render_set_file,
     set_from_magics, write_interchange, Magic, Provenance, ReadError, MAX_FILE_BYTES,
 };
 #[cfg(feature = "search")]
+mod files;
+#[cfg(feature = "search")]
+mod pack;
+#[cfg(feature = "search")]
 pub mod search;
+
+#[cfg(all(test, feature = "search"))]
+mod tests;

@@ -154,7 +154,7 @@ fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
         ),
         (
             &set,
-            &["--pack-iterations", "30", "--seed", "2"],
+            &["--pack-iterations", "30", "--pack-seed", "2"],
             "seeded 1, this run's seed is 2",
         ),
         (
@@ -279,7 +279,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     assert_refused(
         &unseeded,
         &format!("seen.state:{line}: cannot resume: "),
-        "seeded 3, this run's seed is 1: give the seed it was saved with",
+        "seeded 3, this run's seed is 1: give --pack-seed 3",
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
     // So is a state cut off in its checkpoint, saying what is missing.

@@ -1,95 +1,99 @@
 //! Argument parsers: each turns one command-line value into its type or says what is wrong.
 
 use clap::Args;
-use magic_gen::search::{parse_spread, Limits, Shard};
+use magic_gen::search::{PackSettings, PolishSettings, Shard};
 use magic_gen::{parse_square, Piece, Variant};
 
-/// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share.
+/// The help heading of the pool options.
+pub const POOLS: &str = "Pools (black, white; see docs/record-hunts.md)";
+
+/// The help heading of the packing options.
+pub const PACKING: &str = "Packing (black, white; see docs/record-hunts.md)";
+
+/// The help heading of the options for long and sharded runs.
+pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
+
+/// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share, one
+/// field of [`PackSettings`] each.
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
-    /// Moves of layout annealing after the greedy packing (fixed shift; default 0: the
-    /// greedy packing alone). A count, so the table is the same on any machine. Ctrl-C
-    /// stops the annealing with the best layout so far; with --state, `search` and `pack`
-    /// save checkpoints that --resume continues to the uninterrupted result.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, so the
+    /// table is the same on any machine. Ctrl-C stops with the best layout so far; with
+    /// --state a checkpoint is saved that --resume continues to the uninterrupted result.
+    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = PACKING)]
     pub pack_iterations: u64,
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
-    #[arg(long)]
+    #[arg(long, help_heading = PACKING)]
     pub negative_offsets: bool,
-    /// Judge each annealing move by the table length plus this times the mean end of the
-    /// ranges (default 0: length alone). A move that lowers ranges below the last one then
-    /// counts, which length alone does not see; 0.03 packed white tables 0.5-1.8% shorter.
-    #[arg(long, value_name = "WEIGHT", default_value_t = 0.0, value_parser = parse_spread)]
+    /// Judge each annealing move by the table length plus WEIGHT times the mean end of the
+    /// ranges (0: length alone), so a move that lowers ranges below the last one counts.
+    #[arg(long, value_name = "WEIGHT", default_value_t = 0.0, value_parser = parse_spread, help_heading = PACKING)]
     pub pack_spread: f64,
-    /// After annealing, give each square the pool member of the shortest span that keeps
-    /// the table no longer (fewer holes in a range: its lookups reach fewer cache lines)
-    #[arg(long)]
+    /// After annealing, give each square the pool member with the shortest span (first to
+    /// last used slot) that keeps the table no longer: fewer holes, fewer cache lines.
+    #[arg(long, help_heading = PACKING)]
     pub short_spans: bool,
+    /// Seed of the packing's annealing (default: the scan's --seed for `search` and
+    /// `merge`, 1 for `pack`). Another seed packs the same pools another way.
+    #[arg(long, value_name = "SEED", help_heading = PACKING)]
+    pub pack_seed: Option<u64>,
+}
+
+impl PackArgs {
+    /// Returns the packing these options ask for, seeded by `default_seed` unless
+    /// --pack-seed says otherwise.
+    pub fn settings(&self, default_seed: u64) -> PackSettings {
+        PackSettings {
+            seed: self.pack_seed.unwrap_or(default_seed),
+            iterations: self.pack_iterations,
+            negative_offsets: self.negative_offsets,
+            spread: self.pack_spread,
+            short_spans: self.short_spans,
+        }
+    }
 }
 
 /// How the pools are shaped before a fixed-shift packing: the options `search` and `merge`
 /// share. Neither is saved in a state file, so a resumed or merged run gives them again.
 #[derive(Args, Debug, Clone)]
 pub struct PolishArgs {
-    /// Before packing (fixed shift), climb every pool member to a lower pack cost until
-    /// this many moves bring no improvement (default 0: pack the pools as scanned). Unlike
-    /// --patience it climbs only the finds a pool keeps, so it costs little next to the
-    /// scan; like --pack-iterations it is not saved in --state, so a resumed run may
-    /// polish differently.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Before packing, climb every pool member to a lower pack cost (twice its used slots
+    /// plus its span) until MOVES moves in a row bring no improvement (0: pack the pools
+    /// as scanned).
+    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = POOLS)]
     pub polish: u32,
-    /// White: before packing, anneal every find of each square N moves toward used slots
-    /// gathered in few 64-slot blocks, and add the result to the square's pool where it
-    /// blocks fewer slots (used ones and holes under 16) than the find (default 0: none).
-    /// Not saved in --state, like --polish.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// White only: anneal every find MOVES moves toward used slots gathered in few 64-slot
+    /// blocks, and add the result to the pool where it blocks fewer slots (used ones and
+    /// the holes under 16 slots between them) than the find (0: none).
+    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = POOLS)]
     pub clump: u32,
 }
 
 impl PolishArgs {
-    /// Returns `limits` with these options.
-    pub fn apply(&self, limits: Limits) -> Limits {
-        Limits {
-            polish: self.polish,
-            clump: self.clump,
-            ..limits
-        }
-    }
-
-    /// Refuses `limits` that clump the pools of a search that is not white: the clump
-    /// climb measures white magics' used slots, so elsewhere it would be silently ignored.
-    pub fn check(limits: &Limits, variant: Variant) -> Result<(), String> {
-        if limits.clump > 0 && variant != Variant::White {
+    /// Returns the pool shaping these options ask for, refusing --clump on a search that
+    /// is not white: the clump climb measures white magics, so elsewhere it would do nothing.
+    pub fn settings(&self, variant: Variant) -> Result<PolishSettings, String> {
+        if self.clump > 0 && variant != Variant::White {
             return Err(format!(
                 "--clump gathers the used slots of white magics; this search is {variant}: leave it out"
             ));
         }
-        Ok(())
+        Ok(PolishSettings {
+            polish: self.polish,
+            clump: self.clump,
+        })
     }
 }
 
-/// The packing's own seed: the option of `search` and `merge`, whose packings otherwise
-/// take the scan's seed (`pack` has only a packing, seeded by its `--seed`).
-#[derive(Args, Debug, Clone)]
-pub struct PackSeedArgs {
-    /// Seed the packing's annealing with this instead of the scan's seed: the same pools
-    /// packed another way, without scanning again (with --resume of a finished state, say).
-    /// A packing checkpoint resumes only with the seed it was saved with.
-    #[arg(long, value_name = "SEED")]
-    pub pack_seed: Option<u64>,
-}
-
-impl PackArgs {
-    /// Returns `limits` with these packing options.
-    pub fn apply(&self, limits: Limits) -> Limits {
-        Limits {
-            pack_iterations: self.pack_iterations,
-            negative_offsets: self.negative_offsets,
-            pack_spread: self.pack_spread,
-            short_spans: self.short_spans,
-            ..limits
-        }
+/// Parses a packing spread: a number in 0..=`PackSettings::MAX_SPREAD`.
+pub fn parse_spread(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if PackSettings::valid_spread(x) => Ok(x),
+        _ => Err(format!(
+            "spread '{s}' is not a number in 0..={}",
+            PackSettings::MAX_SPREAD
+        )),
     }
 }
 

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::{self, line_of, Limits};
-use magic_gen::Provenance;
+use magic_gen::search::{self, Limits};
+use magic_gen::{line_of, Provenance};
 
-use super::args::{PackArgs, PackSeedArgs, PolishArgs};
+use super::args::{PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{check_writable, recorded_command, show, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -23,10 +23,8 @@ pub struct MergeArgs {
     polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
-    #[command(flatten)]
-    pack_seed: PackSeedArgs,
     /// Save the merged state here.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
     /// Write the set here: Rust source for `.rs`, interchange format otherwise.
     #[arg(long, value_name = "FILE")]
@@ -44,11 +42,12 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
-    let limits = args.pack.apply(args.polish.apply(Limits {
-        pack_seed: args.pack_seed.pack_seed,
+    let scan = states[0].scan;
+    let limits = Limits {
+        polish: args.polish.settings(scan.variant)?,
+        pack: args.pack.settings(scan.seed),
         ..Limits::default()
-    }));
-    PolishArgs::check(&limits, states[0].scan.variant)?;
+    };
     let merged = search::merge(&states).map_err(|e| {
         let path = &args.states[e.state];
         // Read again for the line at fault: the parsed state keeps no line numbers.

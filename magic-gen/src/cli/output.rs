@@ -13,7 +13,7 @@ use magic_gen::{relevant_mask, render_set_file, square_name, Piece, Provenance};
 /// Returns the command line that reproduces a run of `magic-gen NAME`, derived from what
 /// clap parsed, so a new option is recorded without anyone remembering to: every argument
 /// of `command` in definition order, except those listed in `unrecorded` (they never
-/// change the result). An option at its default value is left out unless it is listed in
+/// change the result). An option not given is left out unless it is listed in
 /// `always`, which spells it out even when not given. Values are written as given, quoted
 /// for a POSIX shell where needed.
 pub fn recorded_command(
@@ -37,12 +37,9 @@ pub fn recorded_command(
             .flatten()
             .map(|v| v.to_string_lossy().into_owned())
             .collect();
-        let defaults: Vec<String> = arg
-            .get_default_values()
-            .iter()
-            .map(|v| v.to_string_lossy().into_owned())
-            .collect();
-        let at_default = source == ValueSource::DefaultValue || values == defaults;
+        // Given on the command line, an option is recorded even at its default, so a
+        // header's command gives the same header again whatever the defaults become.
+        let at_default = source == ValueSource::DefaultValue;
         if at_default && !always.contains(&id) {
             continue;
         }

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, line_of, FinishError, Limits, PackCheckpoint, PackHooks, PackMismatch, PackProgress,
-    DEFAULT_SEED,
+    self, FinishError, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress,
+    PackSettings,
 };
-use magic_gen::Provenance;
+use magic_gen::{line_of, Provenance};
 
-use super::args::{parse_seconds, PackArgs};
+use super::args::{parse_seconds, PackArgs, LONG_RUNS};
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::progress::{stop_on_ctrl_c, watch};
 use super::verify::{read_and_verify, rejected};
@@ -30,21 +30,18 @@ pub struct PackCommandArgs {
     file: PathBuf,
     #[command(flatten)]
     pack: PackArgs,
-    /// Seeds the annealing.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
-    seed: u64,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
-    /// same set, --seed, --pack-iterations, --negative-offsets and --pack-spread; keep
+    /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
     /// an uninterrupted run's.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     resume: Option<PathBuf>,
     /// Save the packer's checkpoint here (atomically) every --checkpoint seconds, when
     /// stopped by Ctrl-C and at the end, to go on with --resume after a kill or a Ctrl-C.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
     /// Write the set here: Rust source for `.rs`, interchange format otherwise.
     #[arg(long, value_name = "FILE")]
@@ -64,9 +61,49 @@ pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
     let line = std::fs::read(path)
         .ok()
         .and_then(|bytes| line_of(&bytes, &mismatch.line));
+    let why = explain(mismatch);
     match line {
-        Some(l) => format!("{}:{l}: cannot resume: {mismatch}", show(path)),
-        None => format!("{}: cannot resume: {mismatch}", show(path)),
+        Some(l) => format!("{}:{l}: cannot resume: {why}", show(path)),
+        None => format!("{}: cannot resume: {why}", show(path)),
+    }
+}
+
+/// Returns what `mismatch` means in terms of the options: which one differs, and what to
+/// give to go on with the checkpoint.
+fn explain(mismatch: &PackMismatch) -> String {
+    let Mismatch::Settings { saved, given } = &mismatch.mismatch else {
+        return mismatch.to_string();
+    };
+    let with = |on: bool| if on { "with" } else { "without" };
+    if saved.iterations != given.iterations {
+        format!(
+            "the checkpoint is of a {}-move packing, this run asks for {}: give \
+             --pack-iterations {} to finish it",
+            saved.iterations, given.iterations, saved.iterations
+        )
+    } else if saved.seed != given.seed {
+        format!(
+            "the checkpoint is of a packing seeded {}, this run's seed is {}: give \
+             --pack-seed {}",
+            saved.seed, given.seed, saved.seed
+        )
+    } else if saved.negative_offsets != given.negative_offsets {
+        format!(
+            "the checkpoint packs {} --negative-offsets, this run {} them",
+            with(saved.negative_offsets),
+            with(given.negative_offsets)
+        )
+    } else if saved.spread != given.spread {
+        format!(
+            "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
+            saved.spread, given.spread
+        )
+    } else {
+        format!(
+            "the checkpoint packs {} --short-spans, this run {} them",
+            with(saved.short_spans),
+            with(given.short_spans)
+        )
     }
 }
 
@@ -89,7 +126,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         Err(count) => return Err(rejected(file, count)),
     };
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    let limits = args.pack.apply(Limits::default());
+    let settings = args.pack.settings(PackSettings::default().seed);
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -112,7 +149,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             stop: Some(&stop),
             checkpoint: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
         };
-        let result = search::repack(&set, args.seed, &limits, resume.as_ref(), &mut hooks);
+        let result = search::repack(&set, &settings, resume.as_ref(), &mut hooks);
         done.store(true, Ordering::Release);
         watcher.thread().unpark();
         let _ = watcher.join();
@@ -141,7 +178,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let provenance = Provenance {
-        seed: Some(args.seed),
+        seed: Some(settings.seed),
         command: Some(recorded_command(&command, matches, &UNRECORDED, &[])),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
@@ -153,7 +190,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             "checkpoint saved to {} (move {} of {})",
             show(path),
             end.moves,
-            end.iterations
+            end.settings.iterations
         );
     }
     if !end.finished() {
@@ -164,7 +201,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         eprintln!(
             "interrupted after {} of {} packing moves: the set above is the best layout met, \
              verified; {how}",
-            end.moves, end.iterations
+            end.moves, end.settings.iterations
         );
         return Ok(ExitCode::from(130));
     }

@@ -9,14 +9,14 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, new_state, Budget, FinishError, Limits, Options, PackCheckpoint, PackHooks, PackProgress,
-    Progress, Scan, SearchState, Shard, DEFAULT_POOL, DEFAULT_SEED, DENSITY_PATIENCE,
+    self, Budget, FinishError, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress,
+    Scan, SearchState, Shard,
 };
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PackSeedArgs, PolishArgs,
+    PolishArgs, LONG_RUNS, POOLS,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::pack::mismatch_at;
@@ -31,91 +31,92 @@ const UNRECORDED: [&str; 3] = ["threads", "checkpoint", "state"];
 /// command says what was searched without knowing the defaults.
 const ALWAYS: [&str; 2] = ["variant", "seed"];
 
-/// Arguments of `search`.
+/// The help heading of the options that ask fewer index bits of some squares.
+const FEWER_BITS: &str = "Fewer bits (fancy; black and white per-square shifts)";
+
+/// The help heading of the scan's record-hunt options.
+const SCAN: &str = "Scan (record hunts; see docs/record-hunts.md)";
+
+/// Arguments of `search`. `--help` shows the basic ones first, then the hunt's under a
+/// heading per stage; the recorded command keeps this order, which committed headers use.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Continue the search saved in this state file with its own settings (and keep
+    /// Continue the search saved in this state file with its own scan settings (and keep
     /// saving to it unless --state names another file); with --candidates, raise its
-    /// candidate budget. A state saved while packing goes on with the packing where it
-    /// stopped, given the same --pack-iterations, --negative-offsets and --pack-spread,
-    /// and ends with the set of an uninterrupted run.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["piece", "square", "bits", "bits_under", "also_fixed_shift", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
+    /// budget. A state saved while packing goes on with the packing where it stopped,
+    /// given the same packing options, and ends with the set of an uninterrupted run.
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS, conflicts_with_all = ["piece", "square", "bits", "bits_under", "also_fixed_shift", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
     resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed) or white (fixed shift, `occ & mask`,
     /// ranges packed).
     #[arg(long, default_value = "fancy", value_parser = parse_variant)]
     variant: Variant,
-    /// Give --bits/--bits-under only to this piece's squares (fancy).
-    #[arg(long, value_parser = parse_piece)]
+    /// Give --bits/--bits-under only to this piece's squares.
+    #[arg(long, value_parser = parse_piece, help_heading = FEWER_BITS)]
     piece: Option<Piece>,
-    /// Give --bits/--bits-under only to this square, e.g. e4 (fancy).
-    #[arg(long, value_parser = parse_square_arg)]
+    /// Give --bits/--bits-under only to this square, e.g. e4.
+    #[arg(long, value_parser = parse_square_arg, help_heading = FEWER_BITS)]
     square: Option<u8>,
-    /// Index bits for the chosen squares (fancy only; default: the mask popcount). Every
-    /// other square gets its default bits, so the output is always a complete set.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12))]
+    /// Index bits for the chosen squares (fancy; default: the mask popcount). Every other
+    /// square gets its default bits, so the output is always a complete set.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12), help_heading = FEWER_BITS)]
     bits: Option<u8>,
-    /// Ask the chosen squares for this many bits fewer than their mask popcount, e.g. 1
-    /// for record hunting (fancy; squares not reached fall back to default bits). 0 gives
-    /// black and white sets a per-square shift: every chosen square at its mask popcount.
-    #[arg(long, conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(0..=11))]
+    /// Ask the chosen squares for N bits fewer than their mask popcount (fancy: squares
+    /// not reached fall back to default bits). 0 gives black and white sets a per-square
+    /// shift: every chosen square at its mask popcount.
+    #[arg(long, value_name = "N", conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(0..=11), help_heading = FEWER_BITS)]
     bits_under: Option<u8>,
-    /// Black and white with --bits or --bits-under: scan the chosen squares at the fixed
-    /// 12/9 bits as well, and let the packer choose per square between both pools. With
-    /// --bits-under 0 each square takes its mask popcount or the fixed shift, whichever
-    /// packs denser. Doubles the scan of the squares whose popcount is below 12/9.
-    #[arg(long)]
+    /// Black and white with --bits-under: scan the chosen squares at the fixed 12/9 bits
+    /// as well, and let the packer choose per square between both pools.
+    #[arg(long, help_heading = FEWER_BITS)]
     also_fixed_shift: bool,
-    /// Time budget of the whole scan. Jobs still searching then stop: reduced-bit squares
-    /// fall back to default bits, fixed-shift squares pack what they found. Without
-    /// --candidates, fixed-shift jobs scan until the time is up, keeping the best magics.
-    #[arg(long, value_parser = parse_seconds)]
+    /// Time budget of the whole scan, in seconds. Jobs still searching then stop:
+    /// reduced-bit squares fall back to default bits, fixed-shift squares pack what they
+    /// found. Without --candidates, fixed-shift jobs scan until the time is up.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     seconds: Option<f64>,
     /// Scan exactly the first N candidates of each job's space (of this shard's share),
-    /// then stop: a budget that, unlike --seconds, gives the same result on any machine.
-    /// With --resume, raise the saved budget to N: the hunt goes on where it stopped and
-    /// ends as one run with budget N would.
+    /// then stop: unlike --seconds, the same result on any machine. With --resume, raise
+    /// the saved budget to N: the hunt goes on and ends as one run with budget N would.
     #[arg(long, value_name = "N")]
     candidates: Option<u64>,
     /// Run only shard K of N (K = 0..N-1) of the candidate space; run the others
     /// elsewhere and combine their --state files with `magic-gen merge`.
-    #[arg(long, value_parser = parse_shard, value_name = "K/N")]
+    #[arg(long, value_parser = parse_shard, value_name = "K/N", help_heading = LONG_RUNS)]
     shard: Option<Shard>,
-    /// Valid magics each fixed-shift square keeps for the packer to choose from.
-    #[arg(long, default_value_t = DEFAULT_POOL, value_parser = parse_pool)]
+    /// Valid magics each fixed-shift square keeps for the packer to choose from: those of
+    /// the lowest pack cost (twice the used slots plus the span).
+    #[arg(long, value_name = "N", default_value_t = Scan::DEFAULT_POOL, value_parser = parse_pool, help_heading = POOLS)]
     pool: usize,
-    /// Finds each fixed-shift square keeps besides --pool: those of the rest with the fewest
-    /// used slots (black: a hole costs a tenth of a used slot; white: holes shorter than 16
-    /// slots count as used). Their long spans rank them out of the pool, but the packer can
-    /// fill their holes with other squares.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    /// Finds each fixed-shift square keeps besides --pool: the sparsest of the rest (black:
+    /// fewest used slots, a hole costing a tenth of one; white: fewest blocked slots).
+    /// Their long spans rank them out of the pool, but other squares fill their holes.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096), help_heading = POOLS)]
     sparse_pool: u16,
-    /// Moves without improvement before a fixed-shift magic's density climb stops
-    /// (0: keep magics as found).
-    #[arg(long, default_value_t = DENSITY_PATIENCE)]
+    /// Black and white: climb every valid candidate found during the scan to a lower pack
+    /// cost until MOVES moves in a row bring no improvement (0: keep magics as found; a
+    /// --polish of the pools after the scan costs far less).
+    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = SCAN)]
     patience: u32,
     #[command(flatten)]
     polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
-    #[command(flatten)]
-    pack_seed: PackSeedArgs,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`. Once the scan is
-    /// done, the checkpoints hold the packer's progress too (dropped again when the
-    /// packing finishes).
-    #[arg(long, value_name = "FILE")]
+    /// done, the checkpoints hold the packer's progress too.
+    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
     /// Seconds between checkpoints of --state, during the scan and the packing: an
     /// interrupted run loses at most this much.
-    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
     /// Worker threads (default: all available cores). Does not change the result.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// Seed of the search's random streams.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = Scan::DEFAULT_SEED)]
     seed: u64,
     /// Write the set here: Rust source for `.rs`, interchange format for any other
     /// extension. Without it nothing is written.
@@ -195,26 +196,25 @@ fn initial_state(
         bits_under: args.bits_under,
         also_fixed_shift: args.also_fixed_shift,
         command,
-        limits: limits(args),
+        limits: Limits::default(),
     };
-    let state = new_state(&options).map_err(|e| e.to_string())?;
+    let state = SearchState::new(&options).map_err(|e| e.to_string())?;
     let history = state.command.clone();
     Ok((state, None, history))
 }
 
-/// Returns the limits of this run: they apply to a fresh search and a resumed one alike.
-fn limits(args: &SearchArgs) -> Limits {
-    args.pack.apply(
-        args.polish.apply(Limits {
-            threads: args
-                .threads
-                .map(|t| t as usize)
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            seconds: args.seconds,
-            pack_seed: args.pack_seed.pack_seed,
-            ..Limits::default()
-        }),
-    )
+/// Returns the limits of this run for `scan`: they apply to a fresh search and a resumed
+/// one alike.
+fn limits(args: &SearchArgs, scan: &Scan) -> Result<Limits, String> {
+    Ok(Limits {
+        threads: args
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seconds: args.seconds,
+        polish: args.polish.settings(scan.variant)?,
+        pack: args.pack.settings(scan.seed),
+    })
 }
 
 /// Saves `state`, with the packer's checkpoint `pack` if given, to `path` atomically,
@@ -242,10 +242,9 @@ fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
 
 /// `magic-gen search`.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    let limits = limits(args);
-    let threads = limits.threads;
     let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches))?;
-    PolishArgs::check(&limits, state.scan.variant)?;
+    let limits = limits(args, &state.scan)?;
+    let threads = limits.threads;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
@@ -341,7 +340,10 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let open = state.jobs.iter().filter(|j| !j.done).count();
     if let Some(path) = &state_path {
         let packing = match &stopped_pack {
-            Some(c) => format!(", packing stopped at move {} of {}", c.moves, c.iterations),
+            Some(c) => format!(
+                ", packing stopped at move {} of {}",
+                c.moves, c.settings.iterations
+            ),
             None => String::new(),
         };
         say!(
@@ -363,14 +365,14 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                     Some(path) => format!(
                         "; --resume {} --pack-iterations {} goes on from there",
                         show(path),
-                        c.iterations
+                        c.settings.iterations
                     ),
                     None => " (give --state FILE to keep a checkpoint)".into(),
                 };
                 eprintln!(
                     "interrupted after {} of {} packing moves: the set above is the best \
                      layout met, verified{how}",
-                    c.moves, c.iterations
+                    c.moves, c.settings.iterations
                 )
             }
             _ => eprintln!(
@@ -464,10 +466,15 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_left_out_but_variant_and_seed() {
+    fn options_not_given_are_left_out_but_variant_and_seed() {
         assert_eq!(record(&[]), "magic-gen search --variant fancy --seed 1");
-        let at_defaults = record(&["--pool", "16", "--patience", "1000", "--threads", "1"]);
-        assert_eq!(at_defaults, "magic-gen search --variant fancy --seed 1");
+        // Given at their defaults they are kept: a header's command then gives the same
+        // header again after a default changes (as --patience's did, from 1000 to 0).
+        let at_defaults = record(&["--pool", "16", "--patience", "0", "--threads", "1"]);
+        assert_eq!(
+            at_defaults,
+            "magic-gen search --variant fancy --pool 16 --patience 0 --seed 1"
+        );
         assert_eq!(
             record(&["--resume", "x.state", "--seconds", "0", "--out", "o.rs"]),
             "magic-gen search --resume x.state --seconds 0 --out o.rs"

@@ -169,3 +169,15 @@ impl<'a> EntryCollector<'a> {
         ))
     }
 }
+/// Returns the 1-based number of the first line of a state file's `bytes` that is `key` or
+/// starts with `key` and a space: where a merge or checkpoint error points.
+pub fn line_of(bytes: &[u8], key: &str) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let with_space = format!("{key} ");
+    text.lines()
+        .position(|l| {
+            let l = l.trim();
+            l == key || l.starts_with(&with_space)
+        })
+        .map(|i| i + 1)
+}

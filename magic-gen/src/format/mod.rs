@@ -9,7 +9,7 @@ mod rust;
 mod text;
 
 pub use file::{read_set_file, render_set_file, MAX_FILE_BYTES};
-pub use lines::{Provenance, ReadError};
+pub use lines::{line_of, Provenance, ReadError};
 pub use rust::{emit_rust, magic_of, parse_emitted, set_from_magics, Magic};
 pub use text::{parse_interchange, write_interchange};
 

@@ -3,6 +3,8 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::pack::{cooling, metropolis};
+
 use super::state::pack_cost;
 use super::table::EpochTable;
 
@@ -32,9 +34,6 @@ fn flip_one_to_three(magic: u64, r: u64) -> u64 {
     }
     m
 }
-
-/// Moves without improvement after which a density climb gives up.
-pub const DENSITY_PATIENCE: u32 = 1000;
 
 /// A local search that makes a valid fixed-shift magic denser: flip one to three random
 /// bits, keep the change if the magic stays valid and its [`pack_cost`] does not grow
@@ -69,18 +68,6 @@ pub(crate) fn density_climb(
         }
     }
     (magic, current)
-}
-
-/// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
-/// `hot` to `cold`: the geometric schedule of both annealings (the clump climb, packing).
-pub(crate) fn cooling(hot: f64, cold: f64, moves: u64) -> f64 {
-    (cold / hot).powf(1.0 / moves.max(1) as f64)
-}
-
-/// Returns true if a move that changes the energy by `rise` is kept at `temperature`,
-/// given `u` drawn uniformly from [0, 1): the Metropolis rule of both annealings.
-pub(crate) fn metropolis(rise: f64, temperature: f64, u: f64) -> bool {
-    rise <= 0.0 || u < (-rise / temperature).exp()
 }
 
 /// Temperatures of the clump annealing ([`clump_climb`]), in units of its spread, at the

@@ -5,7 +5,6 @@
 use std::ops::ControlFlow;
 
 use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
-use crate::index::magic_hash;
 
 /// One square's occupancies and their attacks, in the order the search tries them.
 pub(crate) struct SquareData {
@@ -104,8 +103,8 @@ const SIEVE: usize = 6;
 pub(crate) struct EpochTable {
     /// `epoch << 8 | attack id`: a slot belongs to the current candidate only if its
     /// epoch matches.
-    slots: Vec<u32>,
-    epoch: u32,
+    pub(super) slots: Vec<u32>,
+    pub(super) epoch: u32,
 }
 
 impl EpochTable {
@@ -352,66 +351,6 @@ impl EpochTable {
     }
 }
 
-/// Holes shorter than this between two used slots of one square count as blocked (see
-/// [`white_blocked_slots`]; a judgement, the only value measured).
-pub(crate) const SHORT_HOLE: u32 = 16;
-
-impl EpochTable {
-    /// Returns the slots a valid `magic` blocks for other squares, or `None` on a
-    /// destructive collision: its used slots plus the holes between them shorter than
-    /// [`SHORT_HOLE`]. The published white magics block 82,486 slots in all (73,195
-    /// used); a magic with few used slots scattered one hole apart blocks its whole span.
-    pub(crate) fn blocked(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Option<u32> {
-        self.clumped(entries, magic, bits)
-            .map(|(blocked, _)| blocked)
-    }
-
-    /// Returns the slots a valid `magic` blocks ([`EpochTable::blocked`]) and how spread
-    /// its used slots are: the sum over the table's blocks of [`CLUMP_BLOCK`] slots of the
-    /// square root of the slots used in each. For as many used slots, fewer and fuller
-    /// blocks give less, and it changes with nearly every move, where the blocked count
-    /// stays at the whole range until a hole of 16 opens. `None` on a destructive collision.
-    pub(crate) fn clumped(
-        &mut self,
-        entries: &[(u64, u8)],
-        magic: u64,
-        bits: u8,
-    ) -> Option<(u32, f64)> {
-        self.measure(entries, magic, bits)?;
-        let epoch = self.epoch;
-        let (mut blocked, mut spread) = (0, 0.0);
-        let mut last = None;
-        for (b, block) in self.slots.chunks(CLUMP_BLOCK).enumerate() {
-            let mut in_block = 0u32;
-            for (j, &slot) in block.iter().enumerate() {
-                if slot >> 8 == epoch {
-                    let i = b * CLUMP_BLOCK + j;
-                    let gap = last.map_or(u32::MAX, |l: usize| (i - l - 1) as u32);
-                    blocked += 1 + if gap < SHORT_HOLE { gap } else { 0 };
-                    last = Some(i);
-                    in_block += 1;
-                }
-            }
-            spread += f64::from(in_block).sqrt();
-        }
-        Some((blocked, spread))
-    }
-}
-
-/// Slots per block of the spread [`EpochTable::clumped`] measures: in scratch climbs on the
-/// corner rooks of the 32M white pools, blocks of 64 reached 2,128-2,824 blocked slots,
-/// blocks of 16 or 32 no lower than 3,328 (a judgement from those runs).
-pub(crate) const CLUMP_BLOCK: usize = 64;
-
-/// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on
-/// `piece`'s `sq`, or `None` if it is not a magic there: its used slots plus the holes
-/// between them shorter than 16 slots, which few other squares have a run short enough to
-/// take. White pools keep their sparse finds by it.
-pub fn white_blocked_slots(piece: Piece, sq: u8, magic: u64, bits: u8) -> Option<u32> {
-    let data = SquareData::new(piece, sq, false);
-    EpochTable::new(bits).blocked(&data.entries(), magic, bits)
-}
-
 /// Keeps in `kept` those of `magics` that `shared` gives 0 (no probe in the empty
 /// occupancy's slot), with their positions in `at`, and returns how many: a store per
 /// candidate and no branch.
@@ -456,25 +395,6 @@ enum Placed {
     Shared,
     /// The slot holds another attack set: the candidate fails here.
     Collision,
-}
-
-/// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired
-/// with their attacks, sorted by index and without duplicates.
-pub(crate) fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(u32, u64)> {
-    let mut used: Vec<(u32, u64)> = data
-        .keys
-        .iter()
-        .zip(&data.attacks)
-        .map(|(&key, &attacks)| {
-            (
-                magic_hash(black, key, data.mask, magic, bits) as u32,
-                attacks,
-            )
-        })
-        .collect();
-    used.sort_unstable();
-    used.dedup();
-    used
 }
 
 #[cfg(test)]
@@ -563,79 +483,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn a_white_span_leaves_out_the_empty_occupancys_slot_0() {
-        // Annuss's rook b7 (shakmaty): slot 0, then every other occupancy in 3,424..4,096.
-        let magic = 0x007f_ff75_ff7f_bfd8;
-        let b7 = crate::geometry::parse_square("b7").unwrap();
-        let white = SquareData::new(Piece::Rook, b7, false);
-        let mut table = EpochTable::new(12);
-        let (used, span) = table.measure(&white.entries(), magic, 12).unwrap();
-        assert_eq!((used, span), (544, 4096 - 3424));
-        // The same rule on slots taken one by one.
-        let slots: Vec<usize> = white
-            .keys
-            .iter()
-            .map(|&key| (key.wrapping_mul(magic) >> 52) as usize)
-            .collect();
-        let rest = slots.iter().filter(|&&i| i != 0);
-        let lo = *rest.clone().min().unwrap();
-        let hi = *rest.max().unwrap();
-        assert_eq!(span as usize, hi - lo + 1);
-        // Black keys have no lone slot 0: their span is that of every used slot.
-        let black = SquareData::new(Piece::Rook, b7, true);
-        let mut table = EpochTable::new(12);
-        // The published black rook b7 (Annuss and Fiekas).
-        let black_magic = 0x0000_0085_008a_0014_u64;
-        let (_, span) = table.measure(&black.entries(), black_magic, 12).unwrap();
-        let all: Vec<usize> = black
-            .keys
-            .iter()
-            .map(|&key| (key.wrapping_mul(black_magic) >> 52) as usize)
-            .collect();
-        let extent = all.iter().max().unwrap() - all.iter().min().unwrap() + 1;
-        assert_eq!(span as usize, extent);
-    }
-
-    #[test]
-    fn blocked_slots_are_the_used_ones_and_the_short_holes_between_them() {
-        let text = include_str!("../../tests/data/published-white-88772.txt");
-        let set = crate::format::parse_interchange("white.txt", text.as_bytes()).unwrap();
-        let mut total = 0;
-        for piece in Piece::ALL {
-            for sq in 0..64 {
-                let e = set.entry(piece, sq);
-                let data = SquareData::new(piece, sq, false);
-                let mut table = EpochTable::new(e.bits);
-                let blocked = table.blocked(&data.entries(), e.magic, e.bits).unwrap();
-                // The same count from the sorted used indices.
-                let used: Vec<u32> = used_slots(&data, e.magic, e.bits, false)
-                    .iter()
-                    .map(|&(i, _)| i)
-                    .collect();
-                let short: u32 = used
-                    .windows(2)
-                    .map(|w| w[1] - w[0] - 1)
-                    .filter(|&gap| gap < SHORT_HOLE)
-                    .sum();
-                assert_eq!(blocked, used.len() as u32 + short, "{piece} {sq}");
-                // The spread: the square root of the used slots of each block, summed.
-                let mut per_block = vec![0u32; (1usize << e.bits).div_ceil(CLUMP_BLOCK)];
-                for &i in &used {
-                    per_block[i as usize / CLUMP_BLOCK] += 1;
-                }
-                let spread: f64 = per_block.iter().map(|&k| f64::from(k).sqrt()).sum();
-                let clumped = table.clumped(&data.entries(), e.magic, e.bits).unwrap();
-                assert_eq!(clumped, (blocked, spread), "{piece} {sq}");
-                total += blocked;
-            }
-        }
-        // The figure `Scan::sparse_rank` quotes.
-        assert_eq!(total, 82_486);
-        // A magic that maps two attack sets to one slot blocks nothing: it is no magic.
-        let data = SquareData::new(Piece::Rook, 0, false);
-        assert_eq!(EpochTable::new(12).blocked(&data.entries(), 0, 12), None);
     }
 }

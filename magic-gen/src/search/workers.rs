@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::climb::{climb, climbs_per_block, density_climb};
 use super::options::Limits;
 use super::space::{Stream, BLOCK_LEN};
-use super::state::{is_packed, Budget, Found, Job, Scan, SearchState};
+use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
 
 /// Shared counters a caller can watch (progress bar) and a flag that stops the search.
@@ -50,7 +50,7 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
         Budget::Candidates(limit) => limit,
         Budget::UntilFound => u64::MAX,
     };
-    let packed = is_packed(variant);
+    let packed = variant.is_packed();
     let popcount = scratch.data.mask.count_ones() as u8;
     if !packed && job.bits < popcount {
         // Reduced bits: each candidate of the block starts a climb.

@@ -9,13 +9,14 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
+use crate::pack::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
+
 use super::climb::{clump_climb, density_climb};
-use super::options::{Limits, SearchError};
-use super::pack::{pack, PackHooks, Packing, Pattern};
-use super::pack_state::{PackCheckpoint, PackMismatch};
+use super::options::{Limits, PolishSettings, SearchError};
+use super::shapes::used_slots;
 use super::space::Stream;
-use super::state::{is_packed, Job, SearchState};
-use super::table::{used_slots, EpochTable, SquareData};
+use super::state::{Job, SearchState};
+use super::table::{EpochTable, SquareData};
 
 /// A finished search: a verified set, with the targets that did not reach the requested bits.
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub struct SearchOutcome {
 
 /// Why a set could not be finished: the search failed, or the pack checkpoint to resume
 /// from belongs to another packing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FinishError {
     /// See [`SearchError`].
     Search(SearchError),
@@ -86,15 +87,19 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 /// finds a pool keeps costs little next to the scan, where `--patience` climbs every valid
 /// candidate: on the 4,194,304-candidate scan with pools of 32, a polish of 100,000 took a
 /// few CPU-minutes and the table packed by 100,000 moves from 101,841 to 96,457 entries.
-pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
+pub(crate) fn polished(
+    state: &SearchState,
+    polish: &PolishSettings,
+    threads: usize,
+) -> Vec<Vec<u64>> {
     let variant = state.scan.variant;
     let clump = if variant == Variant::White {
-        limits.clump
+        polish.clump
     } else {
         0
     };
     let climb_job = |job: &Job| -> Vec<u64> {
-        if limits.polish == 0 && clump == 0 {
+        if polish.polish == 0 && clump == 0 {
             return job.found.iter().map(|f| f.magic).collect();
         }
         let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
@@ -114,7 +119,7 @@ pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
             bits: job.bits,
         };
         for (at, f) in job.found.iter().enumerate() {
-            if at >= state.scan.pool || limits.polish == 0 {
+            if at >= state.scan.pool || polish.polish == 0 {
                 // Without a polish every find goes in as scanned, and a sparse find always
                 // does: it keeps its long span and its holes. Climbed to a lower pack
                 // cost it uses fewer slots but leaves holes no square fills (the 4M pools
@@ -131,7 +136,7 @@ pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
                 f.magic,
                 &mut rng,
                 &mut table,
-                limits.polish,
+                polish.polish,
             );
             keep(m);
         }
@@ -151,7 +156,7 @@ pub fn polished(state: &SearchState, limits: &Limits) -> Vec<Vec<u64>> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Vec<u64>>> = Mutex::new(vec![Vec::new(); state.jobs.len()]);
     std::thread::scope(|scope| {
-        for _ in 0..limits.threads.max(1).min(state.jobs.len().max(1)) {
+        for _ in 0..threads.max(1).min(state.jobs.len().max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = state.jobs.get(i) else { break };
@@ -187,11 +192,11 @@ pub fn finish_with(
     let seed = state.scan.seed;
     let mut set = MagicSet::new(variant);
     let mut unmet = Vec::new();
-    if is_packed(variant) {
+    if variant.is_packed() {
         // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
         // their finds share the square's pool.
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let magics = polished(state, limits);
+        let magics = polished(state, &limits.polish, limits.threads);
         for (job, magics) in state.jobs.iter().zip(magics) {
             let data = SquareData::new(job.piece, job.square, variant.is_black());
             let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
@@ -216,8 +221,7 @@ pub fn finish_with(
             ))
             .into());
         }
-        let seed = limits.pack_seed.unwrap_or(seed);
-        return pack_pools(variant, &pools, seed, limits, resume, hooks);
+        return pack_pools(variant, &pools, &limits.pack, resume, hooks);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -280,13 +284,12 @@ fn outcome(
 /// an older version, to this packer.
 pub fn repack(
     set: &MagicSet,
-    seed: u64,
-    limits: &Limits,
+    settings: &PackSettings,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
 ) -> Result<SearchOutcome, FinishError> {
     let variant = set.variant;
-    if !is_packed(variant) {
+    if !variant.is_packed() {
         return Err(SearchError(format!(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
         ))
@@ -300,33 +303,24 @@ pub fn repack(
             pools.push(vec![pattern(&data, e.magic, e.bits, variant)]);
         }
     }
-    pack_pools(variant, &pools, seed, limits, resume, hooks)
+    pack_pools(variant, &pools, settings, resume, hooks)
 }
 
-/// Returns the outcome of packing `pools` as `limits` ask (moves, spread, negative offsets,
-/// short spans), the annealing seeded by `seed` and going on from `resume` if given.
+/// Returns the outcome of packing `pools` as `settings` say, going on from `resume` if given.
 fn pack_pools(
     variant: Variant,
     pools: &[Vec<Pattern>],
-    seed: u64,
-    limits: &Limits,
+    settings: &PackSettings,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
 ) -> Result<SearchOutcome, FinishError> {
-    let packing = Packing {
-        seed,
-        iterations: limits.pack_iterations,
-        negative_offsets: limits.negative_offsets,
-        spread: limits.pack_spread,
-        short_spans: limits.short_spans,
-    };
     let (set, end) =
-        pack(variant, pools, packing, resume, hooks).map_err(FinishError::Checkpoint)?;
+        pack(variant, pools, settings, resume, hooks).map_err(FinishError::Checkpoint)?;
     Ok(outcome(set, Vec::new(), Some(end))?)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.
-pub(super) fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
+pub(crate) fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
     let used = used_slots(data, magic, bits, variant.is_black());
     Pattern::new(magic, bits, used.into_iter().map(|s| s.0))
 }

@@ -1,0 +1,198 @@
+//! The packer's checkpoint: everything the annealing loop needs to go on after a move, so
+//! a run resumed from it makes exactly the moves an uninterrupted run makes. It is one
+//! section of text, written last in a search state file (`state_file.rs`) or alone in the file
+//! of `magic-gen pack --state` (after a `magic-gen-pack 1` line):
+//!
+//! ```text
+//! pack seed 1 iterations 1000000 negative-offsets 0 spread 0 pools 0x8d2f0c61a43be915 squares 128
+//! pack-progress moves 250000 draws 1083411 temperature 0x4043d8a3f1c7e6b2 cool 0x3fefffffc8e4a3b1 length 93811 best 93790
+//! pack-square rook a1 place 17 member 3 best-place 20 best-member 3
+//! ```
+//!
+//! The `pack` line names the packing the checkpoint belongs to: its seed, its moves in
+//! all, whether offsets may be negative, the weight of the mean end in the annealing's
+//! energy (`--pack-spread`; a line without it, written before it existed, means 0), a
+//! digest of the pools (variant, index bits and every magic of every pool, in order) and
+//! how many squares have a pool. The progress line holds the moves made, the draws taken
+//! from the random stream (a resume draws that many again), the temperature and its factor
+//! per move as the bits of their `f64` (so the schedule goes on bit for bit), and the
+//! table lengths of the current layout and of the best one met. Each square with a pool
+//! has a line: its place in the placing order and its pool member, in the current layout
+//! and in the best. The layouts follow from those (every square at its lowest fitting
+//! start), and a resume checks that they give the saved lengths.
+
+use crate::format::ReadError;
+use crate::geometry::{parse_square, Piece};
+use crate::pack::{pool_name, PackCheckpoint, PackSettings, PackSquare};
+
+use super::reader::{error, Fields, Lines};
+
+/// The first line of a pack checkpoint file (`magic-gen pack --state`).
+const FILE_HEADER: &str = "magic-gen-pack 1";
+
+impl PackCheckpoint {
+    /// Appends the checkpoint's lines to `out`.
+    pub(super) fn write_lines(&self, out: &mut String) {
+        out.push_str(&format!(
+            "pack seed {} iterations {} negative-offsets {} spread {}{} pools {:#018x} squares {}\n",
+            self.settings.seed,
+            self.settings.iterations,
+            u8::from(self.settings.negative_offsets),
+            self.settings.spread,
+            // Written only when on, so checkpoints from before it read as they did.
+            if self.settings.short_spans { " short-spans 1" } else { "" },
+            self.pools,
+            self.squares.len()
+        ));
+        out.push_str(&format!(
+            "pack-progress moves {} draws {} temperature {:#018x} cool {:#018x} length {} best {}\n",
+            self.moves, self.draws, self.temperature, self.cool, self.length, self.best_length
+        ));
+        for s in &self.squares {
+            out.push_str(&format!(
+                "pack-square {} place {} member {} best-place {} best-member {}\n",
+                pool_name(s.square),
+                s.place,
+                s.member,
+                s.best_place,
+                s.best_member
+            ));
+        }
+    }
+
+    /// Returns the checkpoint as the file `magic-gen pack --state` writes.
+    pub fn to_file_text(&self) -> String {
+        let mut out = format!("{FILE_HEADER}\n");
+        self.write_lines(&mut out);
+        out
+    }
+
+    /// Parses a file written by [`PackCheckpoint::to_file_text`]; errors name the file and line.
+    pub fn parse_file(file: &str, bytes: &[u8]) -> Result<PackCheckpoint, ReadError> {
+        let mut lines = Lines::of(file, bytes)?;
+        match lines.next() {
+            Some((_, t)) if t.trim() == FILE_HEADER => {}
+            Some((line, t)) => {
+                let hint = if t.starts_with("magic-gen-state") {
+                    ": this is a search state, resumed by `magic-gen search --resume`"
+                } else {
+                    ""
+                };
+                return Err(lines.at(
+                    line,
+                    format!("not a magic-gen pack checkpoint (expected '{FILE_HEADER}'){hint}"),
+                ));
+            }
+            None => return Err(lines.whole("empty file".into())),
+        }
+        PackCheckpoint::parse_lines(file, &lines.rest())
+    }
+
+    /// Parses the checkpoint's lines (numbered as in `file`, blank lines left out), as
+    /// [`PackCheckpoint::write_lines`] writes them.
+    pub(super) fn parse_lines(
+        file: &str,
+        lines: &[(usize, &str)],
+    ) -> Result<PackCheckpoint, ReadError> {
+        let missing = |message: String| error(file, None, format!("{message}: a truncated file?"));
+        let mut it = lines.iter().copied();
+        let (line, text) = it
+            .next()
+            .ok_or_else(|| missing("the pack checkpoint's 'pack' line is missing".into()))?;
+        let head = Fields::of(file, line, text, "pack")?;
+        let seed = head.number("seed")?;
+        let iterations = head.number("iterations")?;
+        let negative_offsets = match head.value("negative-offsets")? {
+            "0" => false,
+            "1" => true,
+            v => return Err(head.error(format!("negative-offsets must be 0 or 1, found '{v}'"))),
+        };
+        // A line without a spread was written before it existed: length alone.
+        let spread = match head.optional("spread") {
+            None => 0.0,
+            Some(v) => v
+                .parse()
+                .ok()
+                .filter(|&x| PackSettings::valid_spread(x))
+                .ok_or_else(|| {
+                    head.error(format!(
+                        "spread '{v}' is not a number in 0..={}",
+                        PackSettings::MAX_SPREAD
+                    ))
+                })?,
+        };
+        let short_spans = match head.optional("short-spans") {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(v) => return Err(head.error(format!("short-spans must be 0 or 1, found '{v}'"))),
+        };
+        let pools = head.hex("pools")?;
+        let count = head.number("squares")? as usize;
+        if count > 128 {
+            return Err(head.error(format!("{count} squares: there are 128")));
+        }
+        let (line, text) = it.next().ok_or_else(|| {
+            missing("the pack checkpoint's 'pack-progress' line is missing".into())
+        })?;
+        let progress = Fields::of(file, line, text, "pack-progress")?;
+        let moves = progress.number("moves")?;
+        if moves > iterations {
+            return Err(progress.error(format!("{moves} moves made, past the run's {iterations}")));
+        }
+        let draws = progress.number("draws")?;
+        let temperature = progress.hex("temperature")?;
+        let cool = progress.hex("cool")?;
+        let length = progress.number("length")? as usize;
+        let best_length = progress.number("best")? as usize;
+        let mut squares: Vec<PackSquare> = Vec::with_capacity(count);
+        for (line, text) in it {
+            let f = Fields::of(file, line, text, "pack-square")?;
+            let (p, s) = (f.word(0)?, f.word(1)?);
+            let piece = Piece::parse(p).ok_or_else(|| f.error(format!("unknown piece '{p}'")))?;
+            let sq = parse_square(s).ok_or_else(|| f.error(format!("unknown square '{s}'")))?;
+            let square = piece.index() * 64 + sq as usize;
+            if squares.last().is_some_and(|last| last.square >= square) {
+                return Err(f.error(format!(
+                    "{piece} {s} is out of order (squares go rook a1 to bishop h8, once each)"
+                )));
+            }
+            if squares.len() == count {
+                return Err(f.error(format!("more squares than the {count} of its 'pack' line")));
+            }
+            squares.push(PackSquare {
+                square,
+                place: f.number("place")? as usize,
+                member: f.number("member")? as usize,
+                best_place: f.number("best-place")? as usize,
+                best_member: f.number("best-member")? as usize,
+            });
+        }
+        if squares.len() < count {
+            let after = match squares.last() {
+                Some(s) => format!("after {}", pool_name(s.square)),
+                None => "all of them".into(),
+            };
+            return Err(missing(format!(
+                "{} of the pack checkpoint's {count} squares are missing ({after})",
+                count - squares.len()
+            )));
+        }
+        Ok(PackCheckpoint {
+            settings: PackSettings {
+                seed,
+                iterations,
+                negative_offsets,
+                spread,
+                short_spans,
+            },
+            pools,
+            moves,
+            draws,
+            temperature,
+            cool,
+            length,
+            best_length,
+            squares,
+        })
+    }
+}

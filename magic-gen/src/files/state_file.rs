@@ -1,0 +1,295 @@
+//! The state of a search: the settings that decide what it keeps ([`Scan`]) and, per job,
+//! how far it has scanned its shard of the candidate space and the valid magics it has kept. Written as text at every checkpoint (atomically, by the
+//! caller), read back to resume, and combined across shards by [`merge`].
+//!
+//! ```text
+//! magic-gen-state 1
+//! variant black
+//! seed 1
+//! shard 0/4
+//! budget candidates 1048576
+//! pool 64
+//! patience 1000
+//! command magic-gen search --variant black --shard 0/4 --candidates 1048576 --out s0.state
+//! job rook a1 12 next 3 done 0
+//! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
+//! ```
+//!
+//! A search that keeps sparse finds besides its pool (`--sparse-pool`) says so on the pool
+//! line: `pool 32 sparse 16`.
+//!
+//! A packed (black, white) square may have one job per shift it may take, each with its
+//! own `job` line and finds (`--also-fixed-shift`: the mask popcount and the fixed 12/9);
+//! the packer chooses among all of them.
+//!
+//! A state saved while the packer runs (fixed shift, after the scan) is version 2: the same
+//! lines, then the packer's checkpoint (`pack ...` lines, see `checkpoint_file.rs`), which a
+//! version 2 file must end with. Version 1 files read as before.
+
+use crate::format::{parse_hex, ReadError};
+use crate::geometry::{parse_square, square_name, Piece};
+use crate::index::Variant;
+use crate::pack::PackCheckpoint;
+use crate::search::{Budget, Found, Job, Scan, SearchState, Shard};
+
+use super::reader::{number, Lines};
+
+/// The first line of a state file without a pack checkpoint, and of one with it.
+const HEADER: &str = "magic-gen-state 1";
+const HEADER_WITH_PACK: &str = "magic-gen-state 2";
+
+impl SearchState {
+    /// Returns the state as text (see the module documentation).
+    pub fn to_text(&self) -> String {
+        self.to_text_with(None)
+    }
+
+    /// Returns the state as text with the packer's checkpoint, if given, at the end
+    /// (version 2).
+    pub fn to_text_with(&self, pack: Option<&PackCheckpoint>) -> String {
+        let scan = &self.scan;
+        let mut out = format!(
+            "{}\n",
+            if pack.is_some() {
+                HEADER_WITH_PACK
+            } else {
+                HEADER
+            }
+        );
+        out.push_str(&format!(
+            "variant {}\nseed {}\nshard {}\n",
+            scan.variant, scan.seed, scan.shard
+        ));
+        out.push_str(&format!("budget {}\n", scan.budget));
+        out.push_str(&format!(
+            "pool {}\npatience {}\ncommand {}\n",
+            scan.pool_text(),
+            scan.patience,
+            self.command
+        ));
+        for j in &self.jobs {
+            out.push_str(&format!(
+                "job {} {} {} next {} done {}\n",
+                j.piece,
+                square_name(j.square),
+                j.bits,
+                j.next,
+                j.done as u8
+            ));
+            for f in &j.found {
+                out.push_str(&format!(
+                    "found {} {} {:#018x} index {} used {} span {}\n",
+                    j.piece,
+                    square_name(j.square),
+                    f.magic,
+                    f.index,
+                    f.used,
+                    f.span
+                ));
+            }
+        }
+        if let Some(pack) = pack {
+            pack.write_lines(&mut out);
+        }
+        out
+    }
+
+    /// Parses a state written by [`SearchState::to_text`]; errors name the file and line.
+    /// A pack checkpoint at its end is checked and left out (see
+    /// [`SearchState::parse_with_pack`]).
+    pub fn parse(file: &str, bytes: &[u8]) -> Result<SearchState, ReadError> {
+        Ok(SearchState::parse_with_pack(file, bytes)?.0)
+    }
+
+    /// Parses a state written by [`SearchState::to_text_with`], and its pack checkpoint if
+    /// it has one; errors name the file and line.
+    pub fn parse_with_pack(
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<(SearchState, Option<PackCheckpoint>), ReadError> {
+        let mut it = Lines::of(file, bytes)?;
+        let err = |line: usize, message: String| ReadError {
+            file: file.to_string(),
+            line: Some(line),
+            message,
+        };
+        let with_pack = match it.next() {
+            Some((_, HEADER)) => false,
+            Some((_, HEADER_WITH_PACK)) => true,
+            Some((line, t)) => {
+                let hint = if t.starts_with("magic-gen-pack") {
+                    ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
+                } else {
+                    ""
+                };
+                return Err(err(
+                    line,
+                    format!(
+                        "not a magic-gen search state (expected '{HEADER}' or \
+                         '{HEADER_WITH_PACK}'){hint}"
+                    ),
+                ));
+            }
+            None => return Err(it.whole("empty file".into())),
+        };
+        let mut header = |key: &str| -> Result<(usize, String), ReadError> {
+            match it.next() {
+                Some((line, t)) => t
+                    .strip_prefix(key)
+                    .and_then(|r| r.strip_prefix(' '))
+                    .map(|r| (line, r.to_string()))
+                    .ok_or_else(|| err(line, format!("expected '{key} ...'"))),
+                None => Err(ReadError {
+                    file: file.into(),
+                    line: None,
+                    message: format!("missing '{key}' line"),
+                }),
+            }
+        };
+        let (l, v) = header("variant")?;
+        let variant = Variant::parse(&v).ok_or_else(|| err(l, format!("unknown variant '{v}'")))?;
+        let (l, v) = header("seed")?;
+        let seed = v.parse().map_err(|_| err(l, format!("bad seed '{v}'")))?;
+        let (l, v) = header("shard")?;
+        let shard = Shard::parse(&v).map_err(|m| err(l, m))?;
+        let (l, v) = header("budget")?;
+        let budget = match v.split_whitespace().collect::<Vec<_>>()[..] {
+            ["until-found"] => Budget::UntilFound,
+            ["candidates", n] => Budget::Candidates(
+                n.parse()
+                    .map_err(|_| err(l, format!("bad candidate count '{n}'")))?,
+            ),
+            _ => return Err(err(l, format!("bad budget '{v}'"))),
+        };
+        let (l, v) = header("pool")?;
+        let bad = || err(l, format!("bad pool size '{v}'"));
+        let (pool, sparse) = match v.split(' ').collect::<Vec<_>>()[..] {
+            [pool] => (pool.parse().map_err(|_| bad())?, 0),
+            [pool, "sparse", sparse] => (
+                pool.parse().map_err(|_| bad())?,
+                sparse.parse().map_err(|_| bad())?,
+            ),
+            _ => return Err(bad()),
+        };
+        let (l, v) = header("patience")?;
+        let patience = v
+            .parse()
+            .map_err(|_| err(l, format!("bad patience '{v}'")))?;
+        let (_, command) = header("command")?;
+        let mut state = SearchState {
+            scan: Scan {
+                variant,
+                seed,
+                shard,
+                budget,
+                pool,
+                sparse,
+                patience,
+            },
+            command,
+            jobs: Vec::new(),
+        };
+        let mut pack_lines = Vec::new();
+        for (line, text) in it {
+            let f: Vec<&str> = text.split_whitespace().collect();
+            if f.first().is_some_and(|w| w.starts_with("pack")) || !pack_lines.is_empty() {
+                if !with_pack {
+                    return Err(err(
+                        line,
+                        format!("a pack checkpoint needs '{HEADER_WITH_PACK}' on the first line"),
+                    ));
+                }
+                // The checkpoint ends the file: everything from its first line on is its.
+                pack_lines.push((line, text));
+                continue;
+            }
+            let place = |p: &str, s: &str| -> Result<(Piece, u8), ReadError> {
+                let piece =
+                    Piece::parse(p).ok_or_else(|| err(line, format!("unknown piece '{p}'")))?;
+                let sq =
+                    parse_square(s).ok_or_else(|| err(line, format!("unknown square '{s}'")))?;
+                Ok((piece, sq))
+            };
+            let num = |s: &str| number(s).map_err(|m| err(line, m));
+            match f[..] {
+                ["job", p, s, bits, "next", next, "done", done] => {
+                    let (piece, square) = place(p, s)?;
+                    let bits = num(bits)?;
+                    if !(1..=63).contains(&bits) {
+                        return Err(err(line, format!("index bits {bits} out of range")));
+                    }
+                    // A packed square may have a job per shift (their finds share its
+                    // pool); any other square has one.
+                    let packed = state.scan.variant.is_packed();
+                    if state.jobs.iter().any(|j| {
+                        (j.piece, j.square) == (piece, square)
+                            && (!packed || u64::from(j.bits) == bits)
+                    }) {
+                        return Err(err(line, format!("duplicate job {piece} {s}")));
+                    }
+                    let done = match done {
+                        "0" => false,
+                        "1" => true,
+                        _ => return Err(err(line, format!("done must be 0 or 1, found '{done}'"))),
+                    };
+                    state.jobs.push(Job {
+                        piece,
+                        square,
+                        bits: bits as u8,
+                        next: num(next)?,
+                        found: Vec::new(),
+                        done,
+                    });
+                }
+                ["found", p, s, magic, "index", index, "used", used, "span", span] => {
+                    let (piece, square) = place(p, s)?;
+                    let magic = parse_hex(magic).map_err(|m| err(line, m))?;
+                    let found = Found {
+                        index: num(index)?,
+                        magic,
+                        used: num(used)? as u32,
+                        span: num(span)? as u32,
+                        blocked: 0,
+                    };
+                    let job = state
+                        .jobs
+                        .last_mut()
+                        .filter(|j| (j.piece, j.square) == (piece, square))
+                        .ok_or_else(|| {
+                            err(
+                                line,
+                                format!("'found' for {piece} {s} does not follow its 'job' line"),
+                            )
+                        })?;
+                    job.found.push(found);
+                }
+                _ => return Err(err(line, format!("unexpected line '{text}'"))),
+            }
+        }
+        // Every search has a job per piece and square, so fewer means a cut-off file.
+        let missing: Vec<String> = Piece::ALL
+            .iter()
+            .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
+            .filter(|&(p, sq)| !state.jobs.iter().any(|j| (j.piece, j.square) == (p, sq)))
+            .map(|(p, sq)| format!("{p} {}", square_name(sq)))
+            .collect();
+        if let Some(first) = missing.first() {
+            return Err(ReadError {
+                file: file.into(),
+                line: None,
+                message: format!(
+                    "{} of the 128 jobs are missing (the first is {first}): a truncated state file?",
+                    missing.len()
+                ),
+            });
+        }
+        // A state file does not hold blocked slots: measure them again.
+        state.measure_blocked();
+        let pack = if with_pack {
+            Some(PackCheckpoint::parse_lines(file, &pack_lines)?)
+        } else {
+            None
+        };
+        Ok((state, pack))
+    }
+}

@@ -1,0 +1,117 @@
+//! The files' tests: a pack checkpoint through its text, damaged files.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::pack::test_support::{packed, packed_from, packing, random_pools};
+use crate::pack::{PackCheckpoint, PackSettings};
+
+/// Returns `c` written to a checkpoint file and read back.
+fn through_text(c: &PackCheckpoint) -> PackCheckpoint {
+    PackCheckpoint::parse_file("p.pack", c.to_file_text().as_bytes()).unwrap()
+}
+
+#[test]
+fn a_packing_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
+    const MOVES: u64 = 2000;
+    let mut by_length = None;
+    for (negative_offsets, spread) in [(false, 0.0), (true, 0.0), (false, 0.03)] {
+        let pools = random_pools(5);
+        let packing = PackSettings {
+            spread,
+            ..packing(MOVES, negative_offsets)
+        };
+        let go = AtomicBool::new(false);
+        let (whole, every) = packed_from(&pools, packing, None, &go).unwrap();
+        // The spread changes which moves are kept.
+        if !negative_offsets {
+            match &by_length {
+                None => by_length = every.last().cloned(),
+                Some(other) => assert_ne!(other.squares, every.last().unwrap().squares),
+            }
+        }
+        assert_eq!(every.len(), MOVES as usize);
+        assert!(every
+            .iter()
+            .enumerate()
+            .all(|(k, c)| c.moves == k as u64 + 1));
+        // Stopped before its first move: the checkpoint of move 0.
+        let halt = AtomicBool::new(true);
+        let (greedy, at_zero) = packed_from(&pools, packing, None, &halt).unwrap();
+        assert_eq!(greedy, packed(&pools, 0, negative_offsets));
+        assert_eq!((at_zero.len(), at_zero[0].moves), (1, 0));
+        let mut from = vec![&at_zero[0]];
+        from.extend([1, 2, 3, 17, 300, MOVES - 1, MOVES].map(|k| &every[k as usize - 1]));
+        for c in from {
+            let k = c.moves as usize;
+            let (set, rest) = packed_from(&pools, packing, Some(&through_text(c)), &go)
+                .unwrap_or_else(|e| panic!("resume at move {k}: {e}"));
+            assert_eq!(set, whole, "resumed at move {k}");
+            // Each move after it is the uninterrupted run's, down to the random draws
+            // and the temperature's bits.
+            if k < MOVES as usize {
+                assert_eq!(rest[..], every[k..], "resumed at move {k}");
+            } else {
+                assert_eq!(rest, [every[k - 1].clone()]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
+    let pools = random_pools(5);
+    let go = AtomicBool::new(false);
+    let (_, every) = packed_from(&pools, packing(50, false), None, &go).unwrap();
+    let text = every[20].to_file_text();
+    let error = |text: &str| {
+        PackCheckpoint::parse_file("p.pack", text.as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    // Cut after the line of rook c2: 13 of its 24 squares are gone.
+    let cut = text.find("pack-square rook c2").unwrap();
+    let cut = cut + text[cut..].find('\n').unwrap() + 1;
+    assert_eq!(
+        error(&text[..cut]),
+        "p.pack: 13 of the pack checkpoint's 24 squares are missing (after rook c2): a \
+         truncated file?"
+    );
+    let two_lines = text.lines().take(3).collect::<Vec<_>>().join("\n");
+    assert!(
+        error(&two_lines).contains("24 of the pack checkpoint's 24 squares are missing"),
+        "{}",
+        error(&two_lines)
+    );
+    let one_line = text.lines().next().unwrap();
+    assert!(error(one_line).contains("'pack' line is missing"));
+    let says = |edit: (&str, &str), start: &str| {
+        let e = error(&text.replacen(edit.0, edit.1, 1));
+        assert!(e.starts_with(start), "{e}");
+    };
+    says(
+        ("temperature 0x", "temperature 0xq"),
+        "p.pack:3: temperature '0xq",
+    );
+    says(
+        ("pack-square rook b1", "pack-square rook b9"),
+        "p.pack:5: unknown square 'b9'",
+    );
+    says(
+        ("moves 21", "moves 51"),
+        "p.pack:3: 51 moves made, past the run's 50",
+    );
+    says(
+        ("spread 0", "spread -1"),
+        "p.pack:2: spread '-1' is not a number in 0..=1000",
+    );
+    // Written before the spread existed: a packing by length alone.
+    let older = text.replacen(" spread 0", "", 1);
+    assert_ne!(older, text);
+    assert_eq!(
+        PackCheckpoint::parse_file("p.pack", older.as_bytes()).unwrap(),
+        every[20]
+    );
+    let state = "magic-gen-state 1\nvariant black\n";
+    assert!(error(state).contains("this is a search state"));
+    assert_eq!(through_text(&every[20]), every[20]);
+}

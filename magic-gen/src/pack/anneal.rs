@@ -1,0 +1,208 @@
+//! Annealing the layout: the moves (swap two squares, move one, give one another pool
+//! member), the Metropolis rule that keeps or undoes them, and the random stream.
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::layout::{Before, Layout};
+use super::settings::PackSettings;
+
+/// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
+/// `hot` to `cold`: the geometric schedule of both annealings (the clump climb, packing).
+pub(crate) fn cooling(hot: f64, cold: f64, moves: u64) -> f64 {
+    (cold / hot).powf(1.0 / moves.max(1) as f64)
+}
+
+/// Returns true if a move that changes the energy by `rise` is kept at `temperature`,
+/// given `u` drawn uniformly from [0, 1): the Metropolis rule of both annealings.
+pub(crate) fn metropolis(rise: f64, temperature: f64, u: f64) -> bool {
+    rise <= 0.0 || u < (-rise / temperature).exp()
+}
+
+/// Temperatures of the packing annealing, in table slots, at the first and the last move.
+pub(super) const PACK_HOT: f64 = 300.0;
+pub(super) const PACK_COLD: f64 = 0.5;
+
+/// The annealing's random stream, counting its draws: the generator does not expose its
+/// state, so a checkpoint saves the count and a resume draws that many again (a few
+/// milliseconds per million moves).
+pub(super) struct Draws {
+    pub(super) rng: Xoshiro256PlusPlus,
+    pub(super) drawn: u64,
+}
+
+impl Draws {
+    /// Returns the stream of `seed` after `drawn` draws.
+    pub(super) fn new(seed: u64, drawn: u64) -> Draws {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for _ in 0..drawn {
+            rng.next_u64();
+        }
+        Draws { rng, drawn }
+    }
+
+    /// Returns the next number below `k` (as the packer has always drawn it: a remainder).
+    /// A move draws three numbers (what kind of move, two places), one more for another
+    /// pool member, and one more to accept a longer table: [`DRAWS_PER_MOVE`].
+    pub(super) fn below(&mut self, k: usize) -> usize {
+        self.drawn += 1;
+        (self.rng.next_u64() % k as u64) as usize
+    }
+}
+
+/// The fewest and the most numbers one annealing move draws (see [`Draws::below`]).
+pub(super) const DRAWS_PER_MOVE: (u64, u64) = (3, 5);
+
+/// The annealer between two moves: the layout, the random stream, the move count, the
+/// temperature and the best layout met. A move depends on nothing else, so a
+/// [`PackCheckpoint`] of these resumes to exactly the moves an uninterrupted run makes.
+pub(super) struct Annealer<'a> {
+    pub(super) layout: Layout<'a>,
+    pub(super) rng: Draws,
+    /// Moves made, and of the whole run.
+    pub(super) moves: u64,
+    pub(super) iterations: u64,
+    /// The temperature is multiplied by `cool` at each move: an uninterrupted run's
+    /// schedule, which a checkpoint saves bit for bit rather than computing it again.
+    pub(super) temperature: f64,
+    pub(super) cool: f64,
+    /// Table length of the current layout, and what a move is judged by (see
+    /// [`Annealer::energy`]).
+    pub(super) current: usize,
+    pub(super) energy: f64,
+    /// Weight of the mean end in the energy ([`Packing::spread`]).
+    pub(super) spread: f64,
+    /// The best layout met: its length, placing order and members.
+    pub(super) best_len: usize,
+    pub(super) best_order: Vec<usize>,
+    pub(super) best_member: Vec<usize>,
+}
+
+impl<'a> Annealer<'a> {
+    /// Returns an annealer about to make the first of `iterations` moves from `layout`,
+    /// judging them with `spread` (see [`Annealer::energy`]).
+    pub(super) fn new(layout: Layout<'a>, settings: &PackSettings) -> Annealer<'a> {
+        let (seed, iterations, spread) = (settings.seed, settings.iterations, settings.spread);
+        let len = layout.len();
+        Annealer {
+            energy: Annealer::energy(&layout, spread),
+            spread,
+            rng: Draws::new(seed, 0),
+            moves: 0,
+            iterations,
+            temperature: PACK_HOT,
+            cool: cooling(PACK_HOT, PACK_COLD, iterations),
+            current: len,
+            best_len: len,
+            best_order: layout.order.clone(),
+            best_member: layout.member.clone(),
+            layout,
+        }
+    }
+
+    /// Returns what a move is judged by: the table length of `layout`, plus `spread` times
+    /// the mean end of its squares' ranges. With length alone most moves change nothing
+    /// (only the last range decides it); the mean end also sees a move that lowers ranges
+    /// below the last one, which makes room for the tail. Computed afresh from the layout,
+    /// so a resumed run judges bit for bit as an uninterrupted one; with `spread` 0 it is
+    /// the length.
+    pub(super) fn energy(layout: &Layout, spread: f64) -> f64 {
+        let ends: usize = layout.end.iter().sum();
+        layout.len() as f64 + spread * (ends as f64 / layout.end.len().max(1) as f64)
+    }
+
+    /// Returns true once the run has made all its moves (or has fewer than two squares,
+    /// where no move changes anything).
+    pub(super) fn finished(&self) -> bool {
+        self.moves >= self.iterations || self.layout.order.len() < 2
+    }
+
+    /// Makes one move: swaps two squares in the order, moves one to another place, or
+    /// gives one square another pool member, keeping it by the Metropolis rule on the
+    /// energy ([`Annealer::energy`]). Only the squares from the first changed place on are
+    /// placed again.
+    pub(super) fn step(&mut self) {
+        self.moves += 1;
+        self.temperature *= self.cool;
+        let layout = &mut self.layout;
+        let rng = &mut self.rng;
+        let n = layout.order.len();
+        let (kind, i, j) = (rng.below(4), rng.below(n), rng.below(n));
+        let sq = layout.order[i];
+        let pool_len = layout.pools[sq].len();
+        let from = if kind >= 2 && pool_len > 1 {
+            i
+        } else {
+            i.min(j)
+        };
+        if from == i.max(j) && !(kind >= 2 && pool_len > 1) {
+            // Swapping or moving a square onto itself changes nothing.
+            return;
+        }
+        let saved = (
+            layout.order.clone(),
+            layout.member[sq],
+            layout.start[from..].to_vec(),
+            layout.end[from..].to_vec(),
+        );
+        let squares = layout.pools.len();
+        let mut before = Before {
+            place: vec![usize::MAX; squares],
+            start: vec![0; squares],
+            end: vec![0; squares],
+            changed: (kind >= 2 && pool_len > 1).then_some(sq),
+        };
+        for at in from..n {
+            let y = layout.order[at];
+            (before.place[y], before.start[y], before.end[y]) =
+                (at, layout.start[at], layout.end[at]);
+        }
+        layout.clear_from(from);
+        match kind {
+            0 => layout.order.swap(i, j),
+            1 => {
+                let moved = layout.order.remove(i);
+                layout.order.insert(j, moved);
+            }
+            _ if pool_len > 1 => {
+                let old = layout.member[sq];
+                layout.member[sq] = (old + 1 + rng.below(pool_len - 1)) % pool_len;
+            }
+            _ => layout.order.swap(i, j),
+        }
+        layout.place_from_known(from, &before);
+        let len = layout.len();
+        let energy = Annealer::energy(layout, self.spread);
+        let rise = energy - self.energy;
+        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
+        if metropolis(rise, self.temperature, u) {
+            self.current = len;
+            self.energy = energy;
+            if len < self.best_len {
+                self.best_len = len;
+                self.best_order.clone_from(&layout.order);
+                self.best_member.clone_from(&layout.member);
+            }
+        } else {
+            layout.clear_from(from);
+            layout.order = saved.0;
+            layout.member[sq] = saved.1;
+            layout.start[from..].copy_from_slice(&saved.2);
+            layout.end[from..].copy_from_slice(&saved.3);
+            for at in from..n {
+                layout.table.place(layout.pattern(at), layout.start[at]);
+            }
+        }
+    }
+
+    /// Returns the best layout met.
+    pub(super) fn best_layout(&self) -> Layout<'a> {
+        let l = &self.layout;
+        Layout::new(
+            l.pools,
+            self.best_order.clone(),
+            self.best_member.clone(),
+            l.negative_offsets,
+        )
+    }
+}

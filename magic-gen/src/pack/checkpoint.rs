@@ -1,0 +1,307 @@
+//! The packer's checkpoint: everything the annealing needs to go on after a move, and the
+//! check that a checkpoint belongs to the packing it is given to.
+
+use crate::geometry::{square_name, Piece};
+use crate::index::Variant;
+
+use super::anneal::{Annealer, Draws, DRAWS_PER_MOVE};
+use super::layout::Layout;
+use super::pattern::Pattern;
+use super::settings::PackSettings;
+
+/// One square of a [`PackCheckpoint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackSquare {
+    /// Its pool: 0..64 rook a1..h8, 64..128 bishop a1..h8.
+    pub square: usize,
+    /// Its place in the placing order of the current layout.
+    pub place: usize,
+    /// Its pool member in the current layout.
+    pub member: usize,
+    /// Its place in the placing order of the best layout met.
+    pub best_place: usize,
+    /// Its pool member in the best layout met.
+    pub best_member: usize,
+}
+
+/// The annealer between two moves (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackCheckpoint {
+    /// The packing it belongs to.
+    pub settings: PackSettings,
+    /// Digest of the pools packed.
+    pub pools: u64,
+    /// Moves made.
+    pub moves: u64,
+    /// Numbers drawn from the annealing's random stream.
+    pub draws: u64,
+    /// The temperature after `moves` moves, as `f64::to_bits`.
+    pub temperature: u64,
+    /// The factor the temperature is multiplied by at each move, as `f64::to_bits`.
+    pub cool: u64,
+    /// Table length of the current layout.
+    pub length: usize,
+    /// Table length of the best layout met.
+    pub best_length: usize,
+    /// Every square with a pool, in square order.
+    pub squares: Vec<PackSquare>,
+}
+
+/// A checkpoint that does not belong to the packing it was given to: the line at fault
+/// and what differs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackMismatch {
+    /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.
+    pub line: String,
+    /// What differs.
+    pub mismatch: Mismatch,
+}
+
+/// What keeps a checkpoint from resuming a packing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mismatch {
+    /// It packs other magics (another set or state): the digest it saved, and the one of
+    /// the pools given.
+    Pools {
+        /// The checkpoint's pools digest.
+        saved: u64,
+        /// The digest of the pools given.
+        given: u64,
+    },
+    /// It was saved by a packing with other settings.
+    Settings {
+        /// The settings it was saved with.
+        saved: PackSettings,
+        /// The settings of this run.
+        given: PackSettings,
+    },
+    /// Its counts, places or members do not add up: an edited or damaged checkpoint.
+    Damaged(String),
+}
+
+impl std::fmt::Display for PackMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.mismatch {
+            Mismatch::Pools { saved, given } => write!(
+                f,
+                "the checkpoint packs other magics (pools digest {saved:#018x}, where these \
+                 pools give {given:#018x}): it belongs to another set or state"
+            ),
+            Mismatch::Settings { saved, given } => {
+                write!(f, "the checkpoint is of another packing: it was saved with {saved:?}, this run has {given:?}")
+            }
+            Mismatch::Damaged(what) => write!(f, "{what}: an edited or damaged checkpoint"),
+        }
+    }
+}
+
+impl std::error::Error for PackMismatch {}
+
+/// Returns the name of pool `i` (`rook a1`).
+pub(crate) fn pool_name(i: usize) -> String {
+    format!("{} {}", Piece::ALL[i / 64], square_name((i % 64) as u8))
+}
+
+impl PackCheckpoint {
+    /// Returns true once every move of the run is made.
+    pub fn finished(&self) -> bool {
+        self.moves >= self.settings.iterations
+    }
+}
+
+impl<'a> Annealer<'a> {
+    /// Returns the checkpoint of the annealer as it stands, in the packing `key`.
+    pub(super) fn checkpoint(&self, key: &PackKey) -> PackCheckpoint {
+        let place_of = |order: &[usize]| {
+            let mut place = vec![0; self.layout.pools.len()];
+            for (at, &sq) in order.iter().enumerate() {
+                place[sq] = at;
+            }
+            place
+        };
+        let (place, best_place) = (place_of(&self.layout.order), place_of(&self.best_order));
+        let mut squares: Vec<usize> = self.layout.order.clone();
+        squares.sort_unstable();
+        PackCheckpoint {
+            settings: key.settings,
+            pools: key.pools,
+            moves: self.moves,
+            draws: self.rng.drawn,
+            temperature: self.temperature.to_bits(),
+            cool: self.cool.to_bits(),
+            length: self.current,
+            best_length: self.best_len,
+            squares: squares
+                .into_iter()
+                .map(|sq| PackSquare {
+                    square: sq,
+                    place: place[sq],
+                    member: self.layout.member[sq],
+                    best_place: best_place[sq],
+                    best_member: self.best_member[sq],
+                })
+                .collect(),
+        }
+    }
+
+    /// Returns the annealer `checkpoint` saved, for `pools` packed as `key` says.
+    /// Refuses a checkpoint of another packing, one whose places are not each square's
+    /// own, or one whose layouts do not give its lengths.
+    pub(super) fn resume(
+        pools: &'a [Vec<Pattern>],
+        key: &PackKey,
+        checkpoint: &PackCheckpoint,
+    ) -> Result<Annealer<'a>, PackMismatch> {
+        key.check(checkpoint)?;
+        let (fewest, most) = DRAWS_PER_MOVE;
+        let moves = checkpoint.moves;
+        let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
+        if !drawn.contains(&checkpoint.draws) {
+            // Also what keeps a damaged count from drawing for hours.
+            return Err(PackMismatch {
+                line: "pack-progress".into(),
+                mismatch: Mismatch::Damaged(format!(
+                    "{} draws in {moves} moves, where each move draws {fewest} to {most}",
+                    checkpoint.draws
+                )),
+            });
+        }
+        let n = checkpoint.squares.len();
+        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
+        let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
+        let (mut member, mut best_member) = (vec![0; pools.len()], vec![0; pools.len()]);
+        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
+        for s in &checkpoint.squares {
+            let at_square = |message: String| PackMismatch {
+                line: format!("pack-square {}", pool_name(s.square)),
+                mismatch: Mismatch::Damaged(message),
+            };
+            // Same digest, so the same pools: only an edited file gets here.
+            if with_pool.next() != Some(s.square) {
+                return Err(at_square(format!(
+                    "{} is not the next square with a pool",
+                    pool_name(s.square)
+                )));
+            }
+            let len = pools[s.square].len();
+            if s.member.max(s.best_member) >= len {
+                return Err(at_square(format!(
+                    "member {} is past the square's pool of {len}",
+                    s.member.max(s.best_member)
+                )));
+            }
+            for (what, place, taken) in [
+                ("place", s.place, &mut placed),
+                ("best-place", s.best_place, &mut best_placed),
+            ] {
+                match taken.get_mut(place) {
+                    Some(t) if !*t => *t = true,
+                    Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
+                    None => {
+                        return Err(at_square(format!(
+                            "{what} {place} is past the last place, {}",
+                            n - 1
+                        )))
+                    }
+                }
+            }
+            order[s.place] = s.square;
+            best_order[s.best_place] = s.square;
+            member[s.square] = s.member;
+            best_member[s.square] = s.best_member;
+        }
+        let negative_offsets = key.settings.negative_offsets;
+        let layout = Layout::new(pools, order, member, negative_offsets);
+        let best = Layout::new(
+            pools,
+            best_order.clone(),
+            best_member.clone(),
+            negative_offsets,
+        );
+        for (what, saved, laid_out) in [
+            ("length", checkpoint.length, layout.len()),
+            ("best", checkpoint.best_length, best.len()),
+        ] {
+            if saved != laid_out {
+                return Err(PackMismatch {
+                    line: "pack-progress".into(),
+                    mismatch: Mismatch::Damaged(format!(
+                        "{what} {saved}, where its layout packs {laid_out} entries"
+                    )),
+                });
+            }
+        }
+        Ok(Annealer {
+            energy: Annealer::energy(&layout, key.settings.spread),
+            spread: key.settings.spread,
+            layout,
+            rng: Draws::new(key.settings.seed, checkpoint.draws),
+            moves: checkpoint.moves,
+            iterations: key.settings.iterations,
+            temperature: f64::from_bits(checkpoint.temperature),
+            cool: f64::from_bits(checkpoint.cool),
+            current: checkpoint.length,
+            best_len: checkpoint.best_length,
+            best_order,
+            best_member,
+        })
+    }
+}
+
+/// What a checkpoint must hold to resume a packing: its settings, and the digest and count
+/// of its pools.
+pub(super) struct PackKey {
+    pub(super) settings: PackSettings,
+    pub(super) pools: u64,
+    pub(super) squares: usize,
+}
+
+impl PackKey {
+    /// Refuses a checkpoint of another packing, saying what differs.
+    pub(super) fn check(&self, checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
+        let mismatch = if checkpoint.pools != self.pools || checkpoint.squares.len() != self.squares
+        {
+            Mismatch::Pools {
+                saved: checkpoint.pools,
+                given: self.pools,
+            }
+        } else if checkpoint.settings != self.settings {
+            Mismatch::Settings {
+                saved: checkpoint.settings,
+                given: self.settings,
+            }
+        } else {
+            return Ok(());
+        };
+        Err(PackMismatch {
+            line: "pack".into(),
+            mismatch,
+        })
+    }
+}
+
+/// Returns the digest of what decides the patterns of `pools`: the variant, and per pool
+/// the index bits of its first member, the pool size and every magic, each followed by its
+/// bits where they differ from the first member's (FNV-1a over their bytes). A pool of one
+/// shift digests as it did before pools could mix shifts, so older checkpoints still resume.
+pub(super) fn pools_digest(variant: Variant, pools: &[Vec<Pattern>]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut add = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    add(variant.to_string().as_bytes());
+    for pool in pools {
+        let b = pool.first().map_or(0, |p| p.bits);
+        add(&[b]);
+        add(&(pool.len() as u64).to_le_bytes());
+        for p in pool {
+            add(&p.magic.to_le_bytes());
+            if p.bits != b {
+                add(&[p.bits]);
+            }
+        }
+    }
+    hash
+}

@@ -1,0 +1,105 @@
+//! The packer: fixed-shift ranges laid out in one shared table.
+//!
+//! Each square brings a pool of valid magics, each with the table slots its occupancies
+//! use (a [`Pattern`] with holes). A greedy pass places squares widest first, each with the
+//! pool member that grows the table least at its lowest fitting start; annealing then
+//! changes the placing order and the members, every square still at its first fit, and
+//! keeps the shortest table met. Patterns interleave in each other's holes; no slot is
+//! shared between squares.
+//!
+//! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
+//! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit, `layout.rs` an order and members laid
+//! out, `anneal.rs` the annealing moves, `checkpoint.rs` what a run saves and the check
+//! that a checkpoint belongs to it, `run.rs` the run with its progress, stop and saves. A run stopped and resumed from its checkpoint makes the
+//! moves of an uninterrupted one and ends with the same set.
+
+mod anneal;
+mod checkpoint;
+mod fit;
+mod layout;
+mod pattern;
+mod run;
+mod settings;
+#[cfg(test)]
+pub(crate) mod test_support;
+
+use crate::geometry::Piece;
+use crate::index::Variant;
+use crate::set::{Entry, MagicSet};
+
+pub(crate) use anneal::{cooling, metropolis};
+pub(crate) use checkpoint::pool_name;
+pub use checkpoint::{Mismatch, PackCheckpoint, PackMismatch, PackSquare};
+#[cfg(test)]
+pub(crate) use fit::Table;
+pub(crate) use pattern::Pattern;
+pub use run::{PackHooks, PackProgress};
+pub use settings::PackSettings;
+
+use anneal::Annealer;
+use checkpoint::{pools_digest, PackKey};
+use layout::{pack_in_order, Layout};
+use run::anneal;
+
+/// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
+/// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by longest
+/// shortest extent, each at the lowest fitting place of the pool member that grows the
+/// table least), then `settings.iterations` moves of annealing the order and the members,
+/// or the moves left after `resume`, a checkpoint of the same settings. Returns the set of
+/// the best layout met and the checkpoint after the last move made (fewer than asked if
+/// `hooks.stop` was set). The result depends only on the pools and `settings`, never on
+/// where a run was stopped and resumed.
+pub(crate) fn pack(
+    variant: Variant,
+    pools: &[Vec<Pattern>],
+    settings: &PackSettings,
+    resume: Option<&PackCheckpoint>,
+    hooks: &mut PackHooks,
+) -> Result<(MagicSet, PackCheckpoint), PackMismatch> {
+    // Longest shortest extent first (first-fit decreasing); ties by square, for a
+    // deterministic order.
+    let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
+    order.sort_by_key(|&i| {
+        (
+            core::cmp::Reverse(pools[i].iter().map(|p| p.extent()).min()),
+            i,
+        )
+    });
+    let key = PackKey {
+        settings: *settings,
+        pools: pools_digest(variant, pools),
+        squares: order.len(),
+    };
+    let mut annealer = match resume {
+        Some(checkpoint) => Annealer::resume(pools, &key, checkpoint)?,
+        None => {
+            let (greedy, _) = pack_in_order(pools, &order, settings.negative_offsets);
+            let member = greedy.iter().map(|&(k, _)| k).collect();
+            // Placing the greedy members in the greedy order at their first fits is the
+            // greedy layout again, so annealing starts from it and never ends longer.
+            let layout = Layout::new(pools, order, member, settings.negative_offsets);
+            Annealer::new(layout, settings)
+        }
+    };
+    anneal(&mut annealer, &key, hooks);
+    let mut best = annealer.best_layout();
+    if settings.short_spans {
+        best.shorten_spans();
+    }
+    let mut set = MagicSet::new(variant);
+    for (i, c) in best.choices().iter().enumerate() {
+        let piece = Piece::ALL[i / 64];
+        if let Some((k, start)) = *c {
+            let p = &pools[i][k];
+            *set.entry_mut(piece, (i % 64) as u8) = Entry {
+                magic: p.magic,
+                bits: p.bits,
+                offset: start as i64 - p.first as i64,
+            };
+        }
+    }
+    Ok((set, annealer.checkpoint(&key)))
+}
+
+#[cfg(test)]
+mod tests;

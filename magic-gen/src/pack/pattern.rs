@@ -1,0 +1,75 @@
+//! A pool member as the packer sees it: the table slots a magic's occupancies use, as
+//! 64-slot words ready for the bit-parallel fit test.
+
+/// One candidate magic of one square, its index bits and the indices (before the offset)
+/// it uses. A square's pool may mix bits (a per-square shift that may also take the fixed
+/// 12/9), so the bits go with the magic.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    pub(crate) magic: u64,
+    pub(crate) bits: u8,
+    /// The lowest used index.
+    pub(crate) first: usize,
+    /// Used indices relative to `first`, as the 64-slot words that hold any: (word index,
+    /// bits), the fullest first (ties: the lower index). The fit test screens 64 starts at
+    /// once against the first, the anchor, then checks the others. A white pattern is its
+    /// lone slot 0, mostly empty words, then its run, so its anchor is in the run.
+    pub(super) words: Vec<(usize, u64)>,
+    /// Positions of the set bits of the anchor, in bit-reversed order: neighbouring bits
+    /// take windows one slot apart, which screen out nearly the same starts, so the screen
+    /// reaches no free start sooner with the far ones first.
+    pub(super) head: Vec<u32>,
+    /// Number of used indices.
+    pub(crate) used: usize,
+    /// One past the highest used index.
+    pub(super) end: usize,
+}
+
+impl Pattern {
+    /// Returns the slots from its first used index to one past its last.
+    pub(super) fn extent(&self) -> usize {
+        self.end - self.first
+    }
+
+    /// Returns the lowest start this pattern may take: 0 where offsets may be negative
+    /// (every index still at 0 or above), else its first index (offset 0).
+    pub(super) fn lowest_start(&self, negative_offsets: bool) -> usize {
+        if negative_offsets {
+            0
+        } else {
+            self.first
+        }
+    }
+
+    /// Returns the pattern of `magic` with `bits` index bits from its used indices (any
+    /// order, duplicates allowed).
+    pub(crate) fn new(magic: u64, bits: u8, used: impl IntoIterator<Item = u32>) -> Pattern {
+        let mut idx: Vec<usize> = used.into_iter().map(|i| i as usize).collect();
+        idx.sort_unstable();
+        idx.dedup();
+        let first = idx.first().copied().unwrap_or(0);
+        let end = idx.last().map_or(0, |l| l + 1);
+        let mut dense = vec![0u64; (end - first).div_ceil(64).max(1)];
+        for &i in &idx {
+            dense[(i - first) / 64] |= 1 << ((i - first) % 64);
+        }
+        // Word 0 stays when the pattern is empty, so there is always an anchor.
+        let mut words: Vec<(usize, u64)> = (0..dense.len())
+            .filter(|&w| w == 0 || dense[w] != 0)
+            .map(|w| (w, dense[w]))
+            .collect();
+        words.sort_by_key(|&(w, bits)| (core::cmp::Reverse(bits.count_ones()), w));
+        let anchor = words[0].1;
+        let mut head: Vec<u32> = (0..64).filter(|b| anchor >> b & 1 != 0).collect();
+        head.sort_by_key(|b| b.reverse_bits());
+        Pattern {
+            magic,
+            bits,
+            first,
+            words,
+            head,
+            used: idx.len(),
+            end,
+        }
+    }
+}

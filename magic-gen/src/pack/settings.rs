@@ -1,0 +1,44 @@
+//! The packing settings: what a checkpoint saves and a resumed run must repeat.
+
+/// How the packer lays out a fixed-shift table: what a checkpoint saves and a resumed run
+/// must repeat. The CLI's packing options, one field each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PackSettings {
+    /// Seeds the annealing (`--pack-seed`).
+    pub seed: u64,
+    /// Annealing moves after the greedy pass; 0 keeps the greedy layout
+    /// (`--pack-iterations`). A count, so the table is the same on any machine.
+    pub iterations: u64,
+    /// Let ranges start before the table wherever every index stays at 0 or above
+    /// (`--negative-offsets`; the runtime's `black` backend needs offsets from 0).
+    pub negative_offsets: bool,
+    /// Weight of the mean end of the ranges beside the table length when a move is judged;
+    /// 0 judges by length alone (`--pack-spread`, at most [`PackSettings::MAX_SPREAD`]).
+    pub spread: f64,
+    /// After annealing, give squares shorter-span pool members where the table grows no
+    /// longer (`--short-spans`): fewer holes put a square's lookups on fewer cache lines.
+    pub short_spans: bool,
+}
+
+impl PackSettings {
+    /// The largest spread the packer takes.
+    pub const MAX_SPREAD: f64 = 1000.0;
+
+    /// Returns true if `spread` is one the packer takes: a number in 0..=[`Self::MAX_SPREAD`].
+    pub fn valid_spread(spread: f64) -> bool {
+        (0.0..=Self::MAX_SPREAD).contains(&spread)
+    }
+}
+
+impl Default for PackSettings {
+    /// Seed 1, the greedy layout alone, offsets from 0, judged by length, spans as packed.
+    fn default() -> Self {
+        PackSettings {
+            seed: 1,
+            iterations: 0,
+            negative_offsets: false,
+            spread: 0.0,
+            short_spans: false,
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Pools and packings the packer's tests share, and the files' tests too.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::index::Variant;
+use crate::set::MagicSet;
+
+use super::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
+
+/// Random pools of combs: runs of used slots with holes between them, the shape that
+/// interleaves (and whose greedy order leaves room to gain).
+pub(crate) fn random_pools(seed: u64) -> Vec<Vec<Pattern>> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..24)
+        .map(|sq| {
+            (0..3)
+                .map(|k| {
+                    let (run, hole) = (1 + rng.next_u64() % 6, 1 + rng.next_u64() % 6);
+                    let teeth = 2 + rng.next_u64() % 8;
+                    let slots = (0..teeth)
+                        .flat_map(|t| (0..run).map(move |r| (t * (run + hole) + r) as u32));
+                    Pattern::new(sq * 8 + k, 12, slots)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Returns the packing of `iterations` moves seeded 9.
+pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
+    PackSettings {
+        seed: 9,
+        iterations,
+        negative_offsets,
+        spread: 0.0,
+        short_spans: false,
+    }
+}
+
+/// Packs `pools` (12 index bits each) as `packing` says, going on from `resume`, and
+/// returns the set and every checkpoint, one after each move.
+pub(crate) fn packed_from(
+    pools: &[Vec<Pattern>],
+    settings: PackSettings,
+    resume: Option<&PackCheckpoint>,
+    stop: &AtomicBool,
+) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
+    let mut saved = Vec::new();
+    let mut save = |c: &PackCheckpoint| saved.push(c.clone());
+    let mut hooks = PackHooks {
+        progress: None,
+        stop: Some(stop),
+        checkpoint: Some((Duration::ZERO, &mut save)),
+    };
+    let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
+    // The last checkpoint is the one returned.
+    assert!(saved.last().is_none_or(|last| *last == end));
+    saved.insert(0, end);
+    let end = saved.remove(0);
+    if saved.last() != Some(&end) {
+        saved.push(end);
+    }
+    Ok((set, saved))
+}
+
+/// Packs `pools` (12 index bits each) with `iterations` annealing moves.
+pub(crate) fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: bool) -> MagicSet {
+    let stop = AtomicBool::new(false);
+    let packing = packing(iterations, negative_offsets);
+    packed_from(pools, packing, None, &stop).unwrap().0
+}
+
+/// Returns the pool member `set` gives square `i` of `pools`.
+pub(crate) fn member<'p>(pools: &'p [Vec<Pattern>], set: &MagicSet, i: usize) -> &'p Pattern {
+    let e = set.entries[i / 64][i % 64];
+    pools[i].iter().find(|p| p.magic == e.magic).unwrap()
+}
+
+/// Returns the table length of `set`, packed from `pools`.
+pub(crate) fn table_len(pools: &[Vec<Pattern>], set: &MagicSet) -> usize {
+    (0..pools.len())
+        .map(|i| (set.entries[i / 64][i % 64].offset + member(pools, set, i).end as i64) as usize)
+        .max()
+        .unwrap()
+}
+
+/// Panics if two squares of `set` take the same slot.
+pub(crate) fn assert_no_slot_shared(pools: &[Vec<Pattern>], set: &MagicSet) {
+    let mut taken = vec![false; table_len(pools, set)];
+    for i in 0..pools.len() {
+        let (e, p) = (set.entries[i / 64][i % 64], member(pools, set, i));
+        for &(w, bits) in &p.words {
+            for b in 0..64 {
+                if bits >> b & 1 != 0 {
+                    let slot = (e.offset + (p.first + 64 * w + b) as i64) as usize;
+                    assert!(!taken[slot], "slot {slot} taken twice");
+                    taken[slot] = true;
+                }
+            }
+        }
+    }
+}

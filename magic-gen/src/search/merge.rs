@@ -1,0 +1,149 @@
+//! Merging the states of a hunt's shards into the state of one run over the whole space.
+
+use crate::geometry::square_name;
+
+use super::state::{Job, Scan, SearchState};
+
+/// Why shard states do not merge: which state is at fault, the line of its file that shows
+/// it, and how it differs from the first state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeError {
+    /// Index of the state at fault among those merged.
+    pub state: usize,
+    /// Index of the state it was compared with (the first, or an earlier one of the same shard).
+    pub with: usize,
+    /// How the line at fault starts (`"seed"`, `"job rook e4"`), for [`line_of`]; `None`
+    /// when the state as a whole is at fault.
+    pub line: Option<String>,
+    /// How it differs.
+    pub message: String,
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
+/// distinct shards of the same count. Each job keeps the best finds of all shards by
+/// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
+pub fn merge(states: &[SearchState]) -> Result<SearchState, MergeError> {
+    let Some(first) = states.first() else {
+        return Err(MergeError {
+            state: 0,
+            with: 0,
+            line: None,
+            message: "nothing to merge".into(),
+        });
+    };
+    const SHARED: &str =
+        "the shards of one search share variant, seed, shard count, budget, pool, patience and jobs";
+    let mut seen = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        let fault = |line: &str, message: String| MergeError {
+            state: i,
+            with: 0,
+            line: Some(line.to_string()),
+            message: format!("{message} ({SHARED})"),
+        };
+        let (this, that) = (&s.scan, &first.scan);
+        // In the order of the file's header; the line at fault starts with the first word.
+        let settings = [
+            (
+                "variant",
+                this.variant.to_string(),
+                that.variant.to_string(),
+            ),
+            ("seed", this.seed.to_string(), that.seed.to_string()),
+            (
+                "shard count",
+                this.shard.count.to_string(),
+                that.shard.count.to_string(),
+            ),
+            ("budget", this.budget.to_string(), that.budget.to_string()),
+            ("pool", this.pool_text(), that.pool_text()),
+            (
+                "patience",
+                this.patience.to_string(),
+                that.patience.to_string(),
+            ),
+        ];
+        if let Some((what, a, b)) = settings.iter().find(|(_, a, b)| a != b) {
+            let line = what.split(' ').next().unwrap_or(what);
+            return Err(fault(line, format!("{what} {a} differs from its {b}")));
+        }
+        // Anything else the scan holds must match too.
+        if (Scan {
+            shard: that.shard,
+            ..*this
+        }) != *that
+        {
+            return Err(MergeError {
+                state: i,
+                with: 0,
+                line: None,
+                message: format!("other settings than its own ({SHARED})"),
+            });
+        }
+        let key = |j: &Job| (j.piece, j.square, j.bits);
+        let jobs = s.jobs.len().max(first.jobs.len());
+        if let Some(k) = (0..jobs).find(|&k| s.jobs.get(k).map(key) != first.jobs.get(k).map(key)) {
+            let theirs = match first.jobs.get(k) {
+                Some(j) => format!("{} {} with {} bits", j.piece, square_name(j.square), j.bits),
+                None => "none".into(),
+            };
+            return Err(match s.jobs.get(k) {
+                Some(j) => fault(
+                    &format!("job {} {}", j.piece, square_name(j.square)),
+                    format!(
+                        "job {} {} with {} bits, where its job {} is {theirs}",
+                        j.piece,
+                        square_name(j.square),
+                        j.bits,
+                        k + 1
+                    ),
+                ),
+                None => MergeError {
+                    state: i,
+                    with: 0,
+                    line: None,
+                    message: format!(
+                        "{} jobs, where it has {} ({SHARED})",
+                        s.jobs.len(),
+                        first.jobs.len()
+                    ),
+                },
+            });
+        }
+        if let Some(&(_, earlier)) = seen.iter().find(|&&(index, _)| index == this.shard.index) {
+            return Err(MergeError {
+                state: i,
+                with: earlier,
+                line: Some("shard".into()),
+                message: format!("shard {} given twice", this.shard),
+            });
+        }
+        seen.push((this.shard.index, i));
+    }
+    let mut merged = first.clone();
+    merged.command = format!(
+        "merge of {} of {} shards",
+        states.len(),
+        first.scan.shard.count
+    );
+    for (i, job) in merged.jobs.iter_mut().enumerate() {
+        job.found.clear();
+        job.done = states.iter().all(|s| s.jobs[i].done);
+        job.next = states.iter().map(|s| s.jobs[i].next).min().unwrap_or(0);
+    }
+    let scan = merged.scan;
+    for s in states {
+        for (i, job) in s.jobs.iter().enumerate() {
+            for &f in &job.found {
+                scan.insert(&mut merged.jobs[i], f);
+            }
+        }
+    }
+    Ok(merged)
+}

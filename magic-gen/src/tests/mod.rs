@@ -1,0 +1,61 @@
+//! Tests of the hunt end to end, across the search, the packer and the files: determinism
+//! across threads, shards and resumes, fallbacks, budgets, state files, pools.
+
+mod layouts;
+mod pools;
+mod scan;
+mod states;
+
+use crate::index::Variant;
+use crate::search::*;
+use crate::set::MagicSet;
+
+/// Returns the default options for `variant` with seed 7 on `threads` threads.
+pub(super) fn options(variant: Variant, threads: usize) -> Options {
+    let mut o = Options::new(variant);
+    o.scan.seed = 7;
+    o.limits.threads = threads;
+    o
+}
+
+/// Returns a fresh state for `o`, scanned within its limits.
+pub(super) fn scanned(o: &Options) -> SearchState {
+    let mut state = SearchState::new(o).unwrap();
+    run(&mut state, &o.limits, &Progress::default(), None);
+    state
+}
+
+/// Runs `options` as `shards` shards, merges their states and finishes: the set one run
+/// over the same space gives.
+pub(super) fn sharded(options: &Options, shards: u32) -> MagicSet {
+    let states: Vec<SearchState> = (0..shards)
+        .map(|index| {
+            let mut o = options.clone();
+            o.scan.shard = Shard {
+                index,
+                count: shards,
+            };
+            o.limits.threads = 1;
+            let st = scanned(&o);
+            // Through text, as between machines: the same state, blocked slots included.
+            let read = SearchState::parse("shard", st.to_text().as_bytes()).unwrap();
+            assert_eq!(read, st);
+            read
+        })
+        .collect();
+    finish(&merge(&states).unwrap(), &Limits::default())
+        .unwrap()
+        .set
+}
+
+/// Returns the options and the scan of one block of candidates per square of `variant`,
+/// pools of 4 and 2 sparse finds, two threads, no climbs.
+pub(super) fn small_pools(variant: Variant) -> (Options, SearchState) {
+    let mut o = options(variant, 2);
+    o.scan.pool = 4;
+    o.scan.sparse = 2;
+    o.scan.patience = 0;
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    let state = scanned(&o);
+    (o, state)
+}

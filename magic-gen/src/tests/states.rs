@@ -1,0 +1,269 @@
+//! Per-square shifts, raised budgets and state files with their pack checkpoints.
+
+use std::time::Duration;
+
+use super::*;
+use crate::geometry::Piece;
+use crate::index::Variant;
+use crate::line_of;
+use crate::search::*;
+
+#[test]
+fn black_sets_may_shift_per_square() {
+    // The mask popcount on every square, as in the densest published black set.
+    let mut o = options(Variant::Black, 2);
+    o.scan.pool = 2;
+    o.bits_under = Some(0);
+    o.limits.pack.negative_offsets = true;
+    let out = search(&o, &Progress::default()).unwrap();
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = out.set.entry(piece, sq);
+            assert_eq!(
+                e.bits,
+                crate::geometry::relevant_bits(piece, sq),
+                "{piece} {sq}"
+            );
+        }
+    }
+    // Ranges of 2^popcount add up to 107,648: packed, the table is shorter.
+    assert!(out.report.table_len < 107_648, "{}", out.report.table_len);
+    let without = {
+        o.limits.pack.negative_offsets = false;
+        search(&o, &Progress::default()).unwrap()
+    };
+    assert!(without.set.entries.iter().flatten().all(|e| e.offset >= 0));
+    // Letting ranges start before the table never makes it longer.
+    assert!(out.report.table_len <= without.report.table_len);
+}
+
+#[test]
+fn a_per_square_shift_may_also_take_the_fixed_shift() {
+    let mut o = options(Variant::Black, 2);
+    o.scan.pool = 2;
+    o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
+    o.bits_under = Some(0);
+    o.also_fixed_shift = true;
+    o.limits.pack.negative_offsets = true;
+    let mut state = SearchState::new(&o).unwrap();
+    // A second job wherever the popcount is below 12/9: all but the four rook corners and
+    // the four bishop centre squares.
+    assert_eq!(state.jobs.len(), 248);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let bits: Vec<u8> = state
+                .jobs
+                .iter()
+                .filter(|j| (j.piece, j.square) == (piece, sq))
+                .map(|j| j.bits)
+                .collect();
+            let (popcount, fixed) = (
+                crate::geometry::relevant_bits(piece, sq),
+                Variant::Black.default_bits(piece, sq),
+            );
+            let want = if popcount == fixed {
+                vec![fixed]
+            } else {
+                vec![popcount, fixed]
+            };
+            assert_eq!(bits, want, "{piece} {sq}");
+        }
+    }
+    run(&mut state, &o.limits, &Progress::default(), None);
+    // Both jobs of a square survive the state file, each with its own finds.
+    let text = state.to_text();
+    assert_eq!(
+        SearchState::parse("s.state", text.as_bytes()).unwrap(),
+        state
+    );
+    let out = finish(&state, &o.limits).unwrap();
+    // Each square packs a find of one of its jobs, with that job's bits.
+    let mut fixed = 0;
+    for (i, e) in out.set.entries.iter().flatten().enumerate() {
+        let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+        let job = state
+            .jobs
+            .iter()
+            .find(|j| (j.piece, j.square, j.bits) == (piece, sq, e.bits))
+            .unwrap_or_else(|| panic!("{piece} {sq}: {} bits, no such job", e.bits));
+        // (A job that found nothing in its budget packs the first magic of its space.)
+        assert!(
+            job.found.is_empty() || job.found.iter().any(|f| f.magic == e.magic),
+            "{piece} {sq}: {:#x} not among its finds",
+            e.magic
+        );
+        fixed += usize::from(e.bits != crate::geometry::relevant_bits(piece, sq));
+    }
+    // The packer takes the fixed shift where it packs denser: here on some squares.
+    assert!(fixed > 0);
+}
+
+#[test]
+fn a_state_refuses_a_job_twice_and_a_second_shift_where_nothing_is_packed() {
+    for (variant, second, what) in [
+        (
+            Variant::Black,
+            "job rook a1 12 next 0 done 1",
+            "duplicate job rook a1",
+        ),
+        (
+            Variant::Fancy,
+            "job rook a1 11 next 0 done 1",
+            "duplicate job rook a1",
+        ),
+    ] {
+        let state = SearchState::new(&options(variant, 1)).unwrap();
+        let text = state.to_text();
+        let first = text.lines().position(|l| l.starts_with("job ")).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(first + 1, second);
+        let e = SearchState::parse("s.state", lines.join("\n").as_bytes()).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!("s.state:{}", first + 2)),
+            "{message}"
+        );
+        assert!(message.contains(what), "{message}");
+    }
+    let mut o = options(Variant::Fancy, 1);
+    o.bits_under = Some(0);
+    o.also_fixed_shift = true;
+    let e = SearchState::new(&o).unwrap_err();
+    assert!(
+        e.0.contains("--also-fixed-shift is for black and white"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_raised_budget_equals_one_run_with_it() {
+    for variant in [Variant::Black, Variant::Fancy] {
+        let mut o = options(variant, 2);
+        o.scan.pool = 2;
+        o.scan.patience = 20;
+        if variant == Variant::Fancy {
+            o.targets = [0, 1, 2, 27].map(|s| (Piece::Bishop, s)).to_vec();
+            o.bits_under = Some(1);
+        }
+        o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
+        let whole = scanned(&o);
+        o.scan.budget = Budget::Candidates(BLOCK_LEN);
+        let mut part = scanned(&o);
+        assert!(part.jobs.iter().all(|j| j.done));
+        part.raise_budget(2 * BLOCK_LEN).unwrap();
+        assert!(part.jobs.iter().any(|j| !j.done), "{variant}: jobs reopen");
+        run(&mut part, &o.limits, &Progress::default(), None);
+        assert_eq!(part, whole, "{variant}");
+    }
+}
+
+#[test]
+fn only_a_whole_block_budget_can_be_raised() {
+    let mut o = options(Variant::Black, 1);
+    let mut st = SearchState::new(&o).unwrap();
+    assert!(st
+        .raise_budget(BLOCK_LEN)
+        .unwrap_err()
+        .contains("until found"));
+    o.scan.budget = Budget::Candidates(BLOCK_LEN + 1);
+    let mut st = SearchState::new(&o).unwrap();
+    assert!(st.raise_budget(BLOCK_LEN).unwrap_err().contains("below"));
+    assert!(st
+        .raise_budget(4 * BLOCK_LEN)
+        .unwrap_err()
+        .contains("inside a block"));
+}
+
+#[test]
+fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
+    let mut o = options(Variant::Black, 2);
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    o.scan.pool = 2;
+    o.scan.patience = 20;
+    o.limits.pack.iterations = 40;
+    let state = scanned(&o);
+    let whole = finish(&state, &o.limits).unwrap();
+    // Every move's checkpoint, saved with the state as the command line does.
+    let mut saved = Vec::new();
+    let mut save = |c: &PackCheckpoint| saved.push(state.to_text_with(Some(c)));
+    let mut hooks = PackHooks {
+        checkpoint: Some((Duration::ZERO, &mut save)),
+        ..PackHooks::default()
+    };
+    let end = finish_with(&state, &o.limits, None, &mut hooks).unwrap();
+    assert_eq!(end.set, whole.set);
+    assert_eq!(saved.len(), 40);
+    for k in [1, 13, 39, 40] {
+        let text = &saved[k - 1];
+        assert!(text.starts_with("magic-gen-state 2\n"));
+        let (read, pack) = SearchState::parse_with_pack("s.state", text.as_bytes()).unwrap();
+        assert_eq!(read, state);
+        assert_eq!(
+            SearchState::parse("s.state", text.as_bytes()).unwrap(),
+            state
+        );
+        let pack = pack.expect("the pack checkpoint");
+        assert_eq!(pack.moves, k as u64);
+        let mut hooks = PackHooks::default();
+        let resumed = finish_with(&read, &o.limits, Some(&pack), &mut hooks).unwrap();
+        assert_eq!(resumed.set, whole.set, "resumed at move {k}");
+        assert_eq!(resumed.pack, whole.pack, "resumed at move {k}");
+    }
+    // Another move count is refused, naming the checkpoint's line.
+    let (read, pack) = SearchState::parse_with_pack("s.state", saved[9].as_bytes()).unwrap();
+    let mut more = o.limits;
+    more.pack.iterations = 41;
+    let e = finish_with(&read, &more, pack.as_ref(), &mut PackHooks::default()).unwrap_err();
+    let FinishError::Checkpoint(m) = e else {
+        panic!("{e}")
+    };
+    let pack_line = saved[9]
+        .lines()
+        .position(|l| l.starts_with("pack "))
+        .unwrap()
+        + 1;
+    assert_eq!(line_of(saved[9].as_bytes(), &m.line), Some(pack_line));
+    assert_eq!(
+        m.mismatch,
+        Mismatch::Settings {
+            saved: o.limits.pack,
+            given: more.pack
+        }
+    );
+}
+
+#[test]
+fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
+    let mut o = options(Variant::Black, 1);
+    o.scan.pool = 1;
+    o.limits.pack.iterations = 3;
+    let state = scanned(&o);
+    let end = finish(&state, &o.limits).unwrap().pack.unwrap();
+    let plain = state.to_text();
+    let with = state.to_text_with(Some(&end));
+    assert!(plain.starts_with("magic-gen-state 1\n"));
+    assert_eq!(
+        with,
+        plain.replacen("state 1", "state 2", 1) + &with[plain.len()..]
+    );
+    // Version 1 with pack lines, version 2 without them: refused.
+    let e = SearchState::parse("s.state", with.replacen("state 2", "state 1", 1).as_bytes());
+    let e = e.unwrap_err().to_string();
+    let pack_line = with.lines().position(|l| l.starts_with("pack ")).unwrap() + 1;
+    let expected = format!("s.state:{pack_line}: a pack checkpoint needs 'magic-gen-state 2'");
+    assert!(e.starts_with(&expected), "{e}");
+    let e = SearchState::parse(
+        "s.state",
+        plain.replacen("state 1", "state 2", 1).as_bytes(),
+    );
+    let e = e.unwrap_err().to_string();
+    assert!(
+        e.contains("'pack' line is missing: a truncated file?"),
+        "{e}"
+    );
+    let e = SearchState::parse("s.state", end.to_file_text().as_bytes());
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("this is a pack checkpoint"));
+}
