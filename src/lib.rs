@@ -89,7 +89,7 @@ mod square;
 
 #[allow(unused_imports)] // Empty when no backend feature is on.
 pub use backend::public::*;
-pub use coords::{Color, File, Rank};
+pub use coords::{Color, File, ParseColorError, ParseFileError, ParseRankError, Rank};
 pub use square::{squares, ParseSquareError, Square, SquareOutOfRange, Squares};
 
 use backend::{chosen, const_chosen};
