@@ -1,5 +1,8 @@
 //! The lines and sides of the board: [`File`], [`Rank`] and [`Color`], with the bitboards
-//! of files and ranks and the flips between the two sides.
+//! of files and ranks, the flips between the two sides, and their names as text.
+
+use core::fmt;
+use core::str::FromStr;
 
 use crate::Square;
 
@@ -29,6 +32,65 @@ impl Color {
             Color::White => Color::Black,
             Color::Black => Color::White,
         }
+    }
+
+    /// Returns the letter FEN uses for the side to move: `'w'` or `'b'`.
+    #[inline]
+    pub const fn char(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+
+    /// Returns the colour's name, `"white"` or `"black"`: what [`Display`](fmt::Display)
+    /// writes.
+    #[inline]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    /// Writes the name, `white` or `black` (the FEN letter is [`Color::char`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// The error of parsing a string that is not a colour: see [`Color`]'s `FromStr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseColorError;
+
+impl fmt::Display for ParseColorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a colour: expected \"white\", \"black\", \"w\" or \"b\"")
+    }
+}
+
+/// So that `?` turns it into a `Box<dyn Error>`.
+impl core::error::Error for ParseColorError {}
+
+impl FromStr for Color {
+    type Err = ParseColorError;
+
+    /// Parses the name or the FEN letter, in either case: `white`, `w`, `black`, `b`.
+    ///
+    /// ```
+    /// use magic_bitboards::Color;
+    /// assert_eq!("w".parse(), Ok(Color::White));
+    /// assert_eq!("Black".parse(), Ok(Color::Black));
+    /// assert_eq!(Color::Black.to_string().parse(), Ok(Color::Black));
+    /// ```
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
+        // The FEN letter is the name's first letter.
+        Color::ALL
+            .into_iter()
+            .find(|c| s.eq_ignore_ascii_case(c.name()) || s.eq_ignore_ascii_case(&c.name()[..1]))
+            .ok_or(ParseColorError)
     }
 }
 
@@ -115,6 +177,68 @@ impl File {
     #[inline]
     pub const fn flip(self) -> File {
         File::ALL[7 - self as usize]
+    }
+
+    /// Returns the file's letter, `'a'` to `'h'`: what [`Display`](fmt::Display) writes.
+    #[inline]
+    pub const fn char(self) -> char {
+        (b'a' + self as u8) as char
+    }
+}
+
+impl From<File> for u8 {
+    /// Returns the index, 0 (a) to 7 (h).
+    #[inline]
+    fn from(file: File) -> u8 {
+        file as u8
+    }
+}
+
+impl From<File> for usize {
+    /// Returns the index, 0 (a) to 7 (h).
+    #[inline]
+    fn from(file: File) -> usize {
+        file as usize
+    }
+}
+
+impl fmt::Display for File {
+    /// Writes the letter, `a` to `h`, as in the square name `e4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.char().encode_utf8(&mut [0; 4]))
+    }
+}
+
+/// The error of parsing a string that is not a file letter: see [`File`]'s `FromStr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseFileError;
+
+impl fmt::Display for ParseFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a file: expected one letter a-h")
+    }
+}
+
+/// So that `?` turns it into a `Box<dyn Error>`.
+impl core::error::Error for ParseFileError {}
+
+impl FromStr for File {
+    type Err = ParseFileError;
+
+    /// Parses one letter `a`..`h`, in either case (as [`Square`] parses its file).
+    ///
+    /// ```
+    /// use magic_bitboards::File;
+    /// assert_eq!("e".parse(), Ok(File::E));
+    /// assert_eq!("H".parse(), Ok(File::H));
+    /// assert!("i".parse::<File>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<File, ParseFileError> {
+        match *s.as_bytes() {
+            [letter] => File::new(letter.to_ascii_lowercase().wrapping_sub(b'a')),
+            _ => None,
+        }
+        .ok_or(ParseFileError)
     }
 }
 
@@ -203,5 +327,66 @@ impl Rank {
             Color::White => self,
             Color::Black => self.flip(),
         }
+    }
+
+    /// Returns the rank's digit, `'1'` to `'8'`: what [`Display`](fmt::Display) writes.
+    #[inline]
+    pub const fn char(self) -> char {
+        (b'1' + self as u8) as char
+    }
+}
+
+impl From<Rank> for u8 {
+    /// Returns the index, 0 (first rank) to 7 (eighth).
+    #[inline]
+    fn from(rank: Rank) -> u8 {
+        rank as u8
+    }
+}
+
+impl From<Rank> for usize {
+    /// Returns the index, 0 (first rank) to 7 (eighth).
+    #[inline]
+    fn from(rank: Rank) -> usize {
+        rank as usize
+    }
+}
+
+impl fmt::Display for Rank {
+    /// Writes the digit, `1` to `8`, as in the square name `e4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.char().encode_utf8(&mut [0; 4]))
+    }
+}
+
+/// The error of parsing a string that is not a rank digit: see [`Rank`]'s `FromStr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseRankError;
+
+impl fmt::Display for ParseRankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a rank: expected one digit 1-8")
+    }
+}
+
+/// So that `?` turns it into a `Box<dyn Error>`.
+impl core::error::Error for ParseRankError {}
+
+impl FromStr for Rank {
+    type Err = ParseRankError;
+
+    /// Parses one digit `1`..`8`.
+    ///
+    /// ```
+    /// use magic_bitboards::Rank;
+    /// assert_eq!("4".parse(), Ok(Rank::Fourth));
+    /// assert!("0".parse::<Rank>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Rank, ParseRankError> {
+        match *s.as_bytes() {
+            [digit] => Rank::new(digit.wrapping_sub(b'1')),
+            _ => None,
+        }
+        .ok_or(ParseRankError)
     }
 }

@@ -75,7 +75,20 @@
 //! cargo feature is on: `fancy`, `plain`, `black`, `pext` and `pext_compact` (the last two
 //! only on x86_64 targets with BMI2), the table-free `hyperbola`, and `hyperbola_avx2`
 //! (vector Hyperbola Quintessence with 4.5 KiB of tables, only on x86_64 targets with AVX2).
-
+//!
+//! These docs describe the build they were generated from: they list the modules it
+//! compiled, and [`BACKEND`], [`CONST_BACKEND`] and [`PEXT_AVAILABLE`] say what it picked.
+#![cfg_attr(
+    docsrs,
+    doc = "On docs.rs that is an x86-64 build with BMI2 and AVX2 and every feature, so \
+           that every module is listed, each marked with the feature and target it needs."
+)]
+#![cfg_attr(
+    not(docsrs),
+    doc = "To list every module, as docs.rs does, give the target BMI2 and AVX2 and turn \
+           on every feature: `RUSTFLAGS=\"-C target-cpu=x86-64-v3\" \
+           RUSTDOCFLAGS=\"-C target-cpu=x86-64-v3\" cargo doc --all-features`."
+)]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
@@ -89,7 +102,7 @@ mod square;
 
 #[allow(unused_imports)] // Empty when no backend feature is on.
 pub use backend::public::*;
-pub use coords::{Color, File, Rank};
+pub use coords::{Color, File, ParseColorError, ParseFileError, ParseRankError, Rank};
 pub use square::{squares, ParseSquareError, Square, SquareOutOfRange, Squares};
 
 use backend::{chosen, const_chosen};
@@ -109,22 +122,56 @@ pub mod registry {
     pub use crate::geometry::{between_computed, line_computed};
 }
 
-/// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
-/// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3 and
-/// `"black"` on baseline x86-64 (see the crate documentation).
-///
-/// ```
-/// // Only the table-free backend links no attack table.
-/// let table_free = magic_bitboards::BACKEND == "hyperbola";
-/// assert_eq!(table_free, magic_bitboards::BACKEND_TABLE_BYTES == 0);
-/// ```
-pub const BACKEND: &str = chosen::NAME;
+/// Adds to a constant's docs the backend this build set in `$cfg` (`mb_default` or
+/// `mb_const_default`, one name each, from build.rs), so that every build's docs name its
+/// own choice rather than docs.rs's.
+macro_rules! this_build {
+    (@names [$($name:literal),*]) => {
+        /// The backends `this_build!` can name, for the test that it can name them all.
+        #[cfg(test)]
+        const NAMED_BACKENDS: &[&str] = &[$($name),*];
+    };
+    (@doc [$($name:literal),*] $cfg:ident: $(#[$attr:meta])* pub const $n:ident: $t:ty = $e:expr;) => {
+        $(#[$attr])*
+        ///
+        $(#[cfg_attr($cfg = $name, doc = concat!(
+            "In the build these docs come from, it is `\"", $name, "\"`."
+        ))])*
+        pub const $n: $t = $e;
+    };
+    ($($rest:tt)*) => {
+        this_build!(@$($rest)*);
+    };
+}
+
+// One list of the backends for both uses of `this_build!` (a test checks it against the
+// crate's list, src/backend/list.rs).
+macro_rules! with_backend_names {
+    ($what:ident $($rest:tt)*) => {
+        this_build!(@$what ["fancy", "plain", "black", "pext", "pext_compact", "hyperbola", "hyperbola_avx2"] $($rest)*);
+    };
+}
+
+with_backend_names!(names);
+
+with_backend_names! { doc mb_default:
+    /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
+    /// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3
+    /// and `"black"` on baseline x86-64 (see the crate documentation).
+    ///
+    /// ```
+    /// // Only the table-free backend links no attack table.
+    /// let table_free = magic_bitboards::BACKEND == "hyperbola";
+    /// assert_eq!(table_free, magic_bitboards::BACKEND_TABLE_BYTES == 0);
+    /// ```
+    pub const BACKEND: &str = chosen::NAME;
+}
 
 /// Whether this build has the PEXT backends: the target is `x86_64` with BMI2 (e.g. `-C
 /// target-cpu=x86-64-v3`) and PEXT is not switched off with `--cfg
 /// magic_bitboards_no_pext`. Where it is `false`, the `pext` and `pext_compact` features
 /// compile nothing (so that one manifest serves every target) and [`BACKEND`] is neither
-/// `"pext"` nor `"pext_compact"`. (These docs are built for a BMI2 target, so that they show the PEXT modules.)
+/// `"pext"` nor `"pext_compact"`.
 ///
 /// ```
 /// use magic_bitboards::{BACKEND, PEXT_AVAILABLE};
@@ -133,6 +180,18 @@ pub const BACKEND: &str = chosen::NAME;
 ///     assert!(PEXT_AVAILABLE);
 /// }
 /// ```
+///
+#[cfg_attr(mb_pext, doc = "In the build these docs come from, it is `true`.")]
+#[cfg_attr(
+    not(mb_pext),
+    doc = "In the build these docs come from, it is `false`, so the `pext` and \
+           `pext_compact` modules are not in them."
+)]
+#[cfg_attr(
+    docsrs,
+    doc = "docs.rs builds them for a BMI2 target so that they show the PEXT modules; a \
+           build for a baseline x86-64 CPU has none."
+)]
 pub const PEXT_AVAILABLE: bool = cfg!(mb_pext);
 
 /// Bytes of attack table the crate-level lookups link in.
@@ -182,17 +241,19 @@ pub fn queen_attacks(sq: Square, occupied: u64) -> u64 {
     chosen::queen_attacks(sq, occupied)
 }
 
-/// The backend behind the `const fn` counterparts [`rook_attacks_const`],
-/// [`bishop_attacks_const`] and [`queen_attacks_const`]: [`BACKEND`] where its lookups are
-/// `const fn`, else (PEXT, AVX2) the table-free `"hyperbola"`, which links no table.
-///
-/// ```
-/// use magic_bitboards::{BACKEND, CONST_BACKEND};
-///
-/// let runtime_only = ["pext", "pext_compact", "hyperbola_avx2"];
-/// assert_eq!(CONST_BACKEND == BACKEND, !runtime_only.contains(&BACKEND));
-/// ```
-pub const CONST_BACKEND: &str = const_chosen::NAME;
+with_backend_names! { doc mb_const_default:
+    /// The backend behind the `const fn` counterparts [`rook_attacks_const`],
+    /// [`bishop_attacks_const`] and [`queen_attacks_const`]: [`BACKEND`] where its lookups
+    /// are `const fn`, else (PEXT, AVX2) the table-free `"hyperbola"`, which links no table.
+    ///
+    /// ```
+    /// use magic_bitboards::{BACKEND, CONST_BACKEND};
+    ///
+    /// let runtime_only = ["pext", "pext_compact", "hyperbola_avx2"];
+    /// assert_eq!(CONST_BACKEND == BACKEND, !runtime_only.contains(&BACKEND));
+    /// ```
+    pub const CONST_BACKEND: &str = const_chosen::NAME;
+}
 
 /// Returns what [`rook_attacks`] returns, as a `const fn` on every target, with
 /// [`CONST_BACKEND`]. For const items and tables built at compile time; at run time
@@ -342,4 +403,15 @@ pub const fn line(a: Square, b: Square) -> u64 {
     return tables::LINE.0[a.index()][b.index()];
     #[cfg(not(mb_line_tables))]
     return geometry::line_computed(a, b);
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every backend gets its line in the docs of `BACKEND` and `CONST_BACKEND`: a backend
+    /// added to src/backend/list.rs but not to `with_backend_names!` would leave its builds'
+    /// docs without one.
+    #[test]
+    fn the_build_docs_can_name_every_backend() {
+        assert_eq!(super::NAMED_BACKENDS, super::registry::ALL_NAMES);
+    }
 }

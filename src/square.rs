@@ -374,6 +374,9 @@ impl fmt::Display for SquareOutOfRange {
     }
 }
 
+/// So that `?` turns it into a `Box<dyn Error>` (or any error type that wraps errors).
+impl core::error::Error for SquareOutOfRange {}
+
 impl TryFrom<u8> for Square {
     type Error = SquareOutOfRange;
 
@@ -422,6 +425,9 @@ impl fmt::Display for ParseSquareError {
         f.write_str("not a square name: expected a file a-h and a rank 1-8, like \"e4\"")
     }
 }
+
+/// So that `?` turns it into a `Box<dyn Error>` (or any error type that wraps errors).
+impl core::error::Error for ParseSquareError {}
 
 impl FromStr for Square {
     type Err = ParseSquareError;

@@ -1,7 +1,11 @@
 //! The engine-facing square API against independent computations: `TryFrom<u32>`, the
-//! `squares` iterator (both ends, its length), `File`/`Rank` and the flips.
+//! `squares` iterator (both ends, its length), `File`/`Rank` and the flips, and the text
+//! forms of files, ranks and colours.
 
-use magic_bitboards::{squares, Color, File, Rank, Square, SquareOutOfRange};
+use magic_bitboards::{
+    squares, Color, File, ParseColorError, ParseFileError, ParseRankError, Rank, Square,
+    SquareOutOfRange,
+};
 
 mod common;
 
@@ -120,4 +124,44 @@ fn flips_mirror_the_board() {
     assert_eq!(Square::E2.flip_rank(), Square::E7);
     assert_eq!(Square::A1.flip_file(), Square::H1);
     assert_eq!(Square::D5.flip_file(), Square::E5);
+}
+
+#[test]
+fn files_ranks_and_colours_print_and_parse_as_square_names_do() {
+    for sq in Square::ALL {
+        let (file, rank) = (File::of(sq), Rank::of(sq));
+        assert_eq!(format!("{file}{rank}"), sq.to_string());
+        assert_eq!(file.to_string().parse(), Ok(file));
+        assert_eq!(rank.to_string().parse(), Ok(rank));
+        assert_eq!(file.to_string().to_uppercase().parse(), Ok(file));
+        assert_eq!(file.char().to_string(), file.to_string());
+        assert_eq!(rank.char().to_string(), rank.to_string());
+        assert_eq!(u8::from(file) as usize, file.index());
+        assert_eq!(usize::from(rank), rank.index());
+    }
+    for bad in ["", "i", "@", "`", "ab", "a ", " a", "1", "é"] {
+        assert_eq!(bad.parse::<File>(), Err(ParseFileError), "{bad:?}");
+    }
+    for bad in ["", "0", "9", "11", "a", "1 ", "٣"] {
+        assert_eq!(bad.parse::<Rank>(), Err(ParseRankError), "{bad:?}");
+    }
+    // Padding and alignment apply, as for other one-word `Display`s.
+    assert_eq!(format!("[{:>3}|{:<2}]", File::C, Rank::Fifth), "[  c|5 ]");
+
+    assert_eq!(Color::White.to_string(), "white");
+    assert_eq!(Color::Black.to_string(), "black");
+    for color in Color::ALL {
+        assert_eq!(color.to_string().parse(), Ok(color));
+        assert_eq!(color.char().to_string().parse(), Ok(color));
+        assert_eq!(color.to_string().to_uppercase().parse(), Ok(color));
+        assert_eq!(
+            color.char().to_ascii_uppercase().to_string().parse(),
+            Ok(color)
+        );
+    }
+    assert_eq!(Color::White.char(), 'w');
+    assert_eq!(Color::Black.char(), 'b');
+    for bad in ["", "x", "wb", "whit", "whites", "bl", " w", "white "] {
+        assert_eq!(bad.parse::<Color>(), Err(ParseColorError), "{bad:?}");
+    }
 }
