@@ -149,10 +149,27 @@ impl File {
         }
     }
 
-    /// Returns the file of `sq`.
+    /// Returns the file of `sq`: [`Square::file`].
     #[inline]
     pub const fn of(sq: Square) -> File {
-        File::ALL[sq.file() as usize]
+        sq.file()
+    }
+
+    /// Returns the file with index `index & 7`. A `match` rather than `File::ALL[..]`, so
+    /// that [`Square::file`] compiles to a mask without a load, as
+    /// [`Square::from_index_masked`] does.
+    #[inline]
+    pub(crate) const fn from_index_masked(index: u8) -> File {
+        match index & 7 {
+            0 => File::A,
+            1 => File::B,
+            2 => File::C,
+            3 => File::D,
+            4 => File::E,
+            5 => File::F,
+            6 => File::G,
+            _ => File::H,
+        }
     }
 
     /// Returns the index, 0 (a) to 7 (h).
@@ -287,10 +304,25 @@ impl Rank {
         }
     }
 
-    /// Returns the rank of `sq`.
+    /// Returns the rank of `sq`: [`Square::rank`].
     #[inline]
     pub const fn of(sq: Square) -> Rank {
-        Rank::ALL[sq.rank() as usize]
+        sq.rank()
+    }
+
+    /// Returns the rank with index `index & 7` (a `match`, as [`File`]'s is).
+    #[inline]
+    pub(crate) const fn from_index_masked(index: u8) -> Rank {
+        match index & 7 {
+            0 => Rank::First,
+            1 => Rank::Second,
+            2 => Rank::Third,
+            3 => Rank::Fourth,
+            4 => Rank::Fifth,
+            5 => Rank::Sixth,
+            6 => Rank::Seventh,
+            _ => Rank::Eighth,
+        }
     }
 
     /// Returns the index, 0 (first rank) to 7 (eighth).

@@ -281,16 +281,31 @@ impl Square {
         self as usize
     }
 
-    /// Returns the file, 0 (a) to 7 (h).
+    /// Returns the file, [`File::A`] to [`File::H`]; `as u8` or [`File::index`] gives its
+    /// index, 0 to 7.
+    ///
+    /// ```
+    /// use magic_bitboards::{File, Square};
+    /// const E: File = Square::E4.file();
+    /// assert_eq!(E, File::E);
+    /// assert_eq!(Square::H1.file() as u8, 7);
+    /// ```
     #[inline]
-    pub const fn file(self) -> u8 {
-        self as u8 & 7
+    pub const fn file(self) -> File {
+        File::from_index_masked(self as u8)
     }
 
-    /// Returns the rank, 0 (first rank) to 7 (eighth rank).
+    /// Returns the rank, [`Rank::First`] to [`Rank::Eighth`]; `as u8` or [`Rank::index`]
+    /// gives its index, 0 to 7.
+    ///
+    /// ```
+    /// use magic_bitboards::{Rank, Square};
+    /// assert_eq!(Square::E4.rank(), Rank::Fourth);
+    /// assert_eq!(Square::A8.rank().index(), 7);
+    /// ```
     #[inline]
-    pub const fn rank(self) -> u8 {
-        self as u8 >> 3
+    pub const fn rank(self) -> Rank {
+        Rank::from_index_masked(self as u8 >> 3)
     }
 
     /// Returns the bitboard with only this square set: `1 << index`.
@@ -448,7 +463,7 @@ impl FromStr for Square {
 impl fmt::Display for Square {
     /// Writes the algebraic name, e.g. `e4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = [b'a' + self.file(), b'1' + self.rank()];
+        let name = [b'a' + self.file() as u8, b'1' + self.rank() as u8];
         // Both bytes are ASCII letters or digits.
         f.write_str(core::str::from_utf8(&name).unwrap_or("??"))
     }

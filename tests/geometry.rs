@@ -126,7 +126,10 @@ fn square_conversions() {
         assert_eq!(Square::new(i as u8), Some(sq));
         assert_eq!(Square::try_from(i), Ok(sq));
         assert_eq!(sq.bit(), 1 << i);
-        assert_eq!(Square::from_file_rank(sq.file(), sq.rank()), Some(sq));
+        assert_eq!(
+            Square::from_file_rank(sq.file() as u8, sq.rank() as u8),
+            Some(sq)
+        );
         let name = sq.to_string();
         assert_eq!(name, square_name(i as u8));
         assert_eq!(name.parse::<Square>(), Ok(sq));

@@ -100,8 +100,11 @@ fn files_and_ranks_cut_the_board_into_lines() {
     assert_eq!(Rank::new(255), None);
     for sq in Square::ALL {
         let (file, rank) = (File::of(sq), Rank::of(sq));
-        assert_eq!(file.index(), sq.file() as usize);
-        assert_eq!(rank.index(), sq.rank() as usize);
+        // Typed: `file()` and `rank()` return the coordinate types, as the peers' do.
+        let (of_sq, on_sq): (File, Rank) = (sq.file(), sq.rank());
+        assert_eq!((of_sq, on_sq), (file, rank));
+        assert_eq!(file.index(), sq.index() % 8);
+        assert_eq!(rank.index(), sq.index() / 8);
         assert_eq!(Square::from_coords(file, rank), sq);
         assert_eq!(file.bitboard() & rank.bitboard(), sq.bit(), "{sq}");
     }

@@ -38,7 +38,7 @@ const fn shift_ranks(bits: u64, n: i32) -> u64 {
 #[inline]
 pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
-    let file = hyperbola(occupied, s, (FILE_A << sq.file()) ^ s);
+    let file = hyperbola(occupied, s, (FILE_A << sq.file() as u8) ^ s);
     file | rank_attacks(sq, occupied)
 }
 
@@ -50,7 +50,7 @@ pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
 #[inline(always)]
 const fn rank_attacks(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
-    let rank_mask = 0xffu64 << (sq.rank() * 8);
+    let rank_mask = 0xffu64 << (sq.rank() as u8 * 8);
     let o = occupied & rank_mask;
     let below = o & (s - 1);
     let above = o & !((s << 1).wrapping_sub(1));
@@ -67,7 +67,7 @@ const fn rank_attacks(sq: Square, occupied: u64) -> u64 {
 #[inline(always)]
 const fn rank_attacks_reversed(sq: Square, occupied: u64) -> u64 {
     let s = sq.bit();
-    let mask = (0xffu64 << (sq.rank() * 8)) ^ s;
+    let mask = (0xffu64 << (sq.rank() as u8 * 8)) ^ s;
     let forward = occupied & mask;
     let up = forward.wrapping_sub(s.wrapping_mul(2));
     let down = forward
@@ -108,7 +108,7 @@ mod tests {
     fn reversed_rank_attacks_match_the_ray_walk() {
         for sq in Square::ALL {
             let i = sq.index() as u8;
-            let rank = 0xffu64 << (sq.rank() * 8);
+            let rank = 0xffu64 << (sq.rank() as u8 * 8);
             for occ in subsets(relevant_mask(Piece::Rook, i)) {
                 for edges in [0, rank & 0x8181_8181_8181_8181, !rank] {
                     let occ = occ | edges;

@@ -112,7 +112,7 @@ static RANK_ATTACKS: [[u8; 64]; 8] = {
 /// Returns the attacks along the rank of `sq`.
 #[inline(always)]
 fn rank_attacks(sq: Square, occupied: u64) -> u64 {
-    let shift = u32::from(sq.rank()) * 8;
+    let shift = u32::from(sq.rank() as u8) * 8;
     let inner = (occupied >> (shift + 1)) & 63;
     u64::from(RANK_ATTACKS[usize::from(sq.file())][inner as usize]) << shift
 }
