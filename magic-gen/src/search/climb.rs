@@ -21,9 +21,8 @@ fn flip_one_or_two(magic: u64, r: u64) -> u64 {
 
 /// Returns `magic` with one, two or three random bits flipped (3/8, 3/8 and 2/8 of the
 /// time; a bit may be flipped back), drawn from the random word `r`: the move of the
-/// density climb. On 4M-candidate pools of 32 polished with `--polish 100000`, then packed
-/// by 100,000 moves: 96,457 entries, where one or two bits (and a tie-break on span) gave
-/// 101,304.
+/// density climb. Up to three bits reach denser magics than one or two
+/// (docs/results/hunts.md).
 fn flip_one_to_three(magic: u64, r: u64) -> u64 {
     let mut m = magic ^ (1 << (r & 63));
     if (r >> 6) & 7 >= 3 {
@@ -80,10 +79,8 @@ const CLUMP_COLD: f64 = 0.5;
 /// ([`EpochTable::clumped`]: the spread falls as slots gather), flipping one to three bits
 /// a move and keeping valid trials by the Metropolis rule. Returns the magic of the fewest
 /// blocked slots met (`start` itself unless one blocks fewer), or `None` if `start` is not
-/// a magic. The scan's
-/// candidates spread their slots evenly: on the 32M white pools every find of rook a1,
-/// h1 and h8 blocks all 4,096 slots, where in scratch runs 200,000 moves from 8 of them
-/// reached 2,699, 2,824 and 2,128 (the published magics: 2,570, 3,424 and 2,434).
+/// a magic. The scan's candidates spread their slots evenly over the range, which leaves
+/// other squares no room; clumped ones leave long holes (docs/results/sets.md).
 pub(crate) fn clump_climb(
     entries: &[(u64, u8)],
     bits: u8,
@@ -129,8 +126,7 @@ const CLIMB_PATIENCE: u32 = 1000;
 /// constructive collisions: from `start`, flip one or two random bits at a time and keep
 /// the change when it does not add destructive collisions, until none are left or
 /// [`CLIMB_PATIENCE`] moves bring no improvement. Random sparse candidates almost never
-/// work below the popcount (none of 128 squares in 1.4 billion tries); climbing finds
-/// bishop a1 at 5 bits in about 100,000 evaluations.
+/// work below the popcount; climbing does (docs/results/hunts.md).
 pub(crate) fn climb(
     entries: &[(u64, u8)],
     bits: u8,

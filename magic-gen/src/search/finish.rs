@@ -79,14 +79,13 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 }
 
 /// Returns per job of `state` (fixed shift) the magics of its pool, in pool order, each
-/// climbed by the density climb to a lower pack cost until `limits.polish` moves bring no
-/// improvement, then its sparse finds as they are, then (white, with `limits.clump`) each
+/// climbed by the density climb to a lower pack cost until `polish.polish` moves bring no
+/// improvement, then its sparse finds as they are, then (white, with `polish.clump`) each
 /// find annealed toward clumped slots (the clump climb) where that blocks fewer slots than
 /// the find itself; duplicates dropped. A climb has its own stream per find, so the result
-/// does not depend on the threads (`limits.threads` share the jobs). Climbing only the
-/// finds a pool keeps costs little next to the scan, where `--patience` climbs every valid
-/// candidate: on the 4,194,304-candidate scan with pools of 32, a polish of 100,000 took a
-/// few CPU-minutes and the table packed by 100,000 moves from 101,841 to 96,457 entries.
+/// does not depend on the threads (`threads` share the jobs). Climbing only the finds a
+/// pool keeps costs little next to the scan, where `--patience` climbs every valid
+/// candidate (measured in docs/results/hunts.md).
 pub(crate) fn polished(
     state: &SearchState,
     polish: &PolishSettings,
@@ -122,9 +121,7 @@ pub(crate) fn polished(
             if at >= state.scan.pool || polish.polish == 0 {
                 // Without a polish every find goes in as scanned, and a sparse find always
                 // does: it keeps its long span and its holes. Climbed to a lower pack
-                // cost it uses fewer slots but leaves holes no square fills (the 4M pools
-                // of 32 plus 16 sparse, 300,000 moves: 93,760 entries, against 91,832
-                // with the sparse finds as scanned).
+                // cost it uses fewer slots but leaves holes no square fills.
                 keep(f.magic);
                 continue;
             }

@@ -12,7 +12,7 @@ pub struct MergeError {
     pub state: usize,
     /// Index of the state it was compared with (the first, or an earlier one of the same shard).
     pub with: usize,
-    /// How the line at fault starts (`"seed"`, `"job rook e4"`), for [`line_of`]; `None`
+    /// How the line at fault starts (`"seed"`, `"job rook e4"`), for [`crate::line_of`]; `None`
     /// when the state as a whole is at fault.
     pub line: Option<String>,
     /// How it differs.

@@ -12,8 +12,8 @@ pub(crate) const SHORT_HOLE: u32 = 16;
 impl EpochTable {
     /// Returns the slots a valid `magic` blocks for other squares, or `None` on a
     /// destructive collision: its used slots plus the holes between them shorter than
-    /// [`SHORT_HOLE`]. The published white magics block 82,486 slots in all (73,195
-    /// used); a magic with few used slots scattered one hole apart blocks its whole span.
+    /// [`SHORT_HOLE`]: a magic with few used slots scattered one hole apart blocks its
+    /// whole span.
     pub(crate) fn blocked(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Option<u32> {
         self.clumped(entries, magic, bits)
             .map(|(blocked, _)| blocked)
@@ -51,9 +51,8 @@ impl EpochTable {
     }
 }
 
-/// Slots per block of the spread [`EpochTable::clumped`] measures: in scratch climbs on the
-/// corner rooks of the 32M white pools, blocks of 64 reached 2,128-2,824 blocked slots,
-/// blocks of 16 or 32 no lower than 3,328 (a judgement from those runs).
+/// Slots per block of the spread [`EpochTable::clumped`] measures: climbs with blocks of 64
+/// reached fewer blocked slots than with 16 or 32 (docs/results/sets.md).
 pub(crate) const CLUMP_BLOCK: usize = 64;
 
 /// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on

@@ -134,39 +134,22 @@ impl Stream {
 enum Family {
     /// Fancy and plain: a sparse word, the quickest to find a magic (any magic will do).
     /// Each is the AND of the last three words drawn, a window that slides by one word per
-    /// candidate: one draw a candidate instead of three. Neighbours share words, yet the
-    /// standard-bit fancy searches of seeds 1-40 tried 94.6 million candidates in all this
-    /// way against 95.4 million with three fresh words each, and seeds 1-10 ran 0.86x the
-    /// instructions (callgrind).
+    /// candidate: one draw a candidate instead of three. Neighbours share words, yet as few
+    /// candidates find a magic as with three fresh words each (docs/results/search-speed.md).
     Sparse,
     /// Black: a sparse word `m` made one of `m`, `3m`, `-m` and `-3m`. Many of the published
     /// record's magics are negated sparse words (dense) or sums of adjacent bit pairs, and
-    /// those give used indices in blocks with holes that other squares fill (4,194,304
-    /// candidates per job pack 101,841 entries this way, 103,736 with `m` and `-m` only).
+    /// those give used indices in blocks with holes that other squares fill.
     Black,
-    /// White: four forms, a quarter each. The difference of two sparse words, the shape of
-    /// the published white magics (a sparse top over a run of ones). On white keys it
-    /// finds magics with far fewer used slots: on rook a1, d1, b2, h3, d4, g4, e6 and
-    /// bishop a1, c3, e5, 4 million candidates each, the fewest used slots sum to 8,809
-    /// this way against 11,964 with the black family (which on black keys stays the better
-    /// one, 8,950 against 9,352). A quarter of the candidates are words of 2 to 6 bits
-    /// instead ([`few_bits`]): those give the compact ranges (rook f5, e3, g4: 1,024 slots
-    /// in a row) that the published set has on 13 rook squares and the difference never
-    /// gave. At 4,194,304 candidates per job and 300,000 moves, the table went from
-    /// 111,875 to 105,796 entries with them. A quarter are negated sparse words: the
-    /// published rook magics of ranks 5-8 are `2^(56 - file) - x`, whose high part
-    /// vanishes on every key of those squares, so they index as `-x`, which a difference
-    /// draws only when its first word has no bit below the second's. At 33,554,432
-    /// candidates per job, pools of 32 and 16 sparse, polish and 1,000,000 moves they took
-    /// the table from 97,370 to 95,712 entries (seed 1) and from 97,060 to 95,689 (seed 2).
-    /// A quarter, half of the differences before, are a sparse word minus a [`small`]
-    /// number, the form of the published rook magics of ranks 1-3 (`0x004000888847ffff`
-    /// is `0x0040008888480000 - 1`), which a difference of two sparse words almost never
-    /// draws: at 4,194,304 candidates per job, pools of 32 and 16 sparse, polish and
-    /// 100,000 moves (seed 1, one packing, whose spread is 2-4%) the table went from
-    /// 100,608 to 98,218 entries, and to 100,964 when every difference was drawn this way.
-    /// With white's blocked-slot rank, three packings of each of two scans came out 1.9%
-    /// and 2.4% shorter on average than before both (docs/record-hunts.md, White).
+    /// White: four forms, a quarter each, the shapes of the published white magics.
+    /// The difference of two sparse words (a sparse top over a run of ones), which on
+    /// white keys uses far fewer slots than the black family. Words of 2 to 6 bits
+    /// ([`few_bits`]), which give compact ranges of one slot per subset. Negated sparse
+    /// words: the published rook magics of ranks 5-8 are `2^(56 - file) - x`, whose high
+    /// part vanishes on every key of those squares, so they index as `-x`. A sparse word
+    /// minus a [`small`] number, the form of the published rook magics of ranks 1-3
+    /// (`0x004000888847ffff` is `0x0040008888480000 - 1`), which a difference almost never
+    /// draws. Each form shortened the packed table (docs/results/hunts.md).
     White,
 }
 

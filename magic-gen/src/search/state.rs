@@ -91,9 +91,8 @@ pub struct SearchState {
 /// packer, lower is better: twice the used slots plus the span, so a used slot costs as
 /// much as three holes. Ranking pools by span alone gives compact blocks that sit end to
 /// end; by used slots alone, or with a tenth or a quarter of the span, holes that the other
-/// squares cannot fill. In scratch runs (pools of 32 from 4 million candidates per rook
-/// square, 100,000 annealing moves) half the span packed 4-5% shorter than a quarter or
-/// twice the span.
+/// squares cannot fill; half the span packed shorter than a quarter or twice the span
+/// (docs/results/hunts.md).
 pub(crate) fn pack_cost(used: u32, span: u32) -> u32 {
     2 * used + span
 }
@@ -101,10 +100,8 @@ pub(crate) fn pack_cost(used: u32, span: u32) -> u32 {
 /// Returns how a fixed-shift magic with `used` slots in a span of `span` ranks among the
 /// sparse finds of a pool ([`Scan::sparse`]), lower is better: a hole costs a tenth of a
 /// used slot. Pools ranked by [`pack_cost`] alone hold few magics with many constructive
-/// collisions, since their spans are long: on rook g4 every one of the best 64 of 4 million
-/// candidates uses all 1,024 slots, where the record's magic uses 608. In scratch runs (the
-/// 4M pools of 32, polished, 300,000 annealing moves) adding the 16 sparsest of each
-/// square packed 91,832 entries, against 96,153 without them.
+/// collisions, since their spans are long; the sparse finds beside them leave holes that
+/// other squares fill (docs/results/hunts.md).
 pub(crate) fn sparse_cost(used: u32, span: u32) -> u32 {
     10 * used + span
 }
@@ -129,12 +126,9 @@ impl Scan {
     /// Returns the order in which sparse finds are kept: the lowest [`sparse_cost`] (black)
     /// or the fewest blocked slots (white), then the lowest index.
     ///
-    /// White: the published white magics block 82,486 slots ([`EpochTable::blocked`]) and
-    /// pack to 88,772 entries; the white pools kept by sparse cost
-    /// held, per square, no better than 97,587 from 4,194,304 candidates per job, and ranked
-    /// by blocked slots 91,021. With polish and 100,000 moves the table went from 101,776 to
-    /// 100,608 entries (seed 1). On black keys the sparse cost stays: the committed black
-    /// sets were kept by it.
+    /// White keys have a lone slot 0 and runs: blocked slots (used ones and the short holes
+    /// between them) say better than the sparse cost what a white find leaves to other
+    /// squares. Black keeps the sparse cost, by which the committed black sets were kept.
     pub(crate) fn sparse_rank(&self, f: &Found) -> (u32, u64) {
         if self.ranks_by_blocked() {
             (f.blocked, f.index)

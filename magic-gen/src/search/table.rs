@@ -323,8 +323,8 @@ impl EpochTable {
     /// what a density climb minimises for fixed-shift tables. With white keys the span
     /// leaves out the empty occupancy: its key is 0, so it always takes index 0, a lone
     /// slot that drops into any hole. What counts is where the other occupancies go: the
-    /// published white magics put them all in the top sixth of the range (rook b7: slot 0,
-    /// then 544 slots from 3,424 on), a short run that other squares' runs interleave with.
+    /// published white magics put them in a short run near the top of the range, which
+    /// other squares' runs interleave with.
     #[inline]
     pub(crate) fn measure(
         &mut self,
