@@ -41,7 +41,7 @@ mod magics;
 #[path = "build/sets.rs"]
 mod sets;
 
-use sets::{load, set_variable, PLAIN_ROWS};
+use sets::{load, set_variable};
 
 /// A backend of `src/backend/list.rs`: its name, what it needs of the target, and whether
 /// its lookups are `const fn`.
@@ -212,7 +212,7 @@ fn write(path: &Path, bytes: &[u8]) {
 fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let e = set.entry(piece, sq);
     let mask = relevant_mask(piece, sq);
-    let (magic, not_mask) = (e.magic, !mask);
+    let (magic, not_mask) = (e.magic, set.variant.stored_mask(mask));
     let range = range_from("ATTACKS", e.offset);
     match backend {
         "fancy" => format!(
@@ -262,16 +262,16 @@ fn backend_tables(out: &Out, backend: &str, set: &MagicSet, table: Vec<u64>) {
         "plain" => {
             // Pad the verified table (cut after its last used slot) to the full layout so
             // that lookups index fixed-size arrays and need no bounds check.
-            let rook_len = 64 * PLAIN_ROWS[0].1;
+            let row = |piece| Some(MagicSet::plain_row(piece) as usize);
             let mut full = table;
-            full.resize(rook_len + 64 * PLAIN_ROWS[1].1, 0);
-            let (rook, bishop) = full.split_at(rook_len);
-            src += &out.u64_table(&file("rook"), "ROOK_ATTACKS", rook, Some(PLAIN_ROWS[0].1));
+            full.resize(MagicSet::PLAIN_LEN as usize, 0);
+            let (rook, bishop) = full.split_at(MagicSet::plain_offset(Piece::Bishop, 0) as usize);
+            src += &out.u64_table(&file("rook"), "ROOK_ATTACKS", rook, row(Piece::Rook));
             src += &out.u64_table(
                 &file("bishop"),
                 "BISHOP_ATTACKS",
                 bishop,
-                Some(PLAIN_ROWS[1].1),
+                row(Piece::Bishop),
             );
         }
         _ => src += &out.u64_table(&file("attacks"), "ATTACKS", &table, None),

@@ -141,10 +141,6 @@ pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
     Ok((set, verified.table))
 }
 
-/// The plain layout: one array of 4096 entries per rook square, then one of 512 per bishop
-/// square, the index bounded by the fixed shift alone.
-pub(crate) const PLAIN_ROWS: [(Piece, usize); 2] = [(Piece::Rook, 4096), (Piece::Bishop, 512)];
-
 /// Returns what the `backend` module's lookup cannot index in `set`, one message per
 /// square: plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain
 /// lookup finds each square's array by its index alone, and every record's range starts
@@ -164,11 +160,8 @@ pub(crate) fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
                     e.bits
                 ));
             }
-            let plain_offset = match piece {
-                Piece::Rook => sq as usize * PLAIN_ROWS[0].1,
-                Piece::Bishop => 64 * PLAIN_ROWS[0].1 + sq as usize * PLAIN_ROWS[1].1,
-            };
-            if backend == "plain" && usize::try_from(e.offset) != Ok(plain_offset) {
+            let plain_offset = MagicSet::plain_offset(piece, sq);
+            if backend == "plain" && e.offset != i64::from(plain_offset) {
                 problems.push(format!(
                     "{place}: offset {} is not the plain layout's {plain_offset}",
                     e.offset
