@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use magic_gen::{read_set_file, set_from_magics, verify, MagicSet, Piece, Variant};
 
+use crate::backends::{spec, BackendSpec, Layout};
 use crate::{fail, magics};
 
 /// The variable whose path replaces the committed set of `backend` (docs/own-set.md).
@@ -40,18 +41,15 @@ pub(crate) fn user_set(backend: &str) -> Result<Option<PathBuf>, String> {
     Ok(Some(path))
 }
 
-/// Whether the `backend` module's lookup can index a set of `variant`: the fancy backend
-/// stores a shift and an offset per square, so it reads every `occ & mask` layout; plain
-/// and black read their own variant only.
-pub(crate) fn reads(backend: &str, variant: Variant) -> bool {
-    match backend {
-        "fancy" => matches!(variant, Variant::Fancy | Variant::White | Variant::Plain),
-        _ => variant.name() == backend,
-    }
+/// Whether the `backend` module's lookup can index a set of `variant` (its `reads` in
+/// src/backend/list.rs: the fancy backend stores a shift and an offset per square, so it
+/// reads every `occ & mask` layout; plain and black read their own variant only).
+pub(crate) fn reads(backend: &BackendSpec, variant: Variant) -> bool {
+    backend.reads.contains(&variant.name())
 }
 
 /// Why `backend` cannot take a set of `variant`, and where such a set goes instead.
-pub(crate) fn unreadable(backend: &str, variant: Variant) -> String {
+pub(crate) fn unreadable(backend: &BackendSpec, variant: Variant) -> String {
     let names: Vec<&str> = Variant::ALL
         .into_iter()
         .filter(|&v| reads(backend, v))
@@ -59,12 +57,13 @@ pub(crate) fn unreadable(backend: &str, variant: Variant) -> String {
         .collect();
     let instead = magics::COMMITTED
         .iter()
-        .find(|c| reads(c.backend, variant))
+        .find(|c| spec(c.backend).is_some_and(|b| reads(b, variant)))
         .map_or("no backend takes such a set".to_string(), |c| {
             format!("name it in {} instead", set_variable(c.backend))
         });
     format!(
-        "a {variant} set, which the {backend} backend cannot index (it reads {} sets): {instead}",
+        "a {variant} set, which the {} backend cannot index (it reads {} sets): {instead}",
+        backend.name,
         names.join(", ")
     )
 }
@@ -72,16 +71,22 @@ pub(crate) fn unreadable(backend: &str, variant: Variant) -> String {
 /// Rebuilds the backend's set (the user's, the committed one, or the PEXT layout) and
 /// verifies it exhaustively, returning it with its table, or every problem found, each
 /// naming the file and the line or the piece and square.
-pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
-    let Some(committed) = magics::committed(backend) else {
+pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
+    if backend.layout.uses_pext_layout() {
         // Both PEXT backends share the perfect-index layout, which needs no committed file.
         let set = MagicSet::pext();
         let table = verify(&set)
             .unwrap_or_else(|_| fail("the PEXT layout failed verification"))
             .table;
         return Ok((set, table));
+    }
+    let name = backend.name;
+    let Some(committed) = magics::committed(name) else {
+        fail(&format!(
+            "magics.rs: no committed set for the {name} backend"
+        ));
     };
-    let user = user_set(backend).map_err(|e| vec![e])?;
+    let user = user_set(name).map_err(|e| vec![e])?;
     let file = match &user {
         Some(path) => path.display().to_string(),
         None => committed.file.to_string(),
@@ -92,7 +97,7 @@ pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
         let fix = match &user {
             Some(_) => format!(
                 "it is the set {} names: fix it (`magic-gen verify {file}`) or unset the variable",
-                set_variable(backend)
+                set_variable(name)
             ),
             None => "regenerate it with magic-gen".to_string(),
         };
@@ -105,7 +110,7 @@ pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
     let set = match &user {
         Some(path) => {
             read_set_file(path)
-                .map_err(|e| vec![format!("{e} (the set {} names)", set_variable(backend))])?
+                .map_err(|e| vec![format!("{e} (the set {} names)", set_variable(name))])?
                 .0
         }
         None => {
@@ -126,7 +131,7 @@ pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
             .map(|m| format!("{file}: {m}"))
             .collect();
         lines.push(format!(
-            "{file}: {count} square(s), listed above, that the {backend} backend cannot index"
+            "{file}: {count} square(s), listed above, that the {name} backend cannot index"
         ));
         return Err(lines);
     }
@@ -147,21 +152,21 @@ pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
 /// inside the table (an offset of 0 or more).
 /// (magic-gen's variants allow more: black and white sets may shift per square and start a
 /// range before the table.)
-pub(crate) fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
+pub(crate) fn unindexable(backend: &BackendSpec, set: &MagicSet) -> Vec<String> {
     let mut problems = Vec::new();
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entry(piece, sq);
             let place = format!("{piece} {}", magic_gen::square_name(sq));
             let fixed = piece.fixed_bits();
-            if matches!(backend, "plain" | "black") && e.bits != fixed {
+            if backend.layout.fixed_shift() && e.bits != fixed {
                 problems.push(format!(
-                    "{place}: {} index bits, but the {backend} backend's shift is fixed at {fixed}",
-                    e.bits
+                    "{place}: {} index bits, but the {} backend's shift is fixed at {fixed}",
+                    e.bits, backend.name
                 ));
             }
             let plain_offset = MagicSet::plain_offset(piece, sq);
-            if backend == "plain" && e.offset != i64::from(plain_offset) {
+            if backend.layout == Layout::Plain && e.offset != i64::from(plain_offset) {
                 problems.push(format!(
                     "{place}: offset {} is not the plain layout's {plain_offset}",
                     e.offset
