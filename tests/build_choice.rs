@@ -122,6 +122,25 @@ fn hosted_targets_keep_their_defaults() {
 }
 
 #[test]
+fn wasm_keeps_the_measured_default() {
+    // docs/backends.md, "WebAssembly": black is 3-8x faster than hyperbola in node.
+    for target in ["wasm32-unknown-unknown", "wasm32-wasip1"] {
+        let plan = decide(target, &[], &[]).unwrap();
+        assert_eq!(
+            (plan.default, plan.line_tables),
+            ("black", true),
+            "{target}"
+        );
+        let small = decide(
+            target,
+            &["--cfg", "magic_bitboards_backend=\"hyperbola\""],
+            &[],
+        );
+        assert_eq!(small.unwrap().compiled, ["hyperbola"], "{target}");
+    }
+}
+
+#[test]
 fn a_feature_that_compiles_nothing_says_why_and_what_instead() {
     let plan = decide(X86, &[], &["pext", "hyperbola_avx2", "fancy"]).unwrap();
     assert_eq!(plan.compiled, ["fancy", "black"]);
