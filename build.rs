@@ -39,26 +39,21 @@ mod backends;
 mod geometry;
 /// The committed sets (`magics.rs`).
 mod magics;
+/// How a set that cannot be used is reported.
+#[path = "build/report.rs"]
+mod report;
 /// Which set each backend builds from, read, verified and checked against what the
 /// backend can index.
 #[path = "build/sets.rs"]
 mod sets;
 
 use backends::{checksum, plan, spec, BackendSpec, Layout, Target, BACKENDS};
+use report::Unfit;
 use sets::{load, set_variable};
 
-/// Stops the build with a message on stderr (cargo shows it in full on failure).
+/// Stops the build with a message: the one line cargo prints first.
 fn fail(message: &str) -> ! {
-    fail_with(&[format!("magic-bitboards build script: {message}")])
-}
-
-/// Stops the build with one `error:` line per message: an exit status, not a panic, so
-/// that what cargo shows is the messages and nothing about the script's own code.
-fn fail_with(messages: &[String]) -> ! {
-    for m in messages {
-        eprintln!("error: {m}");
-    }
-    std::process::exit(1)
+    report::stop(&[Unfit::line(message.to_string())])
 }
 
 fn feature(name: &str) -> bool {
@@ -299,11 +294,11 @@ fn main() {
     for &backend in compiled.iter().filter(|b| b.layout != Layout::None) {
         match load(backend) {
             Ok((set, table)) => sets.push((backend, set, table)),
-            Err(e) => errors.extend(e),
+            Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {
-        fail_with(&errors);
+        report::stop(&errors);
     }
     for set in magics::COMMITTED {
         let var = set_variable(set.backend);
