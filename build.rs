@@ -12,11 +12,11 @@
 //!   declarations of its tables, included by `src/backend/<backend>.rs`;
 //! * `geometry.rs`: the same for the leaper, ray, `between` and `line` tables.
 //!
-//! Which backends the target gets is decided here, from `src/backend/list.rs`, and handed
+//! Which backends the target gets is decided in build/backends.rs from `src/backend/list.rs`, and handed
 //! to the crate as `cfg`s: `mb_backend = "NAME"` for each compiled backend, `mb_default` for
 //! the crate-level one, `mb_const_default` for the one behind the crate-level `const fn`
 //! lookups, `mb_pext` when PEXT is compiled, `mb_line_tables` when `between` and `line` are
-//! tables (not on 16-bit targets).
+//! tables (not on 16-bit targets, nor by default on bare metal).
 //!
 //! `MAGIC_BITBOARDS_FANCY_SET`, `MAGIC_BITBOARDS_PLAIN_SET` and `MAGIC_BITBOARDS_BLACK_SET`
 //! replace a committed set with a file of the user's, in either format magic-gen writes
@@ -31,117 +31,29 @@ use std::path::{Path, PathBuf};
 
 use magic_gen::{empty_board_attacks, pext, relevant_mask, MagicSet, Piece};
 
+/// The backends of `src/backend/list.rs` and what the target gets of them.
+#[path = "build/backends.rs"]
+mod backends;
 /// The geometry tables: leapers, rays, `between`, `line`.
 #[path = "build/geometry.rs"]
 mod geometry;
 /// The committed sets (`magics.rs`).
 mod magics;
+/// How a set that cannot be used is reported.
+#[path = "build/report.rs"]
+mod report;
 /// Which set each backend builds from, read, verified and checked against what the
 /// backend can index.
 #[path = "build/sets.rs"]
 mod sets;
 
-use sets::{load, set_variable, PLAIN_ROWS};
+use backends::{checksum, plan, spec, BackendSpec, Layout, Target, BACKENDS};
+use report::Unfit;
+use sets::{load, set_variable};
 
-/// A backend of `src/backend/list.rs`: its name, what it needs of the target, and whether
-/// its lookups are `const fn`.
-struct BackendSpec {
-    name: &'static str,
-    needs: &'static [&'static str],
-    const_fn: bool,
-}
-
-macro_rules! backends {
-    ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:literal;)*) => {
-        /// Every backend, in the list's order.
-        const BACKENDS: &[BackendSpec] = &[$(BackendSpec {
-            name: $name,
-            needs: &[$(stringify!($need)),*],
-            const_fn: $const_fn,
-        }),*];
-    };
-}
-
-include!("src/backend/list.rs");
-
-/// What cargo tells us about the target (not the host this script runs on).
-struct Target {
-    /// `x86_64` with `bmi2` enabled and PEXT not switched off by `--cfg magic_bitboards_no_pext`.
-    pext: bool,
-    /// `x86_64` with `avx2` enabled.
-    avx2: bool,
-    little_endian: bool,
-    pointer_width: u32,
-}
-
-impl Target {
-    fn from_env() -> Target {
-        let var = |name: &str| env::var(name).unwrap_or_default();
-        let features = var("CARGO_CFG_TARGET_FEATURE");
-        let has = |feature: &str| features.split(',').any(|f| f == feature);
-        let x86_64 = var("CARGO_CFG_TARGET_ARCH") == "x86_64";
-        // Cargo sets CARGO_CFG_<NAME> for every cfg of the target, `--cfg` in RUSTFLAGS included.
-        let no_pext = env::var_os("CARGO_CFG_MAGIC_BITBOARDS_NO_PEXT").is_some();
-        let little_endian = match var("CARGO_CFG_TARGET_ENDIAN").as_str() {
-            "little" => true,
-            "big" => false,
-            other => fail(&format!("unknown CARGO_CFG_TARGET_ENDIAN '{other}'")),
-        };
-        let pointer_width = var("CARGO_CFG_TARGET_POINTER_WIDTH")
-            .parse()
-            .unwrap_or_else(|_| fail("CARGO_CFG_TARGET_POINTER_WIDTH is not a number"));
-        Target {
-            pext: x86_64 && has("bmi2") && !no_pext,
-            avx2: x86_64 && has("avx2"),
-            little_endian,
-            pointer_width,
-        }
-    }
-
-    /// Whether the target offers `need` (a `needs` word of src/backend/list.rs).
-    fn has(&self, need: &str) -> bool {
-        match need {
-            "tables" => self.pointer_width >= 32,
-            "pext" => self.pext,
-            "avx2" => self.avx2,
-            other => fail(&format!("src/backend/list.rs: unknown need `{other}`")),
-        }
-    }
-
-    /// Why the target cannot have `backend`, if it cannot.
-    fn lacks(&self, backend: &BackendSpec) -> Option<String> {
-        let need = backend.needs.iter().find(|n| !self.has(n))?;
-        Some(match *need {
-            "tables" => format!(
-                "`{}` needs tables of hundreds of KiB, which a {}-bit target cannot address; \
-                 use the table-free `hyperbola` backend",
-                backend.name, self.pointer_width
-            ),
-            "avx2" => format!(
-                "`{}` needs an x86_64 target with avx2 (e.g. -C target-cpu=x86-64-v3)",
-                backend.name
-            ),
-            _ => format!(
-                "`{}` needs an x86_64 target with bmi2 (e.g. -C target-cpu=x86-64-v3) and no \
-                 --cfg magic_bitboards_no_pext",
-                backend.name
-            ),
-        })
-    }
-}
-
-/// Stops the build with a message on stderr (cargo shows it in full on failure).
+/// Stops the build with a message: the one line cargo prints first.
 fn fail(message: &str) -> ! {
-    fail_with(&[format!("magic-bitboards build script: {message}")])
-}
-
-/// Stops the build with one `error:` line per message: an exit status, not a panic, so
-/// that what cargo shows is the messages and nothing about the script's own code.
-fn fail_with(messages: &[String]) -> ! {
-    for m in messages {
-        eprintln!("error: {m}");
-    }
-    std::process::exit(1)
+    report::stop(&[Unfit::line(message.to_string())])
 }
 
 fn feature(name: &str) -> bool {
@@ -209,22 +121,25 @@ fn write(path: &Path, bytes: &[u8]) {
 /// Returns the per-square record literal the backend's lookup reads (the struct is
 /// declared in src/backend/<backend>.rs). `load` has checked that the backend indexes
 /// every square of `set` (`unindexable`).
-fn record(backend: &str, set: &MagicSet, piece: Piece, sq: u8) -> String {
+fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String {
     let e = set.entry(piece, sq);
     let mask = relevant_mask(piece, sq);
-    let (magic, not_mask) = (e.magic, !mask);
+    let (magic, not_mask) = (e.magic, set.variant.stored_mask(mask));
     let range = range_from("ATTACKS", e.offset);
-    match backend {
-        "fancy" => format!(
+    match backend.layout {
+        Layout::Fancy => format!(
             "FancyMagic {{ mask: {mask:#018x}, magic: {magic:#018x}, range: {range}, shift: {} }}",
             64 - e.bits
         ),
-        "plain" => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
-        "black" => format!(
+        Layout::Plain => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
+        Layout::Black => format!(
             "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
-        "pext" => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
-        other => fail(&format!("no per-square record for backend `{other}`")),
+        Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
+        Layout::PextCompact | Layout::None => fail(&format!(
+            "no per-square record for backend `{}`",
+            backend.name
+        )),
     }
 }
 
@@ -237,11 +152,12 @@ fn range_from(table: &str, offset: impl std::fmt::Display) -> String {
 
 /// Writes `<backend>.rs` (records and table declarations) and the table's bytes, from
 /// the backend's verified set and its table.
-fn backend_tables(out: &Out, backend: &str, set: &MagicSet, table: Vec<u64>) {
+fn backend_tables(out: &Out, backend: &BackendSpec, set: &MagicSet, table: Vec<u64>) {
     let mut src = String::from("// @generated by build.rs of magic-bitboards: do not edit.\n\n");
-    if backend == "pext_compact" {
+    let name = backend.name;
+    if backend.layout == Layout::PextCompact {
         src += &compact_pext(out, set, &table);
-        write(&out.dir.join(format!("{backend}.rs")), src.as_bytes());
+        write(&out.dir.join(format!("{name}.rs")), src.as_bytes());
         return;
     }
     for (piece, name) in [(Piece::Rook, "ROOK"), (Piece::Bishop, "BISHOP")] {
@@ -257,26 +173,26 @@ fn backend_tables(out: &Out, backend: &str, set: &MagicSet, table: Vec<u64>) {
         }
         src.push_str("];\n");
     }
-    let file = |table: &str| format!("{backend}_{table}.bin");
-    match backend {
-        "plain" => {
+    let file = |table: &str| format!("{name}_{table}.bin");
+    match backend.layout {
+        Layout::Plain => {
             // Pad the verified table (cut after its last used slot) to the full layout so
             // that lookups index fixed-size arrays and need no bounds check.
-            let rook_len = 64 * PLAIN_ROWS[0].1;
+            let row = |piece| Some(MagicSet::plain_row(piece) as usize);
             let mut full = table;
-            full.resize(rook_len + 64 * PLAIN_ROWS[1].1, 0);
-            let (rook, bishop) = full.split_at(rook_len);
-            src += &out.u64_table(&file("rook"), "ROOK_ATTACKS", rook, Some(PLAIN_ROWS[0].1));
+            full.resize(MagicSet::PLAIN_LEN as usize, 0);
+            let (rook, bishop) = full.split_at(MagicSet::plain_offset(Piece::Bishop, 0) as usize);
+            src += &out.u64_table(&file("rook"), "ROOK_ATTACKS", rook, row(Piece::Rook));
             src += &out.u64_table(
                 &file("bishop"),
                 "BISHOP_ATTACKS",
                 bishop,
-                Some(PLAIN_ROWS[1].1),
+                row(Piece::Bishop),
             );
         }
         _ => src += &out.u64_table(&file("attacks"), "ATTACKS", &table, None),
     }
-    write(&out.dir.join(format!("{backend}.rs")), src.as_bytes());
+    write(&out.dir.join(format!("{name}.rs")), src.as_bytes());
 }
 
 /// The compact PEXT layout from the PEXT set and its verified `table`: one record per square
@@ -343,6 +259,7 @@ fn main() {
         .collect::<Vec<_>>()
         .join(", ");
     println!("cargo:rustc-check-cfg=cfg(magic_bitboards_no_pext)");
+    println!("cargo:rustc-check-cfg=cfg(magic_bitboards_line_tables)");
     println!("cargo:rustc-check-cfg=cfg(magic_bitboards_backend, values({values}))");
     println!("cargo:rustc-check-cfg=cfg(mb_backend, values({values}))");
     println!("cargo:rustc-check-cfg=cfg(mb_default, values({values}))");
@@ -350,88 +267,43 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(mb_pext)");
     println!("cargo:rustc-check-cfg=cfg(mb_line_tables)");
 
-    let target = Target::from_env();
-    let spec = |name: &str| BACKENDS.iter().find(|b| b.name == name);
-    let default = match env::var("CARGO_CFG_MAGIC_BITBOARDS_BACKEND") {
-        // `--cfg magic_bitboards_backend="NAME"` picks the crate-level backend outright.
-        Ok(name) => {
-            let Some(backend) = spec(&name) else {
-                let names: Vec<&str> = BACKENDS.iter().map(|b| b.name).collect();
-                fail(&format!(
-                    "--cfg magic_bitboards_backend=\"{name}\": expected one of {names:?}"
-                ));
-            };
-            if let Some(why) = target.lacks(backend) {
-                fail(&format!("--cfg magic_bitboards_backend=\"{name}\": {why}"));
-            }
-            backend.name
-        }
-        // By measurement (docs/backends.md, "The x86-64-v3 default"): with BMI2, compact
-        // PEXT ties u64 PEXT in perft and on independent lookups, wins on dependent ones
-        // and links 249 KiB instead of 841; black magics are first elsewhere; hyperbola on
-        // 16-bit targets, where no table fits the address space.
-        Err(_) if target.has("pext") => "pext_compact",
-        Err(_) if target.has("tables") => "black",
-        Err(_) => "hyperbola",
-    };
-    // The crate-level `const fn` lookups: the crate-level backend if its lookups are
-    // `const fn` (PEXT and vector intrinsics are not), else the first `const fn` backend
-    // that needs nothing of the target (the table-free one, so nothing is linked for it).
-    let const_default = match spec(default) {
-        Some(b) if b.const_fn => default,
-        _ => {
-            BACKENDS
-                .iter()
-                .find(|b| b.const_fn && b.needs.is_empty())
-                .unwrap_or_else(|| fail("src/backend/list.rs: no const fn backend needs nothing"))
-                .name
-        }
-    };
-    let mut compiled = Vec::new();
-    for backend in BACKENDS {
-        if backend.name == default || backend.name == const_default {
-            compiled.push(backend.name);
-        } else if feature(backend.name) {
-            match target.lacks(backend) {
-                None => compiled.push(backend.name),
-                // PEXT and AVX2 features compile nothing without BMI2 or AVX2, so that one
-                // feature list serves every target; a table on a 16-bit target is an error.
-                Some(_)
-                    if backend.needs.iter().any(|n| matches!(*n, "pext" | "avx2"))
-                        && target.has("tables") => {}
-                Some(why) => fail(&format!("feature {why}")),
-            }
-        }
-    }
+    let target = Target::from_vars(|name| env::var(name).ok()).unwrap_or_else(|e| fail(&e));
+    let plan = plan(&target, feature).unwrap_or_else(|e| fail(&e));
+    let compiled: Vec<&BackendSpec> = plan.compiled.iter().filter_map(|&n| spec(n)).collect();
 
     let out = Out {
         dir: PathBuf::from(env::var_os("OUT_DIR").unwrap_or_else(|| fail("OUT_DIR is not set"))),
         little_endian: target.little_endian,
     };
-    println!("cargo:rustc-cfg=mb_default=\"{default}\"");
-    println!("cargo:rustc-cfg=mb_const_default=\"{const_default}\"");
-    if target.has("pext") {
+    println!("cargo:rustc-cfg=mb_default=\"{}\"", plan.default);
+    println!(
+        "cargo:rustc-cfg=mb_const_default=\"{}\"",
+        plan.const_default
+    );
+    if target.pext {
         println!("cargo:rustc-cfg=mb_pext");
     }
+    for warning in &plan.warnings {
+        println!("cargo:warning={warning}");
+    }
     // Every set is read and verified before anything is written, so that one build
-    // reports every bad set. Backends that need no `tables` keep what little they have in
-    // their module.
+    // reports every bad set. Table-free backends keep what little they have in their
+    // module.
     let mut sets = Vec::new();
     let mut errors = Vec::new();
-    for &name in &compiled {
-        if spec(name).is_some_and(|b| b.needs.contains(&"tables")) {
-            match load(name) {
-                Ok((set, table)) => sets.push((name, set, table)),
-                Err(e) => errors.extend(e),
-            }
+    for &backend in compiled.iter().filter(|b| b.layout != Layout::None) {
+        match load(backend) {
+            Ok((set, table)) => sets.push((backend, set, table)),
+            Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {
-        fail_with(&errors);
+        report::stop(&errors);
     }
     for set in magics::COMMITTED {
         let var = set_variable(set.backend);
-        if !compiled.contains(&set.backend) && env::var_os(&var).is_some_and(|v| !v.is_empty()) {
+        if !plan.compiled.contains(&set.backend) && env::var_os(&var).is_some_and(|v| !v.is_empty())
+        {
             println!(
                 "cargo:warning={var} is set, but this build does not compile the {} backend, \
                  so the set is not read (turn on its feature, docs/own-set.md)",
@@ -439,15 +311,14 @@ fn main() {
             );
         }
     }
-    for &name in &compiled {
+    for name in &plan.compiled {
         println!("cargo:rustc-cfg=mb_backend=\"{name}\"");
     }
-    for (name, set, table) in sets {
-        backend_tables(&out, name, &set, table);
+    for (backend, set, table) in sets {
+        backend_tables(&out, backend, &set, table);
     }
-    let line_tables = target.has("tables");
-    if line_tables {
+    if plan.line_tables {
         println!("cargo:rustc-cfg=mb_line_tables");
     }
-    geometry::write_tables(&out, line_tables);
+    geometry::write_tables(&out, plan.line_tables);
 }

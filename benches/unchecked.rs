@@ -18,7 +18,7 @@ use std::time::Duration;
 use magic_bitboards::Square;
 use magic_bitboards_benches::timing::{cpu_model, env_or, round_robin, row};
 use magic_bitboards_benches::{Group, Kind, Mode, Slider, QUERIES};
-use magic_gen::{relevant_mask, set_from_magics, verify, MagicSet, Piece};
+use magic_gen::{relevant_mask, set_from_magics, verify, MagicSet, Piece, Variant};
 
 #[path = "../magics.rs"]
 #[allow(dead_code)]
@@ -51,8 +51,8 @@ struct Layout {
 }
 
 impl Layout {
-    /// Magic-gen's fill of `set` and its records (`inverted`: the black complement).
-    fn new(set: &MagicSet, inverted: bool) -> &'static Layout {
+    /// Magic-gen's fill of `set` and its records (masks as `set`'s variant stores them).
+    fn new(set: &MagicSet) -> &'static Layout {
         let table = verify(set)
             .expect("the set verifies")
             .table
@@ -68,7 +68,7 @@ impl Layout {
                 let e = set.entry(piece, sq);
                 let mask = relevant_mask(piece, sq);
                 records[piece.index()][sq as usize] = Record {
-                    mask: if inverted { !mask } else { mask },
+                    mask: set.variant.stored_mask(mask),
                     magic: e.magic,
                     offset: u32::try_from(e.offset).expect("committed sets have offsets from 0"),
                     shift: 64 - u32::from(e.bits),
@@ -98,8 +98,8 @@ impl<const F: u8, const R: u8> Bench<F, R> {
     fn lookup(&self, piece: usize, sq: Square, occ: u64) -> u64 {
         let m = &self.layout.records[piece][sq.index()];
         let hash = match F {
-            FANCY => (occ & m.mask).wrapping_mul(m.magic) >> m.shift,
-            BLACK => (occ | m.mask).wrapping_mul(m.magic) >> m.shift,
+            FANCY => Variant::Fancy.stored_key(occ, m.mask).wrapping_mul(m.magic) >> m.shift,
+            BLACK => Variant::Black.stored_key(occ, m.mask).wrapping_mul(m.magic) >> m.shift,
             #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
             // SAFETY: compiled only for targets with BMI2.
             PEXT => unsafe { core::arch::x86_64::_pext_u64(occ, m.mask) },
@@ -156,7 +156,7 @@ fn main() {
     let mut rows = Vec::new();
     macro_rules! set {
         ($name:expr, $formula:ident, $set:expr) => {{
-            let layout = Layout::new(&$set, $formula == BLACK);
+            let layout = Layout::new(&$set);
             rows.push(row(
                 Bench::<$formula, CHECKED>::new($name, checked, layout),
                 Group::Ours,

@@ -5,8 +5,10 @@
 use std::env;
 use std::path::PathBuf;
 
-use magic_gen::{read_set_file, set_from_magics, verify, MagicSet, Piece, Variant};
+use magic_gen::{read_set_file, set_from_magics, square_name, verify, MagicSet, Piece, Variant};
 
+use crate::backends::{spec, BackendSpec, Layout};
+use crate::report::{SquareProblem, Unfit};
 use crate::{fail, magics};
 
 /// The variable whose path replaces the committed set of `backend` (docs/own-set.md).
@@ -40,18 +42,15 @@ pub(crate) fn user_set(backend: &str) -> Result<Option<PathBuf>, String> {
     Ok(Some(path))
 }
 
-/// Whether the `backend` module's lookup can index a set of `variant`: the fancy backend
-/// stores a shift and an offset per square, so it reads every `occ & mask` layout; plain
-/// and black read their own variant only.
-pub(crate) fn reads(backend: &str, variant: Variant) -> bool {
-    match backend {
-        "fancy" => matches!(variant, Variant::Fancy | Variant::White | Variant::Plain),
-        _ => variant.name() == backend,
-    }
+/// Whether the `backend` module's lookup can index a set of `variant` (its `reads` in
+/// src/backend/list.rs: the fancy backend stores a shift and an offset per square, so it
+/// reads every `occ & mask` layout; plain and black read their own variant only).
+pub(crate) fn reads(backend: &BackendSpec, variant: Variant) -> bool {
+    backend.reads.contains(&variant.name())
 }
 
 /// Why `backend` cannot take a set of `variant`, and where such a set goes instead.
-pub(crate) fn unreadable(backend: &str, variant: Variant) -> String {
+pub(crate) fn unreadable(backend: &BackendSpec, variant: Variant) -> String {
     let names: Vec<&str> = Variant::ALL
         .into_iter()
         .filter(|&v| reads(backend, v))
@@ -59,128 +58,189 @@ pub(crate) fn unreadable(backend: &str, variant: Variant) -> String {
         .collect();
     let instead = magics::COMMITTED
         .iter()
-        .find(|c| reads(c.backend, variant))
+        .find(|c| spec(c.backend).is_some_and(|b| reads(b, variant)))
         .map_or("no backend takes such a set".to_string(), |c| {
             format!("name it in {} instead", set_variable(c.backend))
         });
     format!(
-        "a {variant} set, which the {backend} backend cannot index (it reads {} sets): {instead}",
+        "a {variant} set, which the {} backend cannot index (it reads {} sets): {instead}",
+        backend.name,
         names.join(", ")
     )
 }
 
 /// Rebuilds the backend's set (the user's, the committed one, or the PEXT layout) and
-/// verifies it exhaustively, returning it with its table, or every problem found, each
-/// naming the file and the line or the piece and square.
-pub(crate) fn load(backend: &str) -> Result<(MagicSet, Vec<u64>), Vec<String>> {
-    let Some(committed) = magics::committed(backend) else {
+/// verifies it exhaustively, returning it with its table, or why it is unfit, naming the
+/// file and the line or the piece and square.
+pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit> {
+    if backend.layout.uses_pext_layout() {
         // Both PEXT backends share the perfect-index layout, which needs no committed file.
         let set = MagicSet::pext();
         let table = verify(&set)
             .unwrap_or_else(|_| fail("the PEXT layout failed verification"))
             .table;
         return Ok((set, table));
-    };
-    let user = user_set(backend).map_err(|e| vec![e])?;
-    let file = match &user {
-        Some(path) => path.display().to_string(),
-        None => committed.file.to_string(),
-    };
-    // One line per failing square, then what to do about it.
-    let report = |failures: Vec<magic_gen::Failure>| -> Vec<String> {
-        let mut lines: Vec<String> = failures.iter().map(|f| format!("{file}: {f}")).collect();
-        let fix = match &user {
-            Some(_) => format!(
-                "it is the set {} names: fix it (`magic-gen verify {file}`) or unset the variable",
-                set_variable(backend)
-            ),
-            None => "regenerate it with magic-gen".to_string(),
-        };
-        lines.push(format!(
-            "{file} failed verification ({} square(s), listed above); {fix}",
-            failures.len()
+    }
+    let name = backend.name;
+    let Some(committed) = magics::committed(name) else {
+        fail(&format!(
+            "magics.rs: no committed set for the {name} backend"
         ));
-        lines
+    };
+    let var = set_variable(name);
+    let user = user_set(name).map_err(Unfit::line)?;
+    let (file, which, fix) = match &user {
+        Some(path) => (
+            path.display().to_string(),
+            format!("the {name} set {var} names"),
+            format!(
+                "fix it (`magic-gen verify {}`) or unset {var}",
+                path.display()
+            ),
+        ),
+        None => (
+            committed.file.to_string(),
+            format!("the committed {name} set"),
+            "regenerate it with magic-gen".to_string(),
+        ),
+    };
+    let squares = |problems: &[SquareProblem]| {
+        let mut places: Vec<&str> = problems.iter().map(|p| p.place.as_str()).collect();
+        places.dedup();
+        places.len()
+    };
+    let failed = |failures: Vec<magic_gen::Failure>| {
+        let problems: Vec<SquareProblem> = failures.iter().map(failure_problem).collect();
+        let summary = format!(
+            "{which} ({file}) failed verification on {} of 128 squares",
+            squares(&problems)
+        );
+        Unfit::squares(summary, &file, problems, fix.clone())
     };
     let set = match &user {
         Some(path) => {
             read_set_file(path)
-                .map_err(|e| vec![format!("{e} (the set {} names)", set_variable(backend))])?
+                .map_err(|e| Unfit::line(format!("{e} (the set {var} names)")))?
                 .0
         }
         None => {
-            set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(report)?
+            set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(failed)?
         }
     };
     if !reads(backend, set.variant) {
-        return Err(vec![format!(
+        return Err(Unfit::line(format!(
             "{file}: {}",
             unreadable(backend, set.variant)
-        )]);
+        )));
     }
-    let unindexable = unindexable(backend, &set);
-    if !unindexable.is_empty() {
-        let count = unindexable.len();
-        let mut lines: Vec<String> = unindexable
-            .into_iter()
-            .map(|m| format!("{file}: {m}"))
-            .collect();
-        lines.push(format!(
-            "{file}: {count} square(s), listed above, that the {backend} backend cannot index"
-        ));
-        return Err(lines);
+    let problems = unindexable(backend, &set);
+    if !problems.is_empty() {
+        let summary = format!(
+            "{which} ({file}) has {} of 128 squares the {name} backend cannot index",
+            squares(&problems)
+        );
+        return Err(Unfit::squares(summary, &file, problems, fix));
     }
-    let verified = verify(&set).map_err(report)?;
+    let verified = verify(&set).map_err(failed)?;
     if user.is_none() && verified.table.len() != committed.table_len {
-        return Err(vec![format!(
+        return Err(Unfit::line(format!(
             "{file} declares TABLE_LEN = {} but its table has {} entries",
             committed.table_len,
             verified.table.len()
-        )]);
+        )));
     }
     Ok((set, verified.table))
 }
 
-/// The plain layout: one array of 4096 entries per rook square, then one of 512 per bishop
-/// square, the index bounded by the fixed shift alone.
-pub(crate) const PLAIN_ROWS: [(Piece, usize); 2] = [(Piece::Rook, 4096), (Piece::Bishop, 512)];
+/// A failure of magic-gen's verification as a problem of its square.
+fn failure_problem(failure: &magic_gen::Failure) -> SquareProblem {
+    let (piece, sq) = failure.place();
+    let place = format!("{piece} {}", square_name(sq));
+    let full = failure.to_string();
+    let message = full
+        .strip_prefix(&format!("{place}: "))
+        .unwrap_or(&full)
+        .to_string();
+    let (kind, figure) = match failure {
+        magic_gen::Failure::Collision(c) => (
+            "destructive collisions (occupancies that need different attacks on one slot)"
+                .to_string(),
+            format!(
+                "index {}, against {} {}",
+                c.index,
+                c.other_piece,
+                square_name(c.other_square)
+            ),
+        ),
+        magic_gen::Failure::Entry { reason, .. } => (reason.clone(), String::new()),
+    };
+    SquareProblem {
+        place,
+        message,
+        kind,
+        figure,
+    }
+}
 
-/// Returns what the `backend` module's lookup cannot index in `set`, one message per
-/// square: plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain
-/// lookup finds each square's array by its index alone, and every record's range starts
-/// inside the table (an offset of 0 or more).
+/// Returns what the `backend` module's lookup cannot index in `set`, square by square:
+/// plain and black shift by a constant 12 (rook) or 9 (bishop) bits, the plain lookup
+/// finds each square's array by its index alone, and every record's range starts inside
+/// the table (an offset of 0 or more).
 /// (magic-gen's variants allow more: black and white sets may shift per square and start a
 /// range before the table.)
-pub(crate) fn unindexable(backend: &str, set: &MagicSet) -> Vec<String> {
+pub(crate) fn unindexable(backend: &BackendSpec, set: &MagicSet) -> Vec<SquareProblem> {
     let mut problems = Vec::new();
+    let name = backend.name;
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entry(piece, sq);
-            let place = format!("{piece} {}", magic_gen::square_name(sq));
-            let fixed = piece.fixed_bits();
-            if matches!(backend, "plain" | "black") && e.bits != fixed {
-                problems.push(format!(
-                    "{place}: {} index bits, but the {backend} backend's shift is fixed at {fixed}",
-                    e.bits
-                ));
-            }
-            let plain_offset = match piece {
-                Piece::Rook => sq as usize * PLAIN_ROWS[0].1,
-                Piece::Bishop => 64 * PLAIN_ROWS[0].1 + sq as usize * PLAIN_ROWS[1].1,
+            let place = format!("{piece} {}", square_name(sq));
+            let mut problem = |message: String, kind: String, figure: String| {
+                problems.push(SquareProblem {
+                    place: place.clone(),
+                    message,
+                    kind,
+                    figure,
+                })
             };
-            if backend == "plain" && usize::try_from(e.offset) != Ok(plain_offset) {
-                problems.push(format!(
-                    "{place}: offset {} is not the plain layout's {plain_offset}",
-                    e.offset
-                ));
+            let fixed = piece.fixed_bits();
+            if backend.layout.fixed_shift() && e.bits != fixed {
+                problem(
+                    format!(
+                        "{} index bits, but the {name} backend's shift is fixed at {fixed}",
+                        e.bits
+                    ),
+                    format!(
+                        "index bits (in brackets) other than the {name} backend's fixed \
+                         shift (rook 12, bishop 9)"
+                    ),
+                    e.bits.to_string(),
+                );
+            }
+            let plain_offset = MagicSet::plain_offset(piece, sq);
+            if backend.layout == Layout::Plain && e.offset != i64::from(plain_offset) {
+                problem(
+                    format!(
+                        "offset {} is not the plain layout's {plain_offset}",
+                        e.offset
+                    ),
+                    "offsets other than the plain layout's (theirs, then the layout's)".to_string(),
+                    format!("{}, not {plain_offset}", e.offset),
+                );
             }
             if e.offset < 0 {
-                problems.push(format!(
-                    "{place}: offset {}, but the runtime's ranges start inside the table \
-                     (magic-gen sets may start a range before the table, the runtime's lookups \
-                     may not)",
-                    e.offset
-                ));
+                problem(
+                    format!(
+                        "offset {}, but the runtime's ranges start inside the table \
+                         (magic-gen sets may start a range before the table, the runtime's \
+                         lookups may not)",
+                        e.offset
+                    ),
+                    "ranges that start before the table (offset in brackets; magic-gen sets \
+                     may, the runtime's lookups may not)"
+                        .to_string(),
+                    e.offset.to_string(),
+                );
             }
         }
     }

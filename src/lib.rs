@@ -42,8 +42,10 @@
 //!   entries). Build with `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older
 //!   AMD), which run PEXT in microcode, slower than a multiply;
 //! * otherwise `black` (black magics), the fastest multiply backend in perft;
-//! * `hyperbola` on 16-bit targets, where no attack table fits (there `between` and `line`
-//!   are computed from the rays instead of read from 32 KiB tables).
+//! * `hyperbola` on bare-metal targets (`target_os = "none"`), whose flash is counted in
+//!   KiB, and on 16-bit targets, where no attack table fits. There `between` and `line` are
+//!   computed from the rays instead of read from 32 KiB tables; on bare metal `--cfg
+//!   magic_bitboards_line_tables` brings the tables back.
 //!
 //! `--cfg magic_bitboards_backend="NAME"` (in `RUSTFLAGS`) picks the crate-level backend
 //! outright, e.g. `"hyperbola"` for the smallest binary, `"pext"` for the u64 PEXT table, or

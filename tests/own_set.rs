@@ -267,6 +267,13 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         for m in messages {
             assert!(stderr.contains(m), "expected `{m}` in:\n{stderr}");
         }
+        // The build script's one-line summary is what cargo prints first.
+        let first = stderr.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("error: magic-bitboards@"),
+            "the summary must lead:\n{stderr}"
+        );
+        stderr
     };
     let missing = consumer.dir.join("sets/missing.rs");
     let mut lines: Vec<String> = text(&black).lines().map(str::to_string).collect();
@@ -323,14 +330,25 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
 
     // magic-gen's black sets may also start a range before the table; the runtime's ranges
     // start inside it. The committed per-square set has both problems (rook h6: -299).
+    // The summary names the set, file and count; repeats are grouped by kind, each square
+    // still named (it was 84 `error:` lines, one per problem).
     let per_square = Path::new(ROOT).join("magics/records/black-per-square.rs");
-    bad(
+    let file = per_square.display();
+    let stderr = bad(
         &[("MAGIC_BITBOARDS_BLACK_SET", per_square.as_path())],
-        &[format!(
-            "error: {}: rook h6: offset -299, but the runtime's ranges start inside the table",
-            per_square.display()
-        )],
+        &[
+            format!(
+                "error: magic-bitboards@0.1.0: the black set MAGIC_BITBOARDS_BLACK_SET names \
+                 ({file}) has 81 of 128 squares the black backend cannot index\n"
+            ),
+            format!("error: {file}: 78 squares with index bits (in brackets) other than the black backend's fixed shift"),
+            "rook d1 (11), rook a2 (11)".to_string(),
+            format!("error: {file}: 4 squares with ranges that start before the table"),
+            "rook h6 (-299), rook c8 (-16), bishop a5 (-368), bishop g7 (-209)\n".to_string(),
+        ],
     );
+    let errors = stderr.lines().filter(|l| l.contains("error:")).count();
+    assert!(errors <= 5, "{errors} error lines:\n{stderr}");
 
     // A variable for a backend the build does not compile: not read (a bad file builds),
     // and a warning says why.

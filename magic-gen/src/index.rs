@@ -76,6 +76,33 @@ impl Variant {
         matches!(self, Variant::Black)
     }
 
+    /// Returns the mask a record of this variant stores for the `relevant` mask: black
+    /// magics store its complement, which their lookup ORs into the occupancy in one
+    /// instruction ([`Variant::stored_key`]); every other variant stores it as it is.
+    pub const fn stored_mask(self, relevant: u64) -> u64 {
+        if self.is_black() {
+            !relevant
+        } else {
+            relevant
+        }
+    }
+
+    /// Returns what the magic multiplies, from the occupancy and the mask as a record stores
+    /// it ([`Variant::stored_mask`]): `occ | stored` for black magics (every square that
+    /// cannot change the attacks set), `occ & stored` for the others.
+    pub const fn stored_key(self, occ: u64, stored: u64) -> u64 {
+        if self.is_black() {
+            occ | stored
+        } else {
+            occ & stored
+        }
+    }
+
+    /// Returns what the magic multiplies, from the occupancy and the `relevant` mask.
+    pub const fn key(self, occ: u64, relevant: u64) -> u64 {
+        self.stored_key(occ, self.stored_mask(relevant))
+    }
+
     /// Returns true where a magic multiplier is part of the index (all but PEXT).
     pub const fn uses_magic(self) -> bool {
         !matches!(self, Variant::Pext)
@@ -123,8 +150,12 @@ pub const fn pdep(src: u64, mut mask: u64) -> u64 {
 /// `((occ & mask) * magic) >> (64 - bits)`, or with `occ | !mask` for black magics.
 #[inline]
 pub const fn magic_hash(black: bool, occ: u64, mask: u64, magic: u64, bits: u8) -> u64 {
-    let key = if black { occ | !mask } else { occ & mask };
-    key.wrapping_mul(magic) >> (64 - bits as u32)
+    let variant = if black {
+        Variant::Black
+    } else {
+        Variant::Fancy
+    };
+    variant.key(occ, mask).wrapping_mul(magic) >> (64 - bits as u32)
 }
 
 /// Returns the index into the shared table of `occ` for one square of one variant.
@@ -169,6 +200,27 @@ mod tests {
         }
         assert_eq!(Variant::parse("BLACK"), Some(Variant::Black));
         assert_eq!(Variant::parse("grey"), None);
+    }
+
+    #[test]
+    fn keys_from_stored_and_relevant_masks_agree() {
+        let relevant = 0x0001_0101_0101_017e;
+        for variant in Variant::ALL {
+            let stored = variant.stored_mask(relevant);
+            assert_eq!(stored == !relevant, variant == Variant::Black);
+            for occ in [0u64, relevant, !relevant, 0x00ff_00ff_00ff_00ff, u64::MAX] {
+                let key = variant.key(occ, relevant);
+                assert_eq!(key, variant.stored_key(occ, stored));
+                // Only the relevant squares of the occupancy reach the key.
+                assert_eq!(key, variant.key(occ & relevant, relevant));
+                let outside = if variant == Variant::Black {
+                    !relevant
+                } else {
+                    0
+                };
+                assert_eq!(key & !relevant, outside);
+            }
+        }
     }
 
     #[test]

@@ -85,14 +85,25 @@ impl MagicSet {
         set
     }
 
-    /// Returns the offset a plain set must give `piece` on `sq`: 64 rook arrays of 4096
-    /// entries, then 64 bishop arrays of 512.
+    /// Returns the offset a plain set must give `piece` on `sq`: 64 rook arrays of
+    /// [`MagicSet::plain_row`] entries, then 64 bishop arrays.
     pub const fn plain_offset(piece: Piece, sq: u8) -> u32 {
-        match piece {
-            Piece::Rook => sq as u32 * 4096,
-            Piece::Bishop => 64 * 4096 + sq as u32 * 512,
-        }
+        let before = match piece {
+            Piece::Rook => 0,
+            Piece::Bishop => 64 * MagicSet::plain_row(Piece::Rook),
+        };
+        before + sq as u32 * MagicSet::plain_row(piece)
     }
+
+    /// Returns the length of each square's array in the plain layout: every index its fixed
+    /// shift can give, 4096 for a rook, 512 for a bishop.
+    pub const fn plain_row(piece: Piece) -> u32 {
+        1 << piece.fixed_bits()
+    }
+
+    /// The plain layout's table length: every rook array, then every bishop array.
+    pub const PLAIN_LEN: u32 =
+        MagicSet::plain_offset(Piece::Bishop, 63) + MagicSet::plain_row(Piece::Bishop);
 
     /// Returns the index bits per square, `[piece][square]`.
     pub fn bits(&self) -> [[u8; 64]; 2] {

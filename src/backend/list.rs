@@ -8,14 +8,29 @@
 // off by `--cfg magic_bitboards_no_pext`, `avx2` x86_64 with AVX2. `const fn` says whether
 // the module's lookups are `const fn`: where the crate-level backend's are not, the
 // crate-level `*_attacks_const` use the first `const fn` backend that needs nothing.
+//
+// For build.rs: `layout` is how it writes the backend's records and tables (`pext` and
+// `pext_compact` from magic-gen's PEXT layout, the others from the committed set
+// `magics/<name>.rs` or the user's, `none` no table); `reads` the variants of set its
+// lookup can index; `default for` the kinds of target whose crate-level default it is, one
+// backend per kind (`no_tables`: 16-bit; `bare_metal`: target_os "none"; `wasm`; `bmi2`:
+// BMI2 and PEXT not switched off; `hosted`: the rest), chosen by the measurements in
+// docs/backends.md.
 backends! {
-    fancy: "fancy", needs [tables], const fn: true;
-    plain: "plain", needs [tables], const fn: true;
-    black: "black", needs [tables], const fn: true;
-    pext: "pext", needs [tables, pext], const fn: false;
-    pext_compact: "pext_compact", needs [tables, pext], const fn: false;
-    hyperbola: "hyperbola", needs [], const fn: true;
-    hyperbola_avx2: "hyperbola_avx2", needs [avx2], const fn: false;
+    fancy: "fancy", needs [tables], const fn: true,
+        layout: fancy, reads [fancy, white, plain], default for [];
+    plain: "plain", needs [tables], const fn: true,
+        layout: plain, reads [plain], default for [];
+    black: "black", needs [tables], const fn: true,
+        layout: black, reads [black], default for [hosted, wasm];
+    pext: "pext", needs [tables, pext], const fn: false,
+        layout: pext, reads [], default for [];
+    pext_compact: "pext_compact", needs [tables, pext], const fn: false,
+        layout: pext_compact, reads [], default for [bmi2];
+    hyperbola: "hyperbola", needs [], const fn: true,
+        layout: none, reads [], default for [no_tables, bare_metal];
+    hyperbola_avx2: "hyperbola_avx2", needs [avx2], const fn: false,
+        layout: none, reads [], default for [];
 }
 
 /// The checksum build.rs records for each table it writes, and the tests recompute from

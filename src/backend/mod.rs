@@ -168,7 +168,8 @@ macro_rules! backend_common {
 /// Turns the list into modules (public with their feature), the crate-level choice, the
 /// registry and the visitor.
 macro_rules! backends {
-    ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:tt;)*) => {
+    ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:tt,
+        layout: $layout:ident, reads [$($reads:ident),*], default for [$($kind:ident),*];)*) => {
         $(
             backend_module!([] [$($need)*] $module $name);
             // The list's word, checked: the lookups run in a const item.

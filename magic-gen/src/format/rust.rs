@@ -30,7 +30,7 @@ pub fn magic_of(set: &MagicSet, piece: Piece, sq: u8) -> Magic {
     let mask = relevant_mask(piece, sq);
     Magic {
         magic: e.magic,
-        mask: if set.variant.is_black() { !mask } else { mask },
+        mask: set.variant.stored_mask(mask),
         shift: 64 - e.bits,
         offset: e.offset,
     }
@@ -75,7 +75,7 @@ pub fn set_from_magics(
 
 fn entry_from_magic(variant: Variant, piece: Piece, sq: u8, m: &Magic) -> Result<Entry, String> {
     let mask = relevant_mask(piece, sq);
-    let expected = if variant.is_black() { !mask } else { mask };
+    let expected = variant.stored_mask(mask);
     if m.mask != expected {
         return Err(format!(
             "mask {:#018x} is not the relevant mask {expected:#018x}",
