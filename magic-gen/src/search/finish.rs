@@ -60,7 +60,7 @@ impl From<SearchError> for FinishError {
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
 /// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.
 fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u64 {
-    let data = SquareData::new(piece, sq, variant.is_black());
+    let data = SquareData::new(piece, sq, variant);
     let mut entries = data.entries();
     let mut table = EpochTable::new(bits);
     let stream = Stream {
@@ -107,7 +107,7 @@ pub(crate) fn polished(
                 out.push(m);
             }
         };
-        let data = SquareData::new(job.piece, job.square, variant.is_black());
+        let data = SquareData::new(job.piece, job.square, variant);
         let entries = data.entries();
         let mut table = EpochTable::new(job.bits);
         let stream = Stream {
@@ -195,19 +195,19 @@ pub fn finish_with(
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
         let magics = polished(state, &limits.polish, limits.threads);
         for (job, magics) in state.jobs.iter().zip(magics) {
-            let data = SquareData::new(job.piece, job.square, variant.is_black());
+            let data = SquareData::new(job.piece, job.square, variant);
             let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
             let before = pool.len();
             pool.extend(
                 magics
                     .into_iter()
-                    .map(|magic| pattern(&data, magic, job.bits, variant)),
+                    .map(|magic| pattern(&data, magic, job.bits)),
             );
             if pool.len() == before {
                 // Not reached within the budget: the first magic of the whole space, what
                 // an unbounded scan of shard 0/1 would have kept first.
                 let magic = first_magic(seed, variant, job.piece, job.square, job.bits);
-                pool.push(pattern(&data, magic, job.bits, variant));
+                pool.push(pattern(&data, magic, job.bits));
             }
         }
         if let Some(i) = pools.iter().position(|p| p.is_empty()) {
@@ -296,8 +296,8 @@ pub fn repack(
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entries[piece.index()][sq as usize];
-            let data = SquareData::new(piece, sq, variant.is_black());
-            pools.push(vec![pattern(&data, e.magic, e.bits, variant)]);
+            let data = SquareData::new(piece, sq, variant);
+            pools.push(vec![pattern(&data, e.magic, e.bits)]);
         }
     }
     pack_pools(variant, &pools, settings, resume, hooks)
@@ -317,8 +317,8 @@ fn pack_pools(
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.
-pub(crate) fn pattern(data: &SquareData, magic: u64, bits: u8, variant: Variant) -> Pattern {
-    let used = used_slots(data, magic, bits, variant.is_black());
+pub(crate) fn pattern(data: &SquareData, magic: u64, bits: u8) -> Pattern {
+    let used = used_slots(data, magic, bits);
     Pattern::new(magic, bits, used.into_iter().map(|s| s.0))
 }
 

@@ -66,20 +66,21 @@ pub(crate) fn white_blocked_slots(
     magic: u64,
     bits: u8,
 ) -> Option<u32> {
-    let data = SquareData::new(piece, sq, false);
+    let data = SquareData::new(piece, sq, crate::index::Variant::White);
     EpochTable::new(bits).blocked(&data.entries(), magic, bits)
 }
 
 /// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired
 /// with their attacks, sorted by index and without duplicates.
-pub(crate) fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -> Vec<(u32, u64)> {
+pub(crate) fn used_slots(data: &SquareData, magic: u64, bits: u8) -> Vec<(u32, u64)> {
     let mut used: Vec<(u32, u64)> = data
         .keys
         .iter()
         .zip(&data.attacks)
         .map(|(&key, &attacks)| {
+            // The key is the variant's already: no mask to apply again.
             (
-                magic_hash(black, key, data.mask, magic, bits) as u32,
+                magic_hash(false, key, u64::MAX, magic, bits) as u32,
                 attacks,
             )
         })
@@ -93,13 +94,14 @@ pub(crate) fn used_slots(data: &SquareData, magic: u64, bits: u8, black: bool) -
 mod tests {
     use super::*;
     use crate::geometry::Piece;
+    use crate::index::Variant;
 
     #[test]
     fn a_white_span_leaves_out_the_empty_occupancys_slot_0() {
         // Annuss's rook b7 (shakmaty): slot 0, then every other occupancy in 3,424..4,096.
         let magic = 0x007f_ff75_ff7f_bfd8;
         let b7 = crate::geometry::parse_square("b7").unwrap();
-        let white = SquareData::new(Piece::Rook, b7, false);
+        let white = SquareData::new(Piece::Rook, b7, Variant::White);
         let mut table = EpochTable::new(12);
         let (used, span) = table.measure(&white.entries(), magic, 12).unwrap();
         assert_eq!((used, span), (544, 4096 - 3424));
@@ -114,7 +116,7 @@ mod tests {
         let hi = *rest.max().unwrap();
         assert_eq!(span as usize, hi - lo + 1);
         // Black keys have no lone slot 0: their span is that of every used slot.
-        let black = SquareData::new(Piece::Rook, b7, true);
+        let black = SquareData::new(Piece::Rook, b7, Variant::Black);
         let mut table = EpochTable::new(12);
         // The published black rook b7 (Annuss and Fiekas).
         let black_magic = 0x0000_0085_008a_0014_u64;
@@ -136,11 +138,11 @@ mod tests {
         for piece in Piece::ALL {
             for sq in 0..64 {
                 let e = set.entry(piece, sq);
-                let data = SquareData::new(piece, sq, false);
+                let data = SquareData::new(piece, sq, Variant::White);
                 let mut table = EpochTable::new(e.bits);
                 let blocked = table.blocked(&data.entries(), e.magic, e.bits).unwrap();
                 // The same count from the sorted used indices.
-                let used: Vec<u32> = used_slots(&data, e.magic, e.bits, false)
+                let used: Vec<u32> = used_slots(&data, e.magic, e.bits)
                     .iter()
                     .map(|&(i, _)| i)
                     .collect();
@@ -164,7 +166,7 @@ mod tests {
         // The figure `Scan::sparse_rank` quotes.
         assert_eq!(total, 82_486);
         // A magic that maps two attack sets to one slot blocks nothing: it is no magic.
-        let data = SquareData::new(Piece::Rook, 0, false);
+        let data = SquareData::new(Piece::Rook, 0, Variant::White);
         assert_eq!(EpochTable::new(12).blocked(&data.entries(), 0, 12), None);
     }
 }

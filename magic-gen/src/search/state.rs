@@ -251,7 +251,7 @@ impl SearchState {
             return;
         }
         for job in &mut self.jobs {
-            let data = SquareData::new(job.piece, job.square, false);
+            let data = SquareData::new(job.piece, job.square, Variant::White);
             let entries = data.entries();
             let mut table = EpochTable::new(job.bits);
             for f in &mut job.found {

@@ -5,12 +5,13 @@
 use std::ops::ControlFlow;
 
 use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
+use crate::index::Variant;
 
 /// One square's occupancies and their attacks, in the order the search tries them.
 pub(crate) struct SquareData {
     /// The relevant mask.
     pub(crate) mask: u64,
-    /// The key multiplied by the magic: `occ` (white) or `occ | !mask` (black).
+    /// The key multiplied by the magic ([`Variant::key`]).
     pub(crate) keys: Vec<u64>,
     /// The attack set of each key.
     pub(crate) attacks: Vec<u64>,
@@ -20,8 +21,8 @@ pub(crate) struct SquareData {
 }
 
 impl SquareData {
-    /// Returns the occupancies of `piece` on `sq` with their attacks, keyed for `black` or not.
-    pub(crate) fn new(piece: Piece, sq: u8, black: bool) -> SquareData {
+    /// Returns the occupancies of `piece` on `sq` with their attacks, keyed for `variant`.
+    pub(crate) fn new(piece: Piece, sq: u8, variant: Variant) -> SquareData {
         let mask = relevant_mask(piece, sq);
         let bits = mask.count_ones() as usize;
         // Fewest blockers first: those occupancies have the longest, most distinct attack
@@ -39,7 +40,7 @@ impl SquareData {
         let mut attacks = vec![0; 1 << bits];
         for occ in subsets(mask) {
             let slot = &mut next[occ.count_ones() as usize];
-            keys[*slot] = if black { occ | !mask } else { occ };
+            keys[*slot] = variant.key(occ, mask);
             attacks[*slot] = slow_attacks(piece, sq, occ);
             *slot += 1;
         }
@@ -426,7 +427,7 @@ mod tests {
             (Piece::Rook, 36, Variant::Black, 12, false),
             (Piece::Bishop, 0, Variant::Fancy, 4, false),
         ] {
-            let data = SquareData::new(piece, sq, variant.is_black());
+            let data = SquareData::new(piece, sq, variant);
             let stream = Stream {
                 seed: 3,
                 variant,
@@ -462,8 +463,8 @@ mod tests {
     fn the_empty_occupancy_comes_first_with_attacks_of_its_own() {
         for piece in Piece::ALL {
             for sq in 0..64 {
-                for black in [false, true] {
-                    let data = SquareData::new(piece, sq, black);
+                for variant in [Variant::White, Variant::Black] {
+                    let data = SquareData::new(piece, sq, variant);
                     let entries = data.entries();
                     assert_eq!(entries[0].0 & data.mask, 0, "{piece} {sq}");
                     assert!(

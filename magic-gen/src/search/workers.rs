@@ -168,7 +168,6 @@ pub fn run(
     let deadline = limits.deadline();
     let threads = limits.threads.max(1);
     let scan = state.scan;
-    let black = scan.variant.is_black();
     let jobs: Vec<Mutex<(Job, Option<Scratch>)>> = state
         .jobs
         .drain(..)
@@ -220,7 +219,7 @@ pub fn run(
             }
             idle = 0;
             let scratch = scratch.get_or_insert_with(|| {
-                let data = SquareData::new(job.piece, job.square, black);
+                let data = SquareData::new(job.piece, job.square, scan.variant);
                 Scratch {
                     entries: data.entries(),
                     data,

@@ -10,8 +10,8 @@ fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
         .map(|i| {
             let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
             let e = set.entries[piece.index()][sq as usize];
-            let data = SquareData::new(piece, sq, set.variant.is_black());
-            let p = pattern(&data, e.magic, e.bits, set.variant);
+            let data = SquareData::new(piece, sq, set.variant);
+            let p = pattern(&data, e.magic, e.bits);
             let start = (e.offset + p.first as i64) as usize;
             (p, start)
         })

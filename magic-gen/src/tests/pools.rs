@@ -15,7 +15,7 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
         "no sparse finds"
     );
     let cost = |job: &Job, magic: u64| {
-        let data = SquareData::new(job.piece, job.square, true);
+        let data = SquareData::new(job.piece, job.square, Variant::Black);
         let mut table = EpochTable::new(job.bits);
         let (used, span) = table.measure(&data.entries(), magic, job.bits).unwrap();
         pack_cost(used, span)
