@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, Budget, FinishError, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress,
-    Scan, SearchState, Shard,
+    self, Budget, Error, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress, Scan,
+    SearchState, Shard,
 };
 use magic_gen::{Piece, Provenance, Variant};
 
@@ -299,7 +299,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 stop: Some(&progress.stop),
                 checkpoint: Some((every, &mut save_pack)),
             };
-            Ok(search::finish_with(&state, &limits, resume, &mut hooks))
+            Ok(search::finish(&state, &limits, resume, &mut hooks))
         };
         let result = work();
         done.store(true, Ordering::Release);
@@ -308,7 +308,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         result
     });
     let outcome = result?.map_err(|e| match (e, &args.resume) {
-        (FinishError::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
         (e, _) => e.to_string(),
     })?;
     if let Some(e) = save_error {
