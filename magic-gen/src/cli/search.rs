@@ -165,6 +165,19 @@ fn initial_state(
         }
         return Ok((state, pack, history));
     }
+    if args.variant == Variant::Plain && (args.bits.is_some() || args.bits_under.is_some()) {
+        return Err(
+            "plain magics have fixed bits (12 rook, 9 bishop): --bits and --bits-under \
+                    are for fancy, black and white"
+                .into(),
+        );
+    }
+    if args.also_fixed_shift && !args.variant.is_packed() {
+        return Err(format!(
+            "{} sets have one shift per square: --also-fixed-shift is for black and white",
+            args.variant
+        ));
+    }
     if (args.piece.is_some() || args.square.is_some() || args.also_fixed_shift)
         && args.bits.is_none()
         && args.bits_under.is_none()

@@ -202,13 +202,13 @@ impl SearchState {
         }
         if (options.bits.is_some() || options.bits_under.is_some()) && variant == Variant::Plain {
             return Err(Error::Search(format!(
-                "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy, black \
-             and white"
+                "{variant} magics have fixed bits (12 rook, 9 bishop): other bits are for fancy, \
+                 black and white"
             )));
         }
         if options.also_fixed_shift && !variant.is_packed() {
             return Err(Error::Search(format!(
-            "{variant} sets have one shift per square; --also-fixed-shift is for black and white"
+            "{variant} sets have one shift per square: a second, fixed shift is for black and white"
         )));
         }
         let mut jobs = Vec::with_capacity(128);

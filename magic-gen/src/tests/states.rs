@@ -131,7 +131,7 @@ fn a_state_refuses_a_job_twice_and_a_second_shift_where_nothing_is_packed() {
     let e = SearchState::new(&o).unwrap_err();
     assert!(
         e.to_string()
-            .contains("--also-fixed-shift is for black and white"),
+            .contains("a second, fixed shift is for black and white"),
         "{e}"
     );
 }
