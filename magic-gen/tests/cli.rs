@@ -189,6 +189,10 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
             }
         }
     }
+    // A checkpoint interval with no file to save does nothing: refused.
+    let run = magic_gen(&dir, &["pack", published, "--checkpoint", "5"]);
+    run.assert_clean_failure();
+    assert!(run.stderr.contains("give --state FILE"), "{}", run.stderr);
     // With one magic per square there is no shorter member to choose.
     let run = magic_gen(&dir, &["pack", published, "--short-spans"]);
     run.assert_clean_failure();
@@ -589,4 +593,8 @@ fn help_says_only_what_each_command_does() {
     ] {
         assert!(search.contains(needle), "{needle} missing from {search}");
     }
+    // Black and white take other pools than the parser's defaults: none is shown.
+    let pool = &search[search.find("--pool <N>").unwrap()..];
+    let pool = &pool[..pool.find("--sparse-pool").unwrap()];
+    assert!(!pool.contains("[default"), "{pool}");
 }

@@ -60,7 +60,15 @@ enum Command {
     /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
     /// of the space), the state is saved, and the complete, verified set is still written
     /// (exit code 130). During the packing it stops the annealing, with the best layout so
-    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once.
+    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once. A set
+    /// written by a stopped run says so in its header (`unfinished:`), with the command
+    /// that finishes it.
+    #[command(
+        mut_arg("pool", |a| a.hide_default_value(true)),
+        mut_arg("sparse_pool", |a| a.hide_default_value(true)),
+        mut_arg("polish", |a| a.hide_default_value(true)),
+        mut_arg("pack_iterations", |a| a.hide_default_value(true))
+    )]
     Search(search::SearchArgs),
     /// Combine the state files of a sharded search into the best verified set.
     ///

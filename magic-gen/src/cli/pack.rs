@@ -123,6 +123,15 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         );
     }
     let state_path = args.state.clone().or_else(|| args.resume.clone());
+    let checkpoint_given =
+        matches.value_source("checkpoint") == Some(clap::parser::ValueSource::CommandLine);
+    if checkpoint_given && state_path.is_none() {
+        return Err(
+            "--checkpoint says how often the checkpoint file is saved: give --state FILE (or \
+             --resume FILE), or leave it out"
+                .into(),
+        );
+    }
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
