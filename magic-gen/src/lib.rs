@@ -27,8 +27,9 @@ pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use format::{
-    emit_rust, line_of, magic_of, parse_emitted, parse_interchange, read_set_file, render_set_file,
-    set_from_magics, write_interchange, Magic, Provenance, ReadError, MAX_FILE_BYTES,
+    emit_rust, line_of, looks_like_rust_source, magic_of, parse_emitted, parse_interchange,
+    parse_set_bytes, read_set_file, render_set_file, set_from_magics, write_interchange, Magic,
+    Provenance, ReadError, MAX_FILE_BYTES,
 };
 #[cfg(feature = "search")]
 mod files;

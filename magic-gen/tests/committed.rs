@@ -8,6 +8,15 @@ use std::fs;
 use common::{committed, every_set, magic_gen, record, scratch, COMMITTED};
 use magic_gen::{read_set_file, relevant_bits, verify, Piece, Variant};
 
+/// No set in `magics/` or `magics/records/` comes from a run that stopped short.
+#[test]
+fn no_committed_set_is_unfinished() {
+    for path in every_set() {
+        let problem = common::not_committable(&common::workspace().join(&path));
+        assert_eq!(problem, None, "{path}");
+    }
+}
+
 #[test]
 fn every_committed_set_verifies() {
     for name in COMMITTED {
@@ -55,6 +64,9 @@ fn is_slow(command: &str) -> bool {
 /// file byte for byte, at the same path.
 fn assert_regenerates(dir: &std::path::Path, path: &str) {
     let committed_file = common::workspace().join(path);
+    if let Some(problem) = common::not_committable(&committed_file) {
+        panic!("{problem}");
+    }
     let (_, provenance) = read_set_file(&committed_file).unwrap();
     let recorded = provenance.command.unwrap();
     let command = last_command(&recorded);

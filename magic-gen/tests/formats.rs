@@ -5,7 +5,8 @@ mod common;
 
 use common::{committed, COMMITTED};
 use magic_gen::{
-    emit_rust, parse_interchange, read_set_file, verify, write_interchange, Provenance,
+    emit_rust, parse_interchange, read_set_file, render_set_file, verify, write_interchange,
+    Provenance,
 };
 
 #[test]
@@ -32,10 +33,17 @@ fn emitted_source_round_trips_with_its_provenance() {
         let provenance = Provenance {
             seed: Some(9),
             command: Some(format!("magic-gen search --variant {name} --seed 9")),
+            unfinished: Some("the scan stopped: 3 of 128 squares unfinished fell back".into()),
         };
         let source = emit_rust(&set, &report, &provenance);
         let path = dir.join(format!("{name}.rs"));
         std::fs::write(&path, &source).unwrap();
+        let (back, prov) = read_set_file(&path).unwrap();
+        assert_eq!(back, set, "{name}");
+        assert_eq!(prov, provenance);
+        // The interchange format keeps it too, in its comment header.
+        let path = dir.join(format!("{name}.txt"));
+        std::fs::write(&path, render_set_file(&path, &set, &report, &provenance)).unwrap();
         let (back, prov) = read_set_file(&path).unwrap();
         assert_eq!(back, set, "{name}");
         assert_eq!(prov, provenance);

@@ -20,8 +20,9 @@ fn set_body(path: &std::path::Path) -> String {
         .join("\n")
 }
 
-/// A small black search: two blocks of candidates per square, small pools, short climbs.
-const SMALL: [&str; 10] = [
+/// A small black search: two blocks of candidates per square, small pools, short climbs,
+/// no sparse finds or polish (a fixed-shift search's defaults would give some).
+const SMALL: [&str; 14] = [
     "search",
     "--variant",
     "black",
@@ -29,22 +30,37 @@ const SMALL: [&str; 10] = [
     "8192",
     "--pool",
     "2",
+    "--sparse-pool",
+    "0",
     "--patience",
     "20",
+    "--polish",
+    "0",
     "--threads=2",
 ];
+
+/// No annealing, for the runs of [`SMALL`] that set no packing of their own.
+const NO_PACK: [&str; 2] = ["--pack-iterations", "0"];
 
 #[test]
 fn shards_merged_equal_one_run() {
     let dir = scratch("hunt-shards");
-    let whole = magic_gen(&dir, &[&SMALL[..], &["--out", "whole.rs"]].concat());
+    let whole = magic_gen(
+        &dir,
+        &[&SMALL[..], &NO_PACK[..], &["--out", "whole.rs"]].concat(),
+    );
     whole.assert_success();
     for k in 0..3 {
         let shard = format!("{k}/3");
         let state = format!("s{k}.state");
         magic_gen(
             &dir,
-            &[&SMALL[..], &["--shard", &shard, "--state", &state]].concat(),
+            &[
+                &SMALL[..],
+                &NO_PACK[..],
+                &["--shard", &shard, "--state", &state],
+            ]
+            .concat(),
         )
         .assert_success();
     }
@@ -69,9 +85,37 @@ fn shards_merged_equal_one_run() {
         set_body(&dir.join("merged.rs")),
         set_body(&dir.join("whole.rs"))
     );
-    // Merging only some shards still gives a verified set.
-    magic_gen(&dir, &["merge", "s0.state", "s2.state", "--out", "part.rs"]).assert_success();
+    // Merging only some shards is refused, naming the missing ones, unless asked for.
+    let part = ["merge", "s0.state", "s2.state", "--state", "part.state"];
+    let refused = magic_gen(&dir, &[&part[..], &["--out", "part.rs"]].concat());
+    refused.assert_clean_failure();
+    assert!(
+        refused.stderr.contains("missing 1/3") && refused.stderr.contains("--partial"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!dir.join("part.rs").exists() && !dir.join("part.state").exists());
+    // Asked for, it gives a verified set marked as partial, in its header and its state,
+    // which no committed set may be.
+    magic_gen(
+        &dir,
+        &[&part[..], &["--partial", "--out", "part.rs"]].concat(),
+    )
+    .assert_success();
     magic_gen(&dir, &["verify", "part.rs"]).assert_success();
+    let header = fs::read_to_string(dir.join("part.rs")).unwrap();
+    assert!(
+        header.contains("// unfinished: a partial merge of 2 of 3 shards; missing 1/3"),
+        "{header}"
+    );
+    let problem = common::not_committable(&dir.join("part.rs")).unwrap();
+    assert!(problem.contains("partial merge"), "{problem}");
+    assert_eq!(common::not_committable(&dir.join("merged.rs")), None);
+    let state = fs::read_to_string(dir.join("part.state")).unwrap();
+    assert!(
+        state.contains("\ncommand partial merge of 2 of 3 shards, missing 1/3\n"),
+        "{state}"
+    );
 }
 
 /// A small white scan: small pools with sparse finds beside them, no scan-time climb.
@@ -111,7 +155,14 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     .assert_success();
     for k in 0..2 {
         let (shard, state) = (format!("{k}/2"), format!("s{k}.state"));
-        run(&[&SMALL_WHITE[..], &["--shard", &shard, "--state", &state]].concat()).assert_success();
+        let no_shaping = ["--polish", "0", "--pack-iterations", "0"];
+        run(&[
+            &SMALL_WHITE[..],
+            &no_shaping[..],
+            &["--shard", &shard, "--state", &state],
+        ]
+        .concat())
+        .assert_success();
     }
     let merge = |shape: &[&str], out: &str| {
         run(&[
@@ -146,7 +197,12 @@ fn merge_refuses_to_clump_black_shards_before_writing_anything() {
     let dir = scratch("hunt-clump-black");
     magic_gen(
         &dir,
-        &[&SMALL[..], &["--shard", "0/2", "--state", "s0.state"]].concat(),
+        &[
+            &SMALL[..],
+            &NO_PACK[..],
+            &["--shard", "0/2", "--state", "s0.state"],
+        ]
+        .concat(),
     )
     .assert_success();
     let run = magic_gen(
@@ -302,13 +358,19 @@ fn shards_of_different_searches_do_not_merge() {
     let dir = scratch("hunt-mismatch");
     magic_gen(
         &dir,
-        &[&SMALL[..], &["--shard", "0/2", "--state", "a.state"]].concat(),
+        &[
+            &SMALL[..],
+            &NO_PACK[..],
+            &["--shard", "0/2", "--state", "a.state"],
+        ]
+        .concat(),
     )
     .assert_success();
     magic_gen(
         &dir,
         &[
             &SMALL[..],
+            &NO_PACK[..],
             &["--shard", "1/2", "--seed", "9", "--state", "b.state"],
         ]
         .concat(),
@@ -354,7 +416,11 @@ fn shards_of_different_searches_do_not_merge() {
 #[test]
 fn bad_state_files_name_file_and_line() {
     let dir = scratch("hunt-bad-state");
-    magic_gen(&dir, &[&SMALL[..], &["--state", "good.state"]].concat()).assert_success();
+    magic_gen(
+        &dir,
+        &[&SMALL[..], &NO_PACK[..], &["--state", "good.state"]].concat(),
+    )
+    .assert_success();
     let good = fs::read_to_string(dir.join("good.state")).unwrap();
     let cases = [
         (

@@ -213,6 +213,12 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "2",
         "--patience",
         "20",
+        "--sparse-pool",
+        "0",
+        "--polish",
+        "0",
+        "--pack-iterations",
+        "0",
         "--threads=2",
         "--state",
         "s.state",
@@ -245,6 +251,19 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     if code == 130 {
         assert!(stderr.contains("interrupted after "), "{stderr}");
         magic_gen(&cut, &["verify", "set.rs"]).assert_success();
+        // Its header says the packing stopped short, and how to finish it.
+        let header = fs::read_to_string(cut.join("set.rs")).unwrap();
+        let note = header
+            .lines()
+            .find(|l| l.starts_with("// unfinished: the packing stopped after "))
+            .unwrap_or_else(|| panic!("{header}"));
+        assert!(
+            note.ends_with(
+                " of 1000 moves; finish with `magic-gen search --resume s.state \
+                 --pack-iterations 1000 --pack-seed 3 --out set.rs`"
+            ),
+            "{note}"
+        );
     }
     // Resuming with another move count is refused; the state stays as it is.
     fs::write(cut.join("seen.state"), &seen).unwrap();

@@ -1,21 +1,22 @@
 //! `magic-gen emit`: its arguments, and a verified set written as Rust source or
-//! interchange format.
+//! interchange format, its header keeping how the set was made.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::{render_set_file, Provenance};
+use magic_gen::render_set_file;
 
-use super::output::{recorded_command, show, write_atomic};
+use super::output::{claim_stdout_for, is_stdio, recorded_command, show, write_output};
 use super::verify::{read_and_verify, rejected};
 
 /// Arguments of `emit`.
 #[derive(Args, Debug, Clone)]
 pub struct EmitArgs {
-    /// Set file: `.rs` (emitted) or interchange format.
+    /// Set file: `.rs` (emitted) or interchange format; `-` reads standard input.
     file: PathBuf,
-    /// Output file, written atomically.
+    /// Output file, written atomically: Rust source for `.rs`, interchange format for any
+    /// other name; `-` writes the interchange format to standard output.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 }
@@ -23,24 +24,28 @@ pub struct EmitArgs {
 /// `magic-gen emit FILE --out X`.
 pub fn run(args: &EmitArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let (file, out) = (&args.file, &args.out);
-    let (set, v) = match read_and_verify(file)? {
+    claim_stdout_for(Some(out));
+    let (set, v, input) = match read_and_verify(file)? {
         Ok(ok) => ok,
         Err(count) => return Err(rejected(file, count)),
     };
-    let provenance = Provenance {
-        seed: None,
-        command: Some(recorded_command(
-            &EmitArgs::augment_args(clap::Command::new("emit")),
-            matches,
-            &[],
-            &[],
-        )),
-    };
+    // The input's header says how its magics were found: keep it, and add this step.
+    let step = recorded_command(
+        &EmitArgs::augment_args(clap::Command::new("emit")),
+        matches,
+        &[],
+        &[],
+    );
+    let provenance = input.then(&step);
     let text = render_set_file(out, &set, &v.report, &provenance);
-    write_atomic(out, text.as_bytes())?;
+    write_output(out, text.as_bytes())?;
+    let to = if is_stdio(out) {
+        "standard output".to_string()
+    } else {
+        show(out)
+    };
     say!(
-        "wrote {}: {} set, {} entries ({:.1} KiB of u64)",
-        show(out),
+        "wrote {to}: {} set, {} entries ({:.1} KiB of u64)",
         set.variant,
         v.report.table_len,
         v.report.kib(8)

@@ -5,12 +5,15 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 use magic_gen::search::{self, Limits, PackHooks};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{PackArgs, PolishArgs, LONG_RUNS};
-use super::output::{check_writable, recorded_command, show, summarise, write_set};
+use super::output::{
+    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
+};
 use super::search::{read_state, save_state};
 
 /// Arguments of `merge`.
@@ -23,16 +26,23 @@ pub struct MergeArgs {
     polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
+    /// Merge even if some shards of the search are missing: the set and the merged state
+    /// are then marked as a partial merge (their header and command line name the shards
+    /// merged), and no committed set may be one.
+    #[arg(long)]
+    partial: bool,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
-    /// Write the set here: Rust source for `.rs`, interchange format otherwise.
+    /// Write the set here: Rust source for `.rs`, interchange format for any other name
+    /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
 /// `magic-gen merge`.
 pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
     for path in args.out.iter().chain(args.state.iter()) {
         check_writable(path)?;
     }
@@ -43,6 +53,24 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
     let scan = states[0].scan;
+    if !scan.variant.is_packed() {
+        let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        const PACKED_ONLY: [&str; 6] = [
+            "polish",
+            "pack_iterations",
+            "negative_offsets",
+            "pack_spread",
+            "short_spans",
+            "pack_seed",
+        ];
+        if let Some(id) = PACKED_ONLY.iter().find(|id| given(id)) {
+            return Err(format!(
+                "--{} does nothing to {} shards: pools and packing are for black and white",
+                id.replace('_', "-"),
+                scan.variant
+            ));
+        }
+    }
     let limits = Limits {
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
@@ -64,6 +92,33 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
             show(&args.states[e.with])
         )
     })?;
+    let mut merged = merged;
+    let count = scan.shard.count as usize;
+    let partial = (states.len() < count).then(|| {
+        let mut have: Vec<u32> = states.iter().map(|s| s.scan.shard.index).collect();
+        have.sort_unstable();
+        let missing: Vec<String> = (0..scan.shard.count)
+            .filter(|i| have.binary_search(i).is_err())
+            .map(|i| format!("{i}/{count}"))
+            .collect();
+        missing
+    });
+    if let Some(missing) = &partial {
+        if !args.partial {
+            return Err(format!(
+                "{} of the search's {count} shards given; missing {}: merge them all, or \
+                 give --partial for a set of part of the search",
+                states.len(),
+                missing.join(", ")
+            ));
+        }
+        // The state says so on its command line, which a resume or merge carries on.
+        merged.command = format!(
+            "partial merge of {} of {count} shards, missing {}",
+            states.len(),
+            missing.join(", ")
+        );
+    }
     if let Some(path) = &args.state {
         save_state(path, &merged, None)?;
     }
@@ -71,9 +126,10 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
-        "merged {} of {} shards of `{}`",
+        "merged {} of {} shards{} of `{}`",
         states.len(),
         first.scan.shard.count,
+        if partial.is_some() { " (partial)" } else { "" },
         first.command
     );
     summarise(&outcome);
@@ -82,6 +138,14 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let provenance = Provenance {
         seed: Some(first.scan.seed),
         command: Some(recorded_command(&command, matches, &["state"], &[])),
+        unfinished: partial.map(|missing| {
+            format!(
+                "a partial merge of {} of {count} shards; missing {}: merge with their state \
+                 files to finish",
+                states.len(),
+                missing.join(", ")
+            )
+        }),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     Ok(ExitCode::SUCCESS)

@@ -7,11 +7,15 @@
 //! non-zero; nothing here panics on user input. Every output file is written atomically.
 
 /// `println!` that ignores a closed stdout (e.g. `magic-gen stats X | head`) instead of
-/// panicking.
+/// panicking, and prints to stderr once the set itself goes to stdout (`--out -`).
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        if $crate::cli::output::stdout_taken() {
+            let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+        } else {
+            let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        }
     }};
 }
 
@@ -24,6 +28,7 @@ mod pack;
 mod picture;
 mod progress;
 mod search;
+mod search_args;
 mod stats;
 mod verify;
 
@@ -34,8 +39,10 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 /// Search, verify, inspect and emit magic-bitboard sets for rooks and bishops.
 ///
 /// Set files are either Rust source written by `search`/`emit` (`.rs`) or the plain-text
-/// interchange format (any other extension): one `PIECE SQUARE MAGIC BITS OFFSET` line per
-/// piece and square after a `variant NAME` line (see the README).
+/// interchange format (any other name): one `PIECE SQUARE MAGIC BITS OFFSET` line per
+/// piece and square after a `variant NAME` line (docs/formats.md). `-` as a file read is
+/// standard input, as a file written standard output. Terms (pool, used slots, span,
+/// holes, pack cost): docs/record-hunts.md.
 #[derive(Parser, Debug)]
 #[command(name = "magic-gen", version)]
 struct Cli {
@@ -53,12 +60,21 @@ enum Command {
     /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
     /// of the space), the state is saved, and the complete, verified set is still written
     /// (exit code 130). During the packing it stops the annealing, with the best layout so
-    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once.
+    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once. A set
+    /// written by a stopped run says so in its header (`unfinished:`), with the command
+    /// that finishes it.
+    #[command(
+        mut_arg("pool", |a| a.hide_default_value(true)),
+        mut_arg("sparse_pool", |a| a.hide_default_value(true)),
+        mut_arg("polish", |a| a.hide_default_value(true)),
+        mut_arg("pack_iterations", |a| a.hide_default_value(true))
+    )]
     Search(search::SearchArgs),
     /// Combine the state files of a sharded search into the best verified set.
     ///
     /// Each square keeps the best magics any shard found (by the search's own ranking), so
-    /// the N shards of a space merge into exactly what one run over that space gives.
+    /// the N shards of a space merge into exactly what one run over that space gives. Every
+    /// shard must be given, unless --partial asks for a set of part of the search.
     Merge(merge::MergeArgs),
     /// Pack a verified black or white set again, its magics and bits unchanged.
     ///
@@ -66,7 +82,10 @@ enum Command {
     /// annealing (--pack-iterations) a search ends with, on one magic per square. With
     /// --state FILE the packer saves a checkpoint every --checkpoint seconds; after a kill
     /// or a Ctrl-C (which writes the best layout so far, exit code 130), the same command
-    /// with --resume FILE goes on and writes the set an uninterrupted run writes.
+    /// with --resume FILE goes on and writes the set an uninterrupted run writes. The table
+    /// written is never longer than the input's: where this packing is not shorter, the
+    /// input's layout is kept. The header keeps the input's and adds this command.
+    #[command(mut_arg("short_spans", |a| a.hide(true)))]
     Pack(pack::PackCommandArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///
@@ -79,8 +98,9 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Verify a set and write it as Rust source (or interchange format).
     ///
-    /// `--out X.rs` writes the Rust source the runtime crate includes; any other extension
-    /// writes the interchange format. The header records this command.
+    /// `--out X.rs` writes the Rust source the runtime crate includes; any other name
+    /// writes the interchange format. The header keeps the input's (the command and seed
+    /// that made the set, and whether that run finished) and adds this command.
     Emit(emit::EmitArgs),
 }
 

@@ -5,10 +5,74 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
-use magic_gen::{relevant_mask, render_set_file, square_name, Piece, Provenance};
+use magic_gen::{
+    looks_like_rust_source, parse_set_bytes, relevant_mask, render_set_file, square_name, MagicSet,
+    Piece, Provenance, ReadError, MAX_FILE_BYTES,
+};
+
+/// Set once a command writes its set to standard output (`--out -`): from then on its
+/// messages go to standard error, so the output is the set alone.
+static STDOUT_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Returns true if messages go to standard error because the set goes to standard output.
+pub fn stdout_taken() -> bool {
+    STDOUT_TAKEN.load(Ordering::Relaxed)
+}
+
+/// Returns true if `path` is `-`: standard input where a file is read, standard output
+/// where one is written.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Sends the messages of this run to standard error if `out` is `-`, keeping standard
+/// output for the set. Called before anything is printed.
+pub fn claim_stdout_for(out: Option<&Path>) {
+    if out.is_some_and(is_stdio) {
+        STDOUT_TAKEN.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Reads a set from `path`, or from standard input for `-` (Rust source if it has a
+/// `pub const VARIANT` line, else the interchange format); errors name the file and line.
+pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance), String> {
+    if !is_stdio(path) {
+        return magic_gen::read_set_file(path).map_err(|e| e.to_string());
+    }
+    use std::io::Read;
+    let name = "<stdin>";
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{name}: cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let e = ReadError {
+            file: name.into(),
+            line: None,
+            message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
+        };
+        return Err(e.to_string());
+    }
+    parse_set_bytes(name, &bytes, looks_like_rust_source(&bytes)).map_err(|e| e.to_string())
+}
+
+/// Writes `contents` to `path` atomically ([`write_atomic`]), or to standard output for `-`.
+pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
+    if !is_stdio(path) {
+        return write_atomic(path, contents);
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(contents)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("standard output: cannot write: {e}"))
+}
 
 /// Returns the command line that reproduces a run of `magic-gen NAME`, derived from what
 /// clap parsed, so a new option is recorded without anyone remembering to: every argument
@@ -54,6 +118,44 @@ pub fn recorded_command(
         }
     }
     words.join(" ")
+}
+
+/// Returns `matches` parsed again by `command` with `implied` (argument id and value, `true`
+/// for a flag) added as if given on the command line: how presets and defaults that depend
+/// on the mode become options that are checked and recorded like any other.
+pub fn with_implied(
+    command: &clap::Command,
+    matches: &ArgMatches,
+    implied: &[(&str, &str)],
+) -> Result<ArgMatches, String> {
+    use std::ffi::OsString;
+    let mut words: Vec<OsString> = vec![command.get_name().into()];
+    let mut push = |arg: &clap::Arg, value: Option<OsString>| {
+        if let Some(long) = arg.get_long() {
+            words.push(format!("--{long}").into());
+        }
+        if arg.get_action().takes_values() {
+            words.extend(value);
+        }
+    };
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        if let Some(&(_, value)) = implied.iter().find(|(i, _)| *i == id) {
+            push(arg, Some(value.into()));
+        } else if matches.value_source(id) == Some(ValueSource::CommandLine) {
+            if arg.get_action().takes_values() {
+                for value in matches.get_raw(id).into_iter().flatten() {
+                    push(arg, Some(value.to_owned()));
+                }
+            } else {
+                push(arg, None);
+            }
+        }
+    }
+    command
+        .clone()
+        .try_get_matches_from(words)
+        .map_err(|e| format!("the preset and defaults do not parse: {e}"))
 }
 
 /// Quotes `s` for a POSIX shell if it needs it, so a recorded command can be pasted back.
@@ -123,6 +225,9 @@ fn crash_after_bytes() -> Option<usize> {
 
 /// Fails early if `out`'s directory does not exist: before a long search, not after it.
 pub fn check_writable(out: &Path) -> Result<(), String> {
+    if is_stdio(out) {
+        return Ok(());
+    }
     let dir = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -147,8 +252,10 @@ pub fn write_set(
     match out {
         Some(out) => {
             let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
-            write_atomic(out, text.as_bytes())?;
-            say!("wrote {}", show(out));
+            write_output(out, text.as_bytes())?;
+            if !is_stdio(out) {
+                say!("wrote {}", show(out));
+            }
         }
         None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }

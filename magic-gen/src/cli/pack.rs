@@ -8,13 +8,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
+use magic_gen::line_of;
 use magic_gen::search::{
     self, Error, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
-use magic_gen::{line_of, Provenance};
 
 use super::args::{parse_seconds, PackArgs, LONG_RUNS};
-use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
+use super::output::{
+    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
+    write_set,
+};
 use super::progress::{stop_on_ctrl_c, watch};
 use super::verify::{read_and_verify, rejected};
 
@@ -25,7 +28,8 @@ const UNRECORDED: [&str; 3] = ["resume", "state", "checkpoint"];
 /// Arguments of `pack`.
 #[derive(Args, Debug, Clone)]
 pub struct PackCommandArgs {
-    /// Set file (black or white): `.rs` (emitted) or interchange format.
+    /// Set file (black or white): `.rs` (emitted) or interchange format; `-` reads
+    /// standard input.
     file: PathBuf,
     #[command(flatten)]
     pack: PackArgs,
@@ -42,7 +46,8 @@ pub struct PackCommandArgs {
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
-    /// Write the set here: Rust source for `.rs`, interchange format otherwise.
+    /// Write the set here: Rust source for `.rs`, interchange format for any other name
+    /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -108,6 +113,7 @@ fn explain(mismatch: &PackMismatch) -> String {
 
 /// `magic-gen pack FILE`.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
     if args.pack.short_spans {
         return Err(
             "--short-spans chooses among each square's pool members, and `pack` has \
@@ -116,11 +122,20 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         );
     }
     let state_path = args.state.clone().or_else(|| args.resume.clone());
+    let checkpoint_given =
+        matches.value_source("checkpoint") == Some(clap::parser::ValueSource::CommandLine);
+    if checkpoint_given && state_path.is_none() {
+        return Err(
+            "--checkpoint says how often the checkpoint file is saved: give --state FILE (or \
+             --resume FILE), or leave it out"
+                .into(),
+        );
+    }
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
     let file = &args.file;
-    let (set, before) = match read_and_verify(file)? {
+    let (set, before, input) = match read_and_verify(file)? {
         Ok(ok) => ok,
         Err(count) => return Err(rejected(file, count)),
     };
@@ -135,7 +150,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let (start, done) = (Instant::now(), AtomicBool::new(false));
     let mut save_error = None;
     let result = std::thread::scope(|s| {
-        let watcher = s.spawn(|| watch(None, &progress, &stop, &done, start));
+        let watcher = s.spawn(|| watch(None, None, &progress, &stop, &done, start));
         let mut save = |c: &PackCheckpoint| {
             if let Some(path) = &state_path {
                 if let Err(e) = write_atomic(path, c.to_file_text().as_bytes()) {
@@ -154,7 +169,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         let _ = watcher.join();
         result
     });
-    let outcome = result.map_err(|e| match (e, &args.resume) {
+    let mut outcome = result.map_err(|e| match (e, &args.resume) {
         (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
         (e, _) => format!("{}: {e}", show(file)),
     })?;
@@ -165,21 +180,54 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     if let (Some(path), Some(end)) = (&state_path, &end) {
         write_atomic(path, end.to_file_text().as_bytes())?;
     }
+    let packed_len = outcome.report.table_len;
+    // The packer's layout is written only where it is shorter: a set packed by other means
+    // (or annealed longer) may beat this packing, and `pack` never makes a table longer.
+    let kept_input = packed_len >= before.report.table_len;
+    if kept_input {
+        outcome.set = set;
+        outcome.report = before.report.clone();
+    }
     say!(
-        "packed {} again: {} entries before, {} after",
+        "packed {} again: {} entries before, {} after{}",
         show(file),
         before.report.table_len,
-        outcome.report.table_len
+        outcome.report.table_len,
+        if kept_input && packed_len > before.report.table_len {
+            format!(" (this packing gave {packed_len}: the input's layout is kept)")
+        } else {
+            String::new()
+        }
     );
     if let (Some(path), Some(from)) = (&args.resume, &resume) {
         say!("resumed from {} at move {}", show(path), from.moves);
     }
     summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
-    let provenance = Provenance {
-        seed: Some(settings.seed),
-        command: Some(recorded_command(&command, matches, &UNRECORDED, &[])),
-    };
+    let step = recorded_command(&command, matches, &UNRECORDED, &[]);
+    // The input's header says how its magics were found: keep it, and add this step. A set
+    // without one (a published set) is seeded by this packing.
+    let mut provenance = input.then(&step);
+    provenance.seed = provenance.seed.or(Some(settings.seed));
+    let stopped = end.as_ref().filter(|e| !e.finished());
+    if let Some(end) = stopped {
+        let finish = match &state_path {
+            Some(path) => format!(
+                "finish with `{} --resume {}`",
+                step,
+                shell_quote(&show(path))
+            ),
+            None => format!("no --state was given: rerun `{step}`"),
+        };
+        let note = format!(
+            "packing stopped after {} of {} moves; {finish}",
+            end.moves, end.settings.iterations
+        );
+        provenance.unfinished = Some(match provenance.unfinished.take() {
+            Some(earlier) => format!("{earlier}; then {note}"),
+            None => note,
+        });
+    }
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     let Some(end) = end else {
         return Ok(ExitCode::SUCCESS);

@@ -12,7 +12,7 @@ const BAR_DELAY: Duration = Duration::from_secs(1);
 /// What the bar is showing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// The scan: jobs done of all (128, more with --also-fixed-shift).
+    /// The scan: the fraction of its budget done.
     Scan,
     /// Before the annealing: the greedy packing, or the layout of a set without a scan.
     Layout,
@@ -20,12 +20,35 @@ enum Stage {
     Pack,
 }
 
+/// Steps of the scan's bar: its position is the fraction of the budget done, in these.
+const SCAN_STEPS: u64 = 10_000;
+
+/// Returns the fraction of the scan done, 0 to 1: of the candidate budget if it is a count,
+/// of the time budget if there is one (whichever is further: the scan stops at the first
+/// spent), else of the jobs (fancy and plain until found).
+fn scan_fraction(scan: &Progress, seconds: Option<f64>, elapsed: Duration) -> f64 {
+    let budget = scan.budget.load(Ordering::Relaxed);
+    let of_budget = (budget > 0).then(|| scan.spent.load(Ordering::Relaxed) as f64 / budget as f64);
+    let of_time = seconds.map(|s| elapsed.as_secs_f64() / s.max(1e-3));
+    let fraction = match (of_budget, of_time) {
+        (Some(b), Some(t)) => b.max(t),
+        (Some(f), None) | (None, Some(f)) => f,
+        (None, None) => {
+            let total = scan.total.load(Ordering::Relaxed).max(1);
+            scan.done.load(Ordering::Relaxed) as f64 / total as f64
+        }
+    };
+    fraction.clamp(0.0, 1.0)
+}
+
 /// Draws a progress bar on stderr once the run has gone on for [`BAR_DELAY`], until
-/// `done`: the scan's squares and candidates (if there is a scan), then the packer's
-/// moves and best table length. `stop` is the flag Ctrl-C sets. The bar hides itself when
-/// stderr is not a terminal.
+/// `done`: the fraction of the scan's budget done (if there is a scan; `seconds` is its
+/// time budget), then the packer's moves and best table length, each with an estimate of
+/// the time left. `stop` is the flag Ctrl-C sets. The bar hides itself when stderr is not
+/// a terminal.
 pub fn watch(
     scan: Option<&Progress>,
+    seconds: Option<f64>,
     pack: &PackProgress,
     stop: &AtomicBool,
     done: &AtomicBool,
@@ -50,16 +73,20 @@ pub fn watch(
         } else {
             ""
         };
-        // What the bar shows now: its position (squares or moves) and message.
+        // What the bar shows now: its position (budget steps or moves) and message.
         let (position, message) = match (stage, scanning) {
             (Stage::Scan, Some(p)) => {
                 let tried = p.candidates.load(Ordering::Relaxed) as f64;
                 let rate = tried / start.elapsed().as_secs_f64().max(1e-3);
                 let reached = p.reached.load(Ordering::Relaxed);
+                let fraction = scan_fraction(p, seconds, start.elapsed());
                 (
-                    p.done.load(Ordering::Relaxed) as u64,
+                    (fraction * SCAN_STEPS as f64) as u64,
                     format!(
-                        "{:.1}M tried ({:.1}M/s), {reached} reached, searching{stopping}",
+                        "{} of {} squares done, {:.1}M candidates tried ({:.1}M/s), {reached} \
+                         reached{stopping}",
+                        p.done.load(Ordering::Relaxed),
+                        p.total.load(Ordering::Relaxed),
                         tried / 1e6,
                         rate / 1e6
                     ),
@@ -85,13 +112,13 @@ pub fn watch(
             _ => {
                 let (len, template) = match stage {
                     Stage::Scan => (
-                        scan.map_or(0, |p| p.total.load(Ordering::Relaxed) as u64),
-                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} jobs, {msg}",
+                        SCAN_STEPS,
+                        "{spinner} [{elapsed_precise}] {bar:24} {percent:>3}% of the scan's budget (~{eta} left), {msg}",
                     ),
                     Stage::Layout => (0, "{spinner} [{elapsed_precise}] {msg}"),
                     Stage::Pack => (
                         total_moves,
-                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} packing moves, {msg} (~{eta} left)",
+                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} packing moves (~{eta} left), {msg}",
                     ),
                 };
                 if let Some((old, _)) = bar.take() {
@@ -105,7 +132,7 @@ pub fn watch(
                     .with_elapsed(start.elapsed())
                     .with_message(message)
                     .with_position(position);
-                // A resumed packing starts part of the way: time the moves from here.
+                // A resumed scan or packing starts part of the way: time the rest from here.
                 b.reset_eta();
                 bar = Some((b, stage));
             }

@@ -1,7 +1,8 @@
-//! `magic-gen search`: its arguments, and the seeded search run with a progress bar,
-//! Ctrl-C handling and checkpoints of its state, a summary, and the set written atomically.
+//! `magic-gen search`: the seeded search run with a progress bar, Ctrl-C handling and
+//! checkpoints of its state, a summary, and the set written atomically, its header saying
+//! whether the run finished. The arguments, defaults and presets are in `search_args.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,115 +15,17 @@ use magic_gen::search::{
 };
 use magic_gen::{Piece, Provenance, Variant};
 
-use super::args::{
-    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PolishArgs, LONG_RUNS, POOLS,
+use super::output::{
+    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
+    write_set,
 };
-use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
 use super::pack::mismatch_at;
 use super::progress::{stop_on_ctrl_c, watch};
+pub use super::search_args::SearchArgs;
+use super::search_args::{expand, recorded, refuse_no_ops};
 
-/// The arguments that never change the set, left out of the recorded command: how many
-/// threads, how often and where the state is saved. (`--resume` is recorded, but only
-/// after the command that started the state.)
-const UNRECORDED: [&str; 3] = ["threads", "checkpoint", "state"];
-
-/// The arguments the recorded command spells out even at their default values, so the
-/// command says what was searched without knowing the defaults.
-const ALWAYS: [&str; 2] = ["variant", "seed"];
-
-/// The help heading of the options that ask fewer index bits of some squares.
-const FEWER_BITS: &str = "Fewer bits (fancy; black and white per-square shifts)";
-
-/// The help heading of the scan's record-hunt options.
-const SCAN: &str = "Scan (record hunts; see docs/record-hunts.md)";
-
-/// Arguments of `search`. `--help` shows the basic ones first, then the hunt's under a
-/// heading per stage; the recorded command keeps this order, which committed headers use.
-#[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Continue the search saved in this state file with its own scan settings (and keep
-    /// saving to it unless --state names another file); with --candidates, raise its
-    /// budget. A state saved while packing goes on with the packing where it stopped,
-    /// given the same packing options, and ends with the set of an uninterrupted run.
-    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS, conflicts_with_all = ["piece", "square", "bits", "bits_under", "also_fixed_shift", "shard", "pool", "sparse_pool", "patience", "seed", "variant"])]
-    resume: Option<PathBuf>,
-    /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
-    /// black (fixed shift, `occ | !mask`, ranges packed) or white (fixed shift, `occ & mask`,
-    /// ranges packed).
-    #[arg(long, default_value = "fancy", value_parser = parse_variant)]
-    variant: Variant,
-    /// Give --bits/--bits-under only to this piece's squares.
-    #[arg(long, value_parser = parse_piece, help_heading = FEWER_BITS)]
-    piece: Option<Piece>,
-    /// Give --bits/--bits-under only to this square, e.g. e4.
-    #[arg(long, value_parser = parse_square_arg, help_heading = FEWER_BITS)]
-    square: Option<u8>,
-    /// Index bits for the chosen squares (fancy; default: the mask popcount). Every other
-    /// square gets its default bits, so the output is always a complete set.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12), help_heading = FEWER_BITS)]
-    bits: Option<u8>,
-    /// Ask the chosen squares for N bits fewer than their mask popcount (fancy: squares
-    /// not reached fall back to default bits). 0 gives black and white sets a per-square
-    /// shift: every chosen square at its mask popcount.
-    #[arg(long, value_name = "N", conflicts_with = "bits", value_parser = clap::value_parser!(u8).range(0..=11), help_heading = FEWER_BITS)]
-    bits_under: Option<u8>,
-    /// Black and white with --bits-under: scan the chosen squares at the fixed 12/9 bits
-    /// as well, and let the packer choose per square between both pools.
-    #[arg(long, help_heading = FEWER_BITS)]
-    also_fixed_shift: bool,
-    /// Time budget of the whole scan, in seconds. Jobs still searching then stop:
-    /// reduced-bit squares fall back to default bits, fixed-shift squares pack what they
-    /// found. Without --candidates, fixed-shift jobs scan until the time is up.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    seconds: Option<f64>,
-    /// Scan exactly the first N candidates of each job's space (of this shard's share),
-    /// then stop: unlike --seconds, the same result on any machine. With --resume, raise
-    /// the saved budget to N: the hunt goes on and ends as one run with budget N would.
-    #[arg(long, value_name = "N")]
-    candidates: Option<u64>,
-    /// Run only shard K of N (K = 0..N-1) of the candidate space; run the others
-    /// elsewhere and combine their --state files with `magic-gen merge`.
-    #[arg(long, value_parser = parse_shard, value_name = "K/N", help_heading = LONG_RUNS)]
-    shard: Option<Shard>,
-    /// Valid magics each fixed-shift square keeps for the packer to choose from: those of
-    /// the lowest pack cost (twice the used slots plus the span).
-    #[arg(long, value_name = "N", default_value_t = Scan::DEFAULT_POOL, value_parser = parse_pool, help_heading = POOLS)]
-    pool: usize,
-    /// Finds each fixed-shift square keeps besides --pool: the sparsest of the rest (black:
-    /// fewest used slots, a hole costing a tenth of one; white: fewest blocked slots).
-    /// Their long spans rank them out of the pool, but other squares fill their holes.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096), help_heading = POOLS)]
-    sparse_pool: u16,
-    /// Black and white: climb every valid candidate found during the scan to a lower pack
-    /// cost until MOVES moves in a row bring no improvement (0: keep magics as found; a
-    /// --polish of the pools after the scan costs far less).
-    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = SCAN)]
-    patience: u32,
-    #[command(flatten)]
-    polish: PolishArgs,
-    #[command(flatten)]
-    pack: PackArgs,
-    /// Save the search state here at every checkpoint and at the end (atomically), to
-    /// resume with --resume or to merge shards with `magic-gen merge`. Once the scan is
-    /// done, the checkpoints hold the packer's progress too.
-    #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
-    state: Option<PathBuf>,
-    /// Seconds between checkpoints of --state, during the scan and the packing: an
-    /// interrupted run loses at most this much.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
-    checkpoint: f64,
-    /// Worker threads (default: all available cores). Does not change the result.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Seed of the search's random streams.
-    #[arg(long, default_value_t = Scan::DEFAULT_SEED)]
-    seed: u64,
-    /// Write the set here: Rust source for `.rs`, interchange format for any other
-    /// extension. Without it nothing is written.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-}
+/// A state file read to resume, with the packer's checkpoint in it if there is one.
+type Resumed = (SearchState, Option<PackCheckpoint>);
 
 /// Returns the squares that get `--bits`: empty (all 128) unless --piece or --square narrow it.
 fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
@@ -147,9 +50,9 @@ pub fn read_state(path: &Path) -> Result<(SearchState, Option<PackCheckpoint>), 
 fn initial_state(
     args: &SearchArgs,
     command: String,
+    resumed: Option<Resumed>,
 ) -> Result<(SearchState, Option<PackCheckpoint>, String), String> {
-    if let Some(path) = &args.resume {
-        let (mut state, pack) = read_state(path)?;
+    if let (Some(path), Some((mut state, pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
                 .raise_budget(n)
@@ -244,18 +147,79 @@ pub fn save_state(
     write_atomic(path, text.as_bytes())
 }
 
-/// Returns the command that reproduces this run, normalised: program name `magic-gen`,
-/// variant and seed always spelled out, the options that never change the result left out.
-/// A resumed run records only what it was given (the state holds the rest).
-fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
-    let always: &[&str] = if args.resume.is_some() { &[] } else { &ALWAYS };
+/// Returns the command that finishes an unfinished run: the resume of `state` with this
+/// run's pool shaping, packing and output options (no state keeps them).
+fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
+    const KEPT: [&str; 8] = [
+        "polish",
+        "clump",
+        "pack_iterations",
+        "negative_offsets",
+        "pack_spread",
+        "short_spans",
+        "pack_seed",
+        "out",
+    ];
     let command = SearchArgs::augment_args(clap::Command::new("search"));
-    recorded_command(&command, matches, &UNRECORDED, always)
+    let unrecorded: Vec<&str> = command
+        .get_arguments()
+        .map(|a| a.get_id().as_str())
+        .filter(|id| !KEPT.contains(id))
+        .collect();
+    let options = recorded_command(&command, matches, &unrecorded, &[]);
+    let options = options.strip_prefix("magic-gen search").unwrap_or(&options);
+    format!(
+        "magic-gen search --resume {}{options}",
+        shell_quote(&show(state))
+    )
+}
+
+/// Returns what an interrupted run left undone and the command that finishes it, for the
+/// set's header; `None` if nothing was left (the signal came after the last step).
+fn unfinished_note(
+    state: &SearchState,
+    pack: Option<&PackCheckpoint>,
+    state_path: Option<&Path>,
+    args: &SearchArgs,
+    matches: &ArgMatches,
+) -> Option<String> {
+    let open = state.jobs.iter().filter(|j| !j.done).count();
+    let done = if open > 0 {
+        let budget = match state.budget_used() {
+            Some((spent, total)) => format!(
+                " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                100.0 * spent as f64 / total.max(1) as f64
+            ),
+            None => String::new(),
+        };
+        format!(
+            "the scan stopped{budget}: {open} of {} squares unfinished fell back",
+            state.jobs.len()
+        )
+    } else {
+        let pack = pack?;
+        format!(
+            "the packing stopped after {} of {} moves",
+            pack.moves, pack.settings.iterations
+        )
+    };
+    let finish = match state_path {
+        Some(path) => format!("finish with `{}`", finishing_command(path, matches)),
+        None => format!("no --state was given: rerun `{}`", recorded(args, matches)),
+    };
+    Some(format!("{done}; {finish}"))
 }
 
 /// `magic-gen search`.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches))?;
+    claim_stdout_for(args.out.as_deref());
+    let resumed = args.resume.as_deref().map(read_state).transpose()?;
+    let variant = resumed.as_ref().map(|(state, _)| state.scan.variant);
+    let (args, matches) = expand(args.clone(), matches, variant)?;
+    let (args, matches) = (&args, &matches);
+    let variant = variant.unwrap_or(args.variant);
+    refuse_no_ops(args, matches, variant)?;
+    let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches), resumed)?;
     let limits = limits(args, &state.scan)?;
     let threads = limits.threads;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
@@ -279,6 +243,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         let watcher = s.spawn(|| {
             watch(
                 Some(&progress),
+                limits.seconds,
                 &pack_progress,
                 &progress.stop,
                 &done,
@@ -365,10 +330,22 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             state.jobs.len()
         );
     }
+    let unfinished_pack = outcome.pack.as_ref().filter(|c| !c.finished());
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
         command: Some(history),
+        unfinished: interrupted
+            .then(|| {
+                unfinished_note(
+                    &state,
+                    unfinished_pack,
+                    state_path.as_deref(),
+                    args,
+                    matches,
+                )
+            })
+            .flatten(),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
@@ -395,102 +372,4 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::FromArgMatches;
-
-    /// Parses `magic-gen search ARGS...` and returns the recorded command.
-    fn record(args: &[&str]) -> String {
-        let command = SearchArgs::augment_args(clap::Command::new("search"));
-        let matches = command
-            .try_get_matches_from([&["search"][..], args].concat())
-            .unwrap();
-        let parsed = SearchArgs::from_arg_matches(&matches).unwrap();
-        recorded(&parsed, &matches)
-    }
-
-    #[test]
-    fn the_recorded_command_holds_every_option_that_shapes_the_set() {
-        let given = [
-            "--variant",
-            "fancy",
-            "--piece",
-            "bishop",
-            "--square",
-            "b1",
-            "--bits-under",
-            "1",
-            "--also-fixed-shift",
-            "--seconds",
-            "2",
-            "--candidates",
-            "4096",
-            "--shard",
-            "1/3",
-            "--pool",
-            "3",
-            "--sparse-pool",
-            "2",
-            "--patience",
-            "7",
-            "--polish",
-            "5",
-            "--clump",
-            "6",
-            "--pack-iterations",
-            "1",
-            "--negative-offsets",
-            "--pack-spread",
-            "0.03",
-            "--short-spans",
-            "--pack-seed",
-            "4",
-            "--state",
-            "s.state",
-            "--checkpoint",
-            "5",
-            "--threads",
-            "2",
-            "--seed",
-            "9",
-            "--out",
-            "a b.rs",
-        ];
-        let line = record(&given);
-        assert_eq!(
-            line,
-            "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 --clump 6 \
-             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
-        );
-        // Derived, not listed: every option but the unrecorded ones and --resume (which
-        // conflicts with them) appears, so a new option cannot drop out unnoticed.
-        let command = SearchArgs::augment_args(clap::Command::new("search"));
-        for arg in command.get_arguments() {
-            let id = arg.get_id().as_str();
-            if !UNRECORDED.contains(&id) && id != "resume" && id != "bits" {
-                let long = format!("--{}", arg.get_long().unwrap());
-                assert!(line.contains(&long), "{long} missing from {line}");
-            }
-        }
-    }
-
-    #[test]
-    fn options_not_given_are_left_out_but_variant_and_seed() {
-        assert_eq!(record(&[]), "magic-gen search --variant fancy --seed 1");
-        // Given at their defaults they are kept: a header's command then gives the same
-        // header again after a default changes (as --patience's did, from 1000 to 0).
-        let at_defaults = record(&["--pool", "16", "--patience", "0", "--threads", "1"]);
-        assert_eq!(
-            at_defaults,
-            "magic-gen search --variant fancy --pool 16 --patience 0 --seed 1"
-        );
-        assert_eq!(
-            record(&["--resume", "x.state", "--seconds", "0", "--out", "o.rs"]),
-            "magic-gen search --resume x.state --seconds 0 --out o.rs"
-        );
-    }
 }

@@ -7,16 +7,17 @@ use clap::Args;
 use magic_gen::{square_name, Piece};
 
 use super::board::{board, ABOVE, BELOW};
-use super::output::{show, write_atomic};
+use super::output::{is_stdio, show, write_output};
 use super::picture::svg;
 use super::verify::{print_size, read_and_verify, rejected};
 
 /// Arguments of `stats`.
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
-    /// Set file: `.rs` (emitted) or interchange format.
+    /// Set file: `.rs` (emitted) or interchange format; `-` reads standard input.
     file: PathBuf,
-    /// Also write an SVG picture of the table here: a colour per square, holes black.
+    /// Also write an SVG picture of the table here (`-`: standard output, after the
+    /// figures): 1,024 slots a row, a colour per square, holes black.
     #[arg(long, value_name = "FILE.svg")]
     picture: Option<PathBuf>,
 }
@@ -24,7 +25,7 @@ pub struct StatsArgs {
 /// `magic-gen stats FILE`.
 pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     let file = &args.file;
-    let (set, v) = match read_and_verify(file)? {
+    let (set, v, _) = match read_and_verify(file)? {
         Ok(ok) => ok,
         Err(count) => return Err(rejected(file, count)),
     };
@@ -65,8 +66,10 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
         spans.saturating_sub(r.table_len)
     );
     if let Some(path) = &args.picture {
-        write_atomic(path, svg(&v).as_bytes())?;
-        say!("wrote {}", show(path));
+        write_output(path, svg(&v).as_bytes())?;
+        if !is_stdio(path) {
+            say!("wrote {}", show(path));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

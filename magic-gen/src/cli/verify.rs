@@ -5,23 +5,26 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::{read_set_file, verify, MagicSet, Verified};
+use magic_gen::{verify, MagicSet, Provenance, Verified};
 
-use super::output::show;
+use super::output::{read_set, show};
 
 /// Arguments of `verify`.
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
-    /// Set file: `.rs` (emitted) or interchange format.
+    /// Set file: `.rs` (emitted) or interchange format; `-` reads standard input.
     file: PathBuf,
 }
 
-/// Reads and verifies `file`. On failure prints each failure as `error: FILE: piece square: ...`
-/// and returns `Err(count)`.
-pub fn read_and_verify(file: &Path) -> Result<Result<(MagicSet, Verified), usize>, String> {
-    let (set, _) = read_set_file(file).map_err(|e| e.to_string())?;
+/// A set read and verified, with the provenance its header records.
+pub type Checked = (MagicSet, Verified, Provenance);
+
+/// Reads and verifies `file` (`-`: standard input). On failure prints each failure as
+/// `error: FILE: piece square: ...` and returns `Err(count)`.
+pub fn read_and_verify(file: &Path) -> Result<Result<Checked, usize>, String> {
+    let (set, provenance) = read_set(file)?;
     match verify(&set) {
-        Ok(v) => Ok(Ok((set, v))),
+        Ok(v) => Ok(Ok((set, v, provenance))),
         Err(failures) => {
             for f in &failures {
                 eprintln!("error: {}: {f}", show(file));
@@ -62,13 +65,16 @@ pub fn print_size(v: &Verified) {
 pub fn run(args: &VerifyArgs) -> Result<ExitCode, String> {
     let file = &args.file;
     match read_and_verify(file)? {
-        Ok((set, v)) => {
+        Ok((set, v, provenance)) => {
             say!(
                 "{}: {} set, collision-free (every occupancy of all 128 squares checked)",
                 show(file),
                 set.variant
             );
             print_size(&v);
+            if let Some(note) = &provenance.unfinished {
+                say!("unfinished: {note}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(count) => Err(rejected(file, count)),

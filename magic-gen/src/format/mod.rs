@@ -8,7 +8,9 @@ mod lines;
 mod rust;
 mod text;
 
-pub use file::{read_set_file, render_set_file, MAX_FILE_BYTES};
+pub use file::{
+    looks_like_rust_source, parse_set_bytes, read_set_file, render_set_file, MAX_FILE_BYTES,
+};
 pub use lines::{line_of, Provenance, ReadError};
 pub use rust::{emit_rust, magic_of, parse_emitted, set_from_magics, Magic};
 pub use text::{parse_interchange, write_interchange};

@@ -267,6 +267,63 @@ impl Scan {
     }
 }
 
+impl Scan {
+    /// Returns the candidates of a counted budget in the first `blocks` blocks of this
+    /// shard's share, or `None` for a budget that is not a count or has no bound (a time
+    /// budget's). A job done before its budget is spent counts its whole share in
+    /// [`Scan::budget_spent`].
+    fn candidates_in(&self, blocks: u64) -> Option<u64> {
+        let Budget::Candidates(limit) = self.budget else {
+            return None;
+        };
+        if limit == u64::MAX {
+            return None;
+        }
+        let (index, count) = (u64::from(self.shard.index), u64::from(self.shard.count));
+        // Global blocks under the budget, this shard's among them, and the last one's size.
+        let global = limit.div_ceil(BLOCK_LEN);
+        let share = if index < global {
+            (global - 1 - index) / count + 1
+        } else {
+            0
+        };
+        let taken = blocks.min(share);
+        let mut candidates = taken * BLOCK_LEN;
+        if taken > 0 && taken == share && index + (share - 1) * count == global - 1 {
+            candidates -= global * BLOCK_LEN - limit;
+        }
+        Some(candidates)
+    }
+
+    /// Returns how much of a counted budget `job` has used up, in candidates: those of the
+    /// blocks it scanned, or its whole share once it is done. `None` as for
+    /// [`Scan::budget_total`].
+    pub fn budget_spent(&self, job: &Job) -> Option<u64> {
+        let blocks = if job.done { u64::MAX } else { job.next };
+        self.candidates_in(blocks)
+    }
+
+    /// Returns the candidates of a counted budget in one job's share, `None` for a budget
+    /// that is not a count (fancy and plain until found) or has no bound (a time budget).
+    pub fn budget_total(&self) -> Option<u64> {
+        self.candidates_in(u64::MAX)
+    }
+}
+
+impl SearchState {
+    /// Returns how much of its counted budget the scan has used up, in candidates over all
+    /// jobs, and the whole budget; `None` when the budget is not a count.
+    pub fn budget_used(&self) -> Option<(u64, u64)> {
+        let total = self.scan.budget_total()?;
+        let spent = self
+            .jobs
+            .iter()
+            .filter_map(|j| self.scan.budget_spent(j))
+            .sum();
+        Some((spent, total * self.jobs.len() as u64))
+    }
+}
+
 impl SearchState {
     /// Raises the candidate budget to `limit`, so a finished hunt goes on where it stopped:
     /// jobs that spent the old budget without reaching their goal are reopened. Each job

@@ -39,6 +39,12 @@ pub struct Progress {
     pub stop: AtomicBool,
     /// Jobs with at least one valid magic at the bits they ask for.
     pub reached: AtomicUsize,
+    /// Candidates of a counted budget over all jobs (set when the search starts; 0 for a
+    /// budget that is not a count, see [`SearchState::budget_used`]).
+    pub budget: AtomicU64,
+    /// Of [`Progress::budget`], the candidates used up so far, by earlier runs of a resumed
+    /// state too; a job done early counts its whole share.
+    pub spent: AtomicU64,
 }
 
 /// What a worker keeps between blocks of one job (not part of the saved state).
@@ -198,6 +204,9 @@ pub fn run(
     let deadline = limits.deadline();
     let threads = limits.threads.max(1);
     let scan = state.scan;
+    let (spent, budget) = state.budget_used().unwrap_or((0, 0));
+    progress.budget.store(budget, Ordering::Relaxed);
+    progress.spent.store(spent, Ordering::Relaxed);
     let jobs: Vec<Mutex<(Job, Option<Scratch>)>> = state
         .jobs
         .drain(..)
@@ -257,7 +266,10 @@ pub fn run(
                 }
             });
             let had = !job.found.is_empty();
+            let spent = scan.budget_spent(job).unwrap_or(0);
             let tried = scan_block(&scan, job, scratch);
+            let spent = scan.budget_spent(job).unwrap_or(0) - spent;
+            progress.spent.fetch_add(spent, Ordering::Relaxed);
             progress.candidates.fetch_add(tried, Ordering::Relaxed);
             if !had && !job.found.is_empty() {
                 progress.reached.fetch_add(1, Ordering::Relaxed);

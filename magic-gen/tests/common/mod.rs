@@ -95,3 +95,19 @@ pub fn every_set() -> Vec<String> {
     paths.sort();
     paths
 }
+
+/// Returns why the set file at `path` cannot be a committed set, or `None` if it can: it
+/// must read, record the commands that made it, and say nothing of an unfinished run (an
+/// interrupted scan or packing, a partial merge), whose set its command does not give.
+pub fn not_committable(path: &Path) -> Option<String> {
+    let (_, provenance) = match magic_gen::read_set_file(path) {
+        Ok(ok) => ok,
+        Err(e) => return Some(e.to_string()),
+    };
+    if provenance.command.is_none() {
+        return Some(format!("{}: no command in its header", path.display()));
+    }
+    provenance
+        .unfinished
+        .map(|note| format!("{}: unfinished: {note}", path.display()))
+}

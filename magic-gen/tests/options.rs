@@ -1,0 +1,160 @@
+//! The command line's options, run as a separate process: what `--help` says, and the
+//! options each command refuses, with a reason that names them.
+
+mod common;
+
+use std::fs;
+
+use common::{magic_gen, scratch};
+
+#[test]
+fn help_works_for_every_command() {
+    let dir = scratch("help");
+    for args in [
+        &["--help"][..],
+        &["search", "--help"],
+        &["verify", "--help"],
+        &["stats", "--help"],
+        &["emit", "--help"],
+        &["pack", "--help"],
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_success();
+        assert!(run.stdout.contains("Usage: magic-gen"), "{}", run.stdout);
+    }
+    let run = magic_gen(&dir, &["pack", "--help"]);
+    for option in ["--pack-iterations", "--state", "--checkpoint", "--resume"] {
+        assert!(
+            run.stdout.contains(option),
+            "{option} missing from pack's help"
+        );
+    }
+    let run = magic_gen(&dir, &["search", "--help"]);
+    for option in [
+        "--variant",
+        "--piece",
+        "--square",
+        "--bits",
+        "--seconds",
+        "--threads",
+        "--seed",
+        "--out",
+    ] {
+        assert!(run.stdout.contains(option), "{option} missing from help");
+    }
+}
+
+#[test]
+fn search_rejects_bad_options_cleanly() {
+    let dir = scratch("search-bad");
+    for args in [
+        &["search", "--variant", "grey"][..],
+        &["search", "--variant", "pext"],
+        &["search", "--square", "i9", "--bits", "5"],
+        &["search", "--piece", "queen", "--bits", "5"],
+        &["search", "--bits", "13"],
+        &["search", "--square", "e4"],
+        &["search", "--threads", "0"],
+        &["search", "--seconds", "-1", "--bits", "5"],
+        &["search", "--variant", "black", "--bits", "11"],
+        &["search", "--variant", "black", "--also-fixed-shift"],
+        &["search", "--bits-under", "0", "--also-fixed-shift"],
+        &["search", "--variant", "black", "--clump", "10"],
+        &[
+            "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
+        ],
+        &["frobnicate"],
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+    }
+    // Out of range for the square: named by piece and square.
+    let run = magic_gen(
+        &dir,
+        &[
+            "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
+        ],
+    );
+    assert!(run.stderr.contains("bishop d4"), "{}", run.stderr);
+    // A second shift needs a first one to choose against, and a packed table.
+    let run = magic_gen(
+        &dir,
+        &["search", "--variant", "black", "--also-fixed-shift"],
+    );
+    assert!(
+        run.stderr.contains("go with --bits or --bits-under"),
+        "{}",
+        run.stderr
+    );
+    let run = magic_gen(&dir, &["search", "--bits-under", "0", "--also-fixed-shift"]);
+    assert!(run.stderr.contains("for black and white"), "{}", run.stderr);
+    // Clumping is for white: other variants are refused, not silently left unclumped.
+    let run = magic_gen(&dir, &["search", "--variant", "black", "--clump", "10"]);
+    assert!(
+        run.stderr
+            .contains("--clump gathers the used slots of white magics; this search is black"),
+        "{}",
+        run.stderr
+    );
+    // An unwritable destination fails without leaving a temporary file.
+    let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
+    run.assert_clean_failure();
+    assert!(run.stderr.contains("no/such/dir/set.rs"), "{}", run.stderr);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn help_says_only_what_each_command_does() {
+    let dir = scratch("help-truth");
+    let help = |command: &str| magic_gen(&dir, &[command, "--help"]).stdout;
+    // `pack` has one magic per square: no pool members to choose among.
+    let pack = help("pack");
+    assert!(
+        !pack.contains("--short-spans") && !pack.contains("pool member"),
+        "{pack}"
+    );
+    let merge = help("merge");
+    assert!(
+        merge.contains("--partial") && !merge.contains("--patience"),
+        "{merge}"
+    );
+    let search = help("search");
+    for needle in [
+        "--preset",
+        "record-white",
+        "docs/record-hunts.md",
+        "SECONDS",
+    ] {
+        assert!(search.contains(needle), "{needle} missing from {search}");
+    }
+    // Black and white take other pools than the parser's defaults: none is shown.
+    let pool = &search[search.find("--pool <N>").unwrap()..];
+    let pool = &pool[..pool.find("--sparse-pool").unwrap()];
+    assert!(!pool.contains("[default"), "{pool}");
+}
+
+#[test]
+fn options_a_variant_cannot_use_are_refused_by_name() {
+    let dir = scratch("variant-options");
+    for (args, says) in [
+        (
+            &["search", "--variant", "plain", "--bits-under", "1"][..],
+            "--bits and --bits-under are for fancy, black and white",
+        ),
+        (
+            &[
+                "search",
+                "--variant",
+                "fancy",
+                "--bits-under",
+                "1",
+                "--also-fixed-shift",
+            ][..],
+            "--also-fixed-shift is for black and white",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+    }
+}
