@@ -133,8 +133,9 @@ pub struct SearchArgs {
     /// black (fixed shift, `occ | !mask`, ranges packed into one table) or white (fixed
     /// shift, `occ & mask`, ranges packed). Black and white take, unless given,
     /// --candidates 8388608 (not with --seconds), --pool 8, --sparse-pool 8, --polish 10000
-    /// and --pack-iterations 30000: black gives 99,573 entries in about 70 CPU-seconds. A
-    /// resumed search polishes and anneals only as told (default 0).
+    /// and --pack-iterations 30000: a table within 15% of the record in about a minute
+    /// (docs/record-hunts.md). A resumed search polishes and anneals only as told
+    /// (default 0).
     #[arg(long, default_value = "fancy", value_parser = parse_variant)]
     pub variant: Variant,
     /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs,
