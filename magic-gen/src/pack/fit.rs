@@ -3,9 +3,13 @@
 
 use super::pattern::Pattern;
 
-/// The slots in use so far, as a bitset.
+/// The slots in use so far, as a bitset, with the free slots of each word beside it.
 pub(crate) struct Table {
     pub(super) taken: Vec<u64>,
+    /// Per word of `taken`: its free slots. A pattern word of `c` used slots lands in two
+    /// table words, so a block of 64 starts where those two have fewer than `c` free slots
+    /// between them holds no fit; most blocks are ruled out by this alone.
+    pub(super) free: Vec<u8>,
     pub(super) len: usize,
 }
 
@@ -13,8 +17,23 @@ impl Table {
     pub(crate) fn new() -> Table {
         Table {
             taken: Vec::new(),
+            free: Vec::new(),
             len: 0,
         }
+    }
+
+    /// Returns the free slots of table word `i` (every slot past the end is free).
+    fn free_in(&self, i: usize) -> u32 {
+        self.free.get(i).map_or(64, |&f| u32::from(f))
+    }
+
+    /// Returns false if no start in `64 * k..64 * k + 64` can fit `p`: some word of it has
+    /// more used slots than the two table words under it have free ones.
+    fn room(&self, p: &Pattern, k: usize) -> bool {
+        p.words
+            .iter()
+            .zip(&p.counts)
+            .all(|(&(w, _), &c)| self.free_in(k + w) + self.free_in(k + w + 1) >= u32::from(c))
     }
 
     /// Returns table words `w` and `w + 1` as one number, `w` in the low half (slots past
@@ -62,6 +81,10 @@ impl Table {
     ) -> Option<usize> {
         let mut base = lowest & !63;
         while base < limit {
+            if !self.room(p, base / 64) {
+                base += 64;
+                continue;
+            }
             // Bit j of `free`: with start s = base + j, slots s + b are free for every set
             // bit b of the anchor word.
             // `base` and the anchor's offset are whole words, so every window the screen
@@ -91,12 +114,15 @@ impl Table {
 
     /// Frees the slots `p` takes at start `s` (placed there before).
     pub(super) fn remove(&mut self, p: &Pattern, s: usize) {
-        for &(w, bits) in &p.words {
+        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
             let x = s + 64 * w;
             let (i, r) = (x / 64, x % 64);
             self.taken[i] &= !(bits << r);
+            let low = (bits << r).count_ones() as u8;
+            self.free[i] += low;
             if r != 0 {
                 self.taken[i + 1] &= !(bits >> (64 - r));
+                self.free[i + 1] += c - low;
             }
         }
     }
@@ -106,13 +132,17 @@ impl Table {
         let end = s + p.extent();
         if end.div_ceil(64) + 1 > self.taken.len() {
             self.taken.resize(end.div_ceil(64) + 1, 0);
+            self.free.resize(self.taken.len(), 64);
         }
-        for &(w, bits) in &p.words {
+        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
             let x = s + 64 * w;
             let (i, r) = (x / 64, x % 64);
             self.taken[i] |= bits << r;
+            let low = (bits << r).count_ones() as u8;
+            self.free[i] -= low;
             if r != 0 {
                 self.taken[i + 1] |= bits >> (64 - r);
+                self.free[i + 1] -= c - low;
             }
         }
         self.len = self.len.max(end);

@@ -96,6 +96,29 @@ fn removing_a_pattern_frees_exactly_its_slots() {
 }
 
 #[test]
+fn the_free_counts_follow_every_place_and_remove() {
+    // Patterns at starts of every remainder mod 64, so words split across table words.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut table = Table::new();
+    let mut placed = Vec::new();
+    for n in 0..60 {
+        let slots: Vec<u32> = (0..40).map(|_| (rng.next_u64() % 700) as u32).collect();
+        let p = Pattern::new(n, 12, slots);
+        let s = table.first_fit(&p, (rng.next_u64() % 3000) as usize);
+        table.place(&p, s);
+        placed.push((p, s));
+        if n % 3 == 2 {
+            let (p, s) = placed.remove((rng.next_u64() % placed.len() as u64) as usize);
+            table.remove(&p, s);
+        }
+        assert_eq!(table.free.len(), table.taken.len());
+        for (w, &f) in table.taken.iter().zip(&table.free) {
+            assert_eq!(u32::from(f), w.count_zeros());
+        }
+    }
+}
+
+#[test]
 fn the_digest_sees_each_members_bits_and_keeps_one_shift_pools_as_before() {
     let pools = random_pools(3);
     // Before pools could mix shifts: the variant, then per pool its bits, its size and
