@@ -10,6 +10,10 @@ pub(crate) struct Table {
     /// table words, so a block of 64 starts where those two have fewer than `c` free slots
     /// between them holds no fit; most blocks are ruled out by this alone.
     pub(super) free: Vec<u8>,
+    /// Per word `i`: the free slots of words `i` and `i + 1`, and 128 for the words past
+    /// the end that a pattern of 64 words from the last table word reaches, so that the
+    /// test is one load of a slot that is always there.
+    pub(super) pair: Vec<u8>,
     pub(super) len: usize,
 }
 
@@ -18,13 +22,18 @@ impl Table {
         Table {
             taken: Vec::new(),
             free: Vec::new(),
+            pair: vec![128; 66],
             len: 0,
         }
     }
 
-    /// Returns the free slots of table word `i` (every slot past the end is free).
-    fn free_in(&self, i: usize) -> u32 {
-        self.free.get(i).map_or(64, |&f| u32::from(f))
+    /// Sets [`Table::pair`] around word `i`, whose free count changed.
+    fn pair_up(&mut self, i: usize) {
+        let f = |j: usize| self.free.get(j).copied().unwrap_or(64);
+        if i > 0 {
+            self.pair[i - 1] = f(i - 1) + f(i);
+        }
+        self.pair[i] = f(i) + f(i + 1);
     }
 
     /// Returns false if no start in `64 * k..64 * k + 64` can fit `p`: some word of it has
@@ -33,7 +42,7 @@ impl Table {
         p.words
             .iter()
             .zip(&p.counts)
-            .all(|(&(w, _), &c)| self.free_in(k + w) + self.free_in(k + w + 1) >= u32::from(c))
+            .all(|(&(w, _), &c)| self.pair.get(k + w).is_none_or(|&f| f >= c))
     }
 
     /// Returns table words `w` and `w + 1` as one number, `w` in the low half (slots past
@@ -81,6 +90,10 @@ impl Table {
     ) -> Option<usize> {
         let mut base = lowest & !63;
         while base < limit {
+            if base >= 64 * self.taken.len() {
+                // Every slot from here on is free.
+                return Some(base.max(lowest)).filter(|&s| s < limit);
+            }
             if !self.room(p, base / 64) {
                 base += 64;
                 continue;
@@ -123,7 +136,9 @@ impl Table {
             if r != 0 {
                 self.taken[i + 1] &= !(bits >> (64 - r));
                 self.free[i + 1] += c - low;
+                self.pair_up(i + 1);
             }
+            self.pair_up(i);
         }
     }
 
@@ -133,6 +148,7 @@ impl Table {
         if end.div_ceil(64) + 1 > self.taken.len() {
             self.taken.resize(end.div_ceil(64) + 1, 0);
             self.free.resize(self.taken.len(), 64);
+            self.pair.resize(self.taken.len() + 66, 128);
         }
         for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
             let x = s + 64 * w;
@@ -143,7 +159,9 @@ impl Table {
             if r != 0 {
                 self.taken[i + 1] |= bits >> (64 - r);
                 self.free[i + 1] -= c - low;
+                self.pair_up(i + 1);
             }
+            self.pair_up(i);
         }
         self.len = self.len.max(end);
     }

@@ -96,7 +96,7 @@ fn removing_a_pattern_frees_exactly_its_slots() {
 }
 
 #[test]
-fn the_free_counts_follow_every_place_and_remove() {
+fn the_free_counts_and_their_pairs_follow_every_place_and_remove() {
     // Patterns at starts of every remainder mod 64, so words split across table words.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     let mut table = Table::new();
@@ -114,6 +114,11 @@ fn the_free_counts_follow_every_place_and_remove() {
         assert_eq!(table.free.len(), table.taken.len());
         for (w, &f) in table.taken.iter().zip(&table.free) {
             assert_eq!(u32::from(f), w.count_zeros());
+        }
+        let free = |i: usize| table.taken.get(i).map_or(64, |w| w.count_zeros());
+        assert!(table.pair.len() >= table.taken.len() + 64);
+        for (i, &f) in table.pair.iter().enumerate() {
+            assert_eq!(u32::from(f), free(i) + free(i + 1), "word {i}");
         }
     }
 }
