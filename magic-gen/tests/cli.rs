@@ -477,3 +477,29 @@ fn stopping_by_signal_writes_the_best_verified_set_so_far(signal: &str) {
     );
     magic_gen(&dir, &["verify", "set.rs"]).assert_success();
 }
+
+#[test]
+fn options_a_variant_cannot_use_are_refused_by_name() {
+    let dir = scratch("variant-options");
+    for (args, says) in [
+        (
+            &["search", "--variant", "plain", "--bits-under", "1"][..],
+            "--bits and --bits-under are for fancy, black and white",
+        ),
+        (
+            &[
+                "search",
+                "--variant",
+                "fancy",
+                "--bits-under",
+                "1",
+                "--also-fixed-shift",
+            ][..],
+            "--also-fixed-shift is for black and white",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+    }
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::{self, Limits};
+use magic_gen::search::{self, Limits, PackHooks};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{PackArgs, PolishArgs, LONG_RUNS};
@@ -67,7 +67,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged, None)?;
     }
-    let outcome = search::finish(&merged, &limits).map_err(|e| e.to_string())?;
+    let outcome = search::finish(&merged, &limits, None, &mut PackHooks::default())
+        .map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
         "merged {} of {} shards of `{}`",

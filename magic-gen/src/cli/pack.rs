@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, FinishError, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress,
-    PackSettings,
+    self, Error, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
 use magic_gen::{line_of, Provenance};
 
@@ -156,7 +155,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         result
     });
     let outcome = result.map_err(|e| match (e, &args.resume) {
-        (FinishError::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
         (e, _) => format!("{}: {e}", show(file)),
     })?;
     if let Some(e) = save_error {

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::search::{
-    self, Budget, FinishError, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress,
-    Scan, SearchState, Shard,
+    self, Budget, Error, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress, Scan,
+    SearchState, Shard,
 };
 use magic_gen::{Piece, Provenance, Variant};
 
@@ -165,6 +165,19 @@ fn initial_state(
         }
         return Ok((state, pack, history));
     }
+    if args.variant == Variant::Plain && (args.bits.is_some() || args.bits_under.is_some()) {
+        return Err(
+            "plain magics have fixed bits (12 rook, 9 bishop): --bits and --bits-under \
+                    are for fancy, black and white"
+                .into(),
+        );
+    }
+    if args.also_fixed_shift && !args.variant.is_packed() {
+        return Err(format!(
+            "{} sets have one shift per square: --also-fixed-shift is for black and white",
+            args.variant
+        ));
+    }
     if (args.piece.is_some() || args.square.is_some() || args.also_fixed_shift)
         && args.bits.is_none()
         && args.bits_under.is_none()
@@ -299,7 +312,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 stop: Some(&progress.stop),
                 checkpoint: Some((every, &mut save_pack)),
             };
-            Ok(search::finish_with(&state, &limits, resume, &mut hooks))
+            Ok(search::finish(&state, &limits, resume, &mut hooks))
         };
         let result = work();
         done.store(true, Ordering::Release);
@@ -308,7 +321,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         result
     });
     let outcome = result?.map_err(|e| match (e, &args.resume) {
-        (FinishError::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
         (e, _) => e.to_string(),
     })?;
     if let Some(e) = save_error {

@@ -25,6 +25,25 @@ pub struct PackSquare {
 }
 
 /// The annealer between two moves (see the module documentation).
+///
+/// ```
+/// use magic_gen::search::{repack, PackCheckpoint, PackHooks, PackSettings};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let settings = PackSettings { iterations: 300, ..PackSettings::default() };
+/// let whole = repack(&set, &settings, None, &mut PackHooks::default())?;
+/// // Saved after 100 moves (a kill, say), read back and resumed: the same set.
+/// let mut saved = None;
+/// let mut save = |c: &PackCheckpoint| if c.moves == 100 { saved = Some(c.to_file_text()) };
+/// let hooks = &mut PackHooks { checkpoint: Some((std::time::Duration::ZERO, &mut save)), ..PackHooks::default() };
+/// repack(&set, &settings, None, hooks)?;
+/// let text = saved.expect("a checkpoint at move 100");
+/// let checkpoint = PackCheckpoint::parse_file("p.pack", text.as_bytes())?;
+/// let resumed = repack(&set, &settings, Some(&checkpoint), &mut PackHooks::default())?;
+/// assert_eq!(resumed.set, whole.set);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PackCheckpoint {
     /// The packing it belongs to.
@@ -49,6 +68,23 @@ pub struct PackCheckpoint {
 
 /// A checkpoint that does not belong to the packing it was given to: the line at fault
 /// and what differs.
+///
+/// ```
+/// use magic_gen::search::{repack, Error, Mismatch, PackHooks, PackSettings};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let settings = PackSettings { iterations: 10, ..PackSettings::default() };
+/// let checkpoint = repack(&set, &settings, None, &mut PackHooks::default())?.pack.unwrap();
+/// // Resumed with another move count: refused at the checkpoint's `pack` line.
+/// let more = PackSettings { iterations: 20, ..settings };
+/// let Err(Error::Checkpoint(m)) = repack(&set, &more, Some(&checkpoint), &mut PackHooks::default()) else {
+///     panic!("a checkpoint of another packing resumed");
+/// };
+/// assert_eq!(m.line, "pack");
+/// assert_eq!(m.mismatch, Mismatch::Settings { saved: settings, given: more });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PackMismatch {
     /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.

@@ -23,6 +23,23 @@ pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&PackCheckpoint));
 
 /// What a packing run reports and saves on the way. None of it changes the result, except
 /// that `stop` ends the run early.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use magic_gen::search::{repack, PackHooks, PackProgress, PackSettings};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// // Stopped before its first move (as Ctrl-C would): the greedy layout, and a checkpoint
+/// // at move 0 that resumes the run.
+/// let (progress, stop) = (PackProgress::default(), AtomicBool::new(true));
+/// let mut hooks = PackHooks { progress: Some(&progress), stop: Some(&stop), checkpoint: None };
+/// let settings = PackSettings { iterations: 1000, ..PackSettings::default() };
+/// let stopped = repack(&set, &settings, None, &mut hooks)?;
+/// assert_eq!(stopped.pack.unwrap().moves, 0);
+/// assert_eq!(progress.best.load(Ordering::Relaxed), stopped.report.table_len);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Default)]
 pub struct PackHooks<'a> {
     /// Counters to keep up to date.

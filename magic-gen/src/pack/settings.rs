@@ -2,6 +2,21 @@
 
 /// How the packer lays out a fixed-shift table: what a checkpoint saves and a resumed run
 /// must repeat. The CLI's packing options, one field each.
+///
+/// ```
+/// use magic_gen::search::PackSettings;
+///
+/// // The committed white record's packing: 3,000,000 moves judged with a spread of 0.03,
+/// // spans shortened after.
+/// let white = PackSettings {
+///     seed: 1,
+///     iterations: 3_000_000,
+///     negative_offsets: false,
+///     spread: 0.03,
+///     short_spans: true,
+/// };
+/// assert!(PackSettings::valid_spread(white.spread));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PackSettings {
     /// Seeds the annealing (`--pack-seed`).

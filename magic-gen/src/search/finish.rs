@@ -9,16 +9,30 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
-use crate::pack::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
+use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
 
 use super::climb::{clump_climb, density_climb};
-use super::options::{Limits, PolishSettings, SearchError};
+use super::options::{Error, Limits, PolishSettings};
 use super::shapes::used_slots;
 use super::space::Stream;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};
 
 /// A finished search: a verified set, with the targets that did not reach the requested bits.
+///
+/// ```
+/// use magic_gen::search::{search, Options, Progress};
+/// use magic_gen::{render_set_file, Provenance, Variant};
+/// use std::path::Path;
+///
+/// let outcome = search(&Options::new(Variant::Plain), &Progress::default())?;
+/// // Verified already: the report of every square's slots, and the set ready to write.
+/// let used: usize = outcome.report.squares.iter().flatten().map(|s| s.used).sum();
+/// assert!(outcome.report.slots_used <= used);
+/// let text = render_set_file(Path::new("plain.txt"), &outcome.set, &outcome.report, &Provenance::default());
+/// assert!(text.contains("plain"));
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct SearchOutcome {
     /// The set, verified.
@@ -30,31 +44,6 @@ pub struct SearchOutcome {
     /// Where the packer's annealing ended (fixed shift): its checkpoint after the last
     /// move made, which is every move asked for unless the run was stopped.
     pub pack: Option<PackCheckpoint>,
-}
-
-/// Why a set could not be finished: the search failed, or the pack checkpoint to resume
-/// from belongs to another packing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FinishError {
-    /// See [`SearchError`].
-    Search(SearchError),
-    /// The checkpoint's line at fault and what differs.
-    Checkpoint(PackMismatch),
-}
-
-impl std::fmt::Display for FinishError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FinishError::Search(e) => e.fmt(f),
-            FinishError::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
-        }
-    }
-}
-
-impl From<SearchError> for FinishError {
-    fn from(e: SearchError) -> Self {
-        FinishError::Search(e)
-    }
 }
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
@@ -167,24 +156,27 @@ pub(crate) fn polished(
 
 /// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
 /// without one fall back to default bits, listed as unmet) or the packed pools (fixed
-/// shift). The packer anneals the table for `limits.pack_iterations` moves.
-pub fn finish(state: &SearchState, limits: &Limits) -> Result<SearchOutcome, SearchError> {
-    // Without a checkpoint to resume from, only the search itself can fail.
-    finish_with(state, limits, None, &mut PackHooks::default()).map_err(|e| match e {
-        FinishError::Search(e) => e,
-        other => SearchError(other.to_string()),
-    })
-}
-
-/// [`finish`], the packer going on from `resume` (a checkpoint of the same packing, saved
-/// with the state) if given, and reporting progress, stopping and saving checkpoints
-/// through `hooks`.
-pub fn finish_with(
+/// shift), polished and packed as `limits` say. The packer goes on from `resume` (a
+/// checkpoint of the same packing, saved with the state) if given, and reports progress,
+/// stops and saves checkpoints through `hooks`.
+///
+/// ```
+/// use magic_gen::search::{finish, run, Limits, Options, PackHooks, Progress, SearchState};
+/// use magic_gen::Variant;
+///
+/// let options = Options::new(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// run(&mut state, &options.limits, &Progress::default(), None);
+/// let outcome = finish(&state, &Limits::default(), None, &mut PackHooks::default())?;
+/// assert!(outcome.unmet.is_empty() && outcome.pack.is_none());
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
+pub fn finish(
     state: &SearchState,
     limits: &Limits,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
-) -> Result<SearchOutcome, FinishError> {
+) -> Result<SearchOutcome, Error> {
     let variant = state.scan.variant;
     let seed = state.scan.seed;
     let mut set = MagicSet::new(variant);
@@ -211,12 +203,11 @@ pub fn finish_with(
             }
         }
         if let Some(i) = pools.iter().position(|p| p.is_empty()) {
-            return Err(SearchError(format!(
+            return Err(Error::Search(format!(
                 "the state has no job for {} {}",
                 Piece::ALL[i / 64],
                 square_name((i % 64) as u8)
-            ))
-            .into());
+            )));
         }
         return pack_pools(variant, &pools, &limits.pack, resume, hooks);
     } else {
@@ -249,7 +240,7 @@ pub fn finish_with(
         }
         lay_out_back_to_back(&mut set);
     }
-    Ok(outcome(set, unmet, None)?)
+    outcome(set, unmet, None)
 }
 
 /// Returns the outcome of a set the search made, verified: a failure is an internal error,
@@ -258,10 +249,10 @@ fn outcome(
     set: MagicSet,
     unmet: Vec<(Piece, u8)>,
     pack: Option<PackCheckpoint>,
-) -> Result<SearchOutcome, SearchError> {
+) -> Result<SearchOutcome, Error> {
     let verified = verify(&set).map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
-        SearchError(format!(
+        Error::Search(format!(
             "internal: the search produced a set that fails verification:\n{}",
             list.join("\n")
         ))
@@ -279,18 +270,30 @@ fn outcome(
 /// moves seeded by `seed`, going on from `resume` (a checkpoint of the same packing) if
 /// given, and reporting through `hooks`. The way to bring a published set, or one packed by
 /// an older version, to this packer.
+///
+/// ```
+/// use magic_gen::search::{repack, PackHooks, PackSettings};
+///
+/// // The published black magics (Annuss and Fiekas), packed again by this packer.
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let greedy = repack(&set, &PackSettings::default(), None, &mut PackHooks::default())?;
+/// let settings = PackSettings { iterations: 2000, ..PackSettings::default() };
+/// let annealed = repack(&set, &settings, None, &mut PackHooks::default())?;
+/// assert!(annealed.report.table_len < greedy.report.table_len);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn repack(
     set: &MagicSet,
     settings: &PackSettings,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
-) -> Result<SearchOutcome, FinishError> {
+) -> Result<SearchOutcome, Error> {
     let variant = set.variant;
     if !variant.is_packed() {
-        return Err(SearchError(format!(
+        return Err(Error::Search(format!(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
-        ))
-        .into());
+        )));
     }
     let mut pools = Vec::with_capacity(128);
     for piece in Piece::ALL {
@@ -310,10 +313,9 @@ fn pack_pools(
     settings: &PackSettings,
     resume: Option<&PackCheckpoint>,
     hooks: &mut PackHooks,
-) -> Result<SearchOutcome, FinishError> {
-    let (set, end) =
-        pack(variant, pools, settings, resume, hooks).map_err(FinishError::Checkpoint)?;
-    Ok(outcome(set, Vec::new(), Some(end))?)
+) -> Result<SearchOutcome, Error> {
+    let (set, end) = pack(variant, pools, settings, resume, hooks).map_err(Error::Checkpoint)?;
+    outcome(set, Vec::new(), Some(end))
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.

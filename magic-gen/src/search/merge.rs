@@ -6,6 +6,20 @@ use super::state::{Job, Scan, SearchState};
 
 /// Why shard states do not merge: which state is at fault, the line of its file that shows
 /// it, and how it differs from the first state.
+///
+/// ```
+/// use magic_gen::search::{merge, Options, SearchState};
+/// use magic_gen::Variant;
+///
+/// // Shards of one search share their seed: these are two searches.
+/// let mut options = Options::new(Variant::Plain);
+/// let first = SearchState::new(&options)?;
+/// options.scan.seed = 2;
+/// let second = SearchState::new(&options)?;
+/// let refused = merge(&[first, second]).unwrap_err();
+/// assert_eq!((refused.state, refused.line.as_deref()), (1, Some("seed")));
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeError {
     /// Index of the state at fault among those merged.
@@ -25,9 +39,30 @@ impl std::fmt::Display for MergeError {
     }
 }
 
+impl std::error::Error for MergeError {}
+
 /// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
 /// distinct shards of the same count. Each job keeps the best finds of all shards by
 /// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
+///
+/// ```
+/// use magic_gen::search::{finish, merge, run, Options, PackHooks, Progress, SearchState, Shard};
+/// use magic_gen::Variant;
+///
+/// // Two shards scanned apart (on two machines, say), merged: one run's state.
+/// let mut options = Options::new(Variant::Plain);
+/// let mut shards = Vec::new();
+/// for index in 0..2 {
+///     options.scan.shard = Shard { index, count: 2 };
+///     let mut state = SearchState::new(&options)?;
+///     run(&mut state, &options.limits, &Progress::default(), None);
+///     shards.push(state);
+/// }
+/// let merged = merge(&shards)?;
+/// assert!(merged.jobs.iter().all(|job| job.done));
+/// finish(&merged, &options.limits, None, &mut PackHooks::default())?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn merge(states: &[SearchState]) -> Result<SearchState, MergeError> {
     let Some(first) = states.first() else {
         return Err(MergeError {

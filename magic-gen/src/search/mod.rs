@@ -29,9 +29,9 @@ mod workers;
 pub use crate::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
-pub use finish::{finish, finish_with, repack, FinishError, SearchOutcome};
+pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
-pub use options::{Limits, Options, PolishSettings, SearchError};
+pub use options::{Error, Limits, Options, PolishSettings};
 pub use space::Shard;
 pub use state::{Budget, Found, Job, Scan, SearchState};
 pub use workers::{run, Progress};
@@ -49,8 +49,19 @@ pub(crate) use {
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`
 /// (threads, seconds), then finished (polished and packed), reporting through `progress`.
-pub fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, SearchError> {
+///
+/// ```
+/// use magic_gen::search::{search, Options, Progress};
+/// use magic_gen::{verify, Variant};
+///
+/// // Plain magics: 12 and 9 bits, one array per square; the same seed, the same set.
+/// let outcome = search(&Options::new(Variant::Plain), &Progress::default())?;
+/// assert!(verify(&outcome.set).is_ok());
+/// assert!(outcome.report.table_len <= 64 * 4096 + 64 * 512);
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
+pub fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, Error> {
     let mut state = SearchState::new(options)?;
     run(&mut state, &options.limits, progress, None);
-    finish(&state, &options.limits)
+    finish(&state, &options.limits, None, &mut PackHooks::default())
 }

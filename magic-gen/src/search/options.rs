@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::geometry::{relevant_bits, square_name, Piece};
 use crate::index::Variant;
 
-use crate::pack::PackSettings;
+use crate::pack::{PackMismatch, PackSettings};
 
 use super::space::Shard;
 use super::state::{Budget, Job, Scan, SearchState};
@@ -17,6 +17,19 @@ use super::state::{Budget, Job, Scan, SearchState};
 /// so a resumed or merged run may polish and pack differently. Threads never change the
 /// result; a time budget that cuts a scan short does, and so do the pool and packing
 /// settings (deterministically).
+///
+/// ```
+/// use magic_gen::search::{Limits, PackSettings, PolishSettings};
+///
+/// // Two threads, at most a minute of scanning, pools polished, 10,000 packing moves.
+/// let limits = Limits {
+///     threads: 2,
+///     seconds: Some(60.0),
+///     polish: PolishSettings { polish: 1000, clump: 0 },
+///     pack: PackSettings { iterations: 10_000, ..PackSettings::default() },
+/// };
+/// assert_eq!(limits.pack.seed, 1);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
     /// Worker threads (at least 1; 0 counts as 1). Never changes the result.
@@ -31,6 +44,15 @@ pub struct Limits {
 
 /// How a fixed-shift scan's pools are shaped after the scan and before packing: the CLI's
 /// `--polish` and `--clump`.
+///
+/// ```
+/// use magic_gen::search::PolishSettings;
+///
+/// // The committed white record's pool shaping.
+/// let white = PolishSettings { polish: 100_000, clump: 30_000 };
+/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0 });
+/// # let _ = white;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PolishSettings {
     /// Climb every pool member to a lower pack cost (twice the used slots plus the span)
@@ -42,6 +64,22 @@ pub struct PolishSettings {
 }
 
 /// Everything one search asks for.
+///
+/// ```
+/// use magic_gen::search::{search, Budget, Options, PackSettings, PolishSettings, Progress};
+/// use magic_gen::Variant;
+///
+/// // A small black hunt: 4096 candidates per square, pools of 2, each member polished, the
+/// // pools packed by 1,000 annealing moves.
+/// let mut options = Options::new(Variant::Black);
+/// options.scan.budget = Budget::Candidates(4096);
+/// options.scan.pool = 2;
+/// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
+/// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
+/// let outcome = search(&options, &Progress::default())?;
+/// assert!(outcome.pack.expect("a packed variant").finished());
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// What the scan keeps (saved in state files).
@@ -100,20 +138,39 @@ fn after(seconds: f64) -> Instant {
     Instant::now() + Duration::from_secs_f64(seconds.max(0.0))
 }
 
-/// Why a search could not run or did not produce a valid set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchError(pub String);
+/// Why a hunt could not run or finish.
+///
+/// ```
+/// use magic_gen::search::{Error, Options, SearchState};
+/// use magic_gen::Variant;
+///
+/// // PEXT indexes by the mask itself: there is nothing to search.
+/// let refused = SearchState::new(&Options::new(Variant::Pext));
+/// assert!(matches!(refused, Err(Error::Search(_))));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Error {
+    /// The options ask for what no search gives (or, an internal error, the set made fails
+    /// verification): what is wrong.
+    Search(String),
+    /// The pack checkpoint to resume from belongs to another packing: its line at fault
+    /// and what differs.
+    Checkpoint(PackMismatch),
+}
 
-impl core::fmt::Display for SearchError {
+impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Error::Search(what) => f.write_str(what),
+            Error::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
+        }
     }
 }
 
-impl std::error::Error for SearchError {}
+impl std::error::Error for Error {}
 
 /// Returns the index bits a job asks for.
-fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchError> {
+fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
     let popcount = relevant_bits(piece, sq);
     let default = options.scan.variant.default_bits(piece, sq);
     let is_target = options.targets.is_empty() || options.targets.contains(&(piece, sq));
@@ -126,7 +183,7 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchErro
         (None, None) => default,
     };
     if bits == 0 || bits > popcount.max(default) {
-        return Err(SearchError(format!(
+        return Err(Error::Search(format!(
             "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
             square_name(sq)
         )));
@@ -136,22 +193,22 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, SearchErro
 
 impl SearchState {
     /// Returns a fresh state for `options`: one job per piece and square.
-    pub fn new(options: &Options) -> Result<SearchState, SearchError> {
+    pub fn new(options: &Options) -> Result<SearchState, Error> {
         let variant = options.scan.variant;
         if variant == Variant::Pext {
-            return Err(SearchError(
+            return Err(Error::Search(
                 "PEXT needs no search: its index is the mask itself".into(),
             ));
         }
         if (options.bits.is_some() || options.bits_under.is_some()) && variant == Variant::Plain {
-            return Err(SearchError(format!(
-                "{variant} magics have fixed bits (12 rook, 9 bishop); --bits is for fancy, black \
-             and white"
+            return Err(Error::Search(format!(
+                "{variant} magics have fixed bits (12 rook, 9 bishop): other bits are for fancy, \
+                 black and white"
             )));
         }
         if options.also_fixed_shift && !variant.is_packed() {
-            return Err(SearchError(format!(
-            "{variant} sets have one shift per square; --also-fixed-shift is for black and white"
+            return Err(Error::Search(format!(
+            "{variant} sets have one shift per square: a second, fixed shift is for black and white"
         )));
         }
         let mut jobs = Vec::with_capacity(128);

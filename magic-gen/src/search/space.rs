@@ -16,6 +16,15 @@ use crate::index::Variant;
 pub(crate) const BLOCK_LEN: u64 = 4096;
 
 /// One of `count` disjoint slices of the candidate space (`index` is 0-based).
+///
+/// ```
+/// use magic_gen::search::Shard;
+///
+/// let shard = Shard::parse("1/4")?;
+/// assert_eq!((shard.index, shard.count), (1, 4));
+/// assert_eq!(shard.to_string(), "1/4");
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
     /// Which slice, 0..count.

@@ -9,6 +9,16 @@ use super::space::{Shard, BLOCK_LEN};
 use super::table::{EpochTable, SquareData};
 
 /// How long each job scans.
+///
+/// ```
+/// use magic_gen::search::{Budget, Options};
+/// use magic_gen::Variant;
+///
+/// // A budget of candidates gives the same set on any machine; a time limit does not.
+/// let mut options = Options::new(Variant::Black);
+/// options.scan.budget = Budget::Candidates(1 << 20);
+/// assert_eq!(options.scan.budget.to_string(), "candidates 1048576");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Budget {
     /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
@@ -20,6 +30,14 @@ pub enum Budget {
 
 /// The settings that decide which magics a search keeps: saved in its state file and
 /// shared by every shard of one search (merging checks they match).
+///
+/// ```
+/// use magic_gen::search::{Options, Scan};
+/// use magic_gen::Variant;
+///
+/// let scan: Scan = Options::new(Variant::White).scan;
+/// assert_eq!((scan.seed, scan.pool, scan.sparse), (Scan::DEFAULT_SEED, Scan::DEFAULT_POOL, 0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
     /// Fancy, plain, black or white (PEXT needs no search).
@@ -42,6 +60,19 @@ pub struct Scan {
 }
 
 /// A valid magic a job found.
+///
+/// ```
+/// use magic_gen::search::{run, Options, Progress, SearchState};
+/// use magic_gen::{verify, Variant};
+///
+/// let options = Options::new(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// run(&mut state, &options.limits, &Progress::default(), None);
+/// // Each plain job keeps the first valid magic of its stream.
+/// let found = state.jobs[0].found[0];
+/// assert_ne!(found.magic, 0);
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Found {
     /// Its index in the job's candidate space.
@@ -59,6 +90,18 @@ pub struct Found {
 }
 
 /// One (piece, square) search.
+///
+/// ```
+/// use magic_gen::search::{Options, SearchState};
+/// use magic_gen::{Piece, Variant};
+///
+/// // One job per piece and square, rook a1 first, none scanned yet.
+/// let state = SearchState::new(&Options::new(Variant::Black))?;
+/// let job = &state.jobs[0];
+/// assert_eq!((job.piece, job.square, job.bits, job.done), (Piece::Rook, 0, 12, false));
+/// assert_eq!(state.jobs.len(), 128);
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     /// The piece searched for.
@@ -76,6 +119,18 @@ pub struct Job {
 }
 
 /// A whole search: the settings that shape it and every job's progress.
+///
+/// ```
+/// use magic_gen::search::{Options, SearchState};
+/// use magic_gen::Variant;
+///
+/// // What a checkpoint writes and a resume or a merge reads.
+/// let state = SearchState::new(&Options::new(Variant::Fancy))?;
+/// let text = state.to_text();
+/// assert!(text.starts_with("magic-gen-state 1\nvariant fancy\n"));
+/// assert_eq!(SearchState::parse("s.state", text.as_bytes()).unwrap(), state);
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchState {
     /// What the scan keeps; every shard of one search shares it but for the shard index.

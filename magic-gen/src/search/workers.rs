@@ -12,6 +12,20 @@ use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
 
 /// Shared counters a caller can watch (progress bar) and a flag that stops the search.
+///
+/// ```
+/// use std::sync::atomic::Ordering;
+/// use magic_gen::search::{search, Options, Progress};
+/// use magic_gen::Variant;
+///
+/// // Counters another thread may read while the search runs (for a progress bar), and the
+/// // flag that stops it.
+/// let progress = Progress::default();
+/// search(&Options::new(Variant::Plain), &progress)?;
+/// assert_eq!(progress.done.load(Ordering::Relaxed), 128);
+/// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Progress {
     /// Candidate magics tried so far.
@@ -159,6 +173,22 @@ pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
 /// `limits.seconds` have passed or `progress.stop` is set. Every `checkpoint.0` it hands a
 /// consistent copy of the state to `checkpoint.1` (to be saved); the state is left
 /// consistent at any stop.
+///
+/// ```
+/// use std::time::Duration;
+/// use magic_gen::search::{run, Options, Progress, SearchState};
+/// use magic_gen::Variant;
+///
+/// let options = Options::new(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// let progress = Progress::default();
+/// // A checkpoint every 10 seconds would save a copy of the state (here: keep its text).
+/// let mut saved = String::new();
+/// let mut save = |s: &SearchState| saved = s.to_text();
+/// run(&mut state, &options.limits, &progress, Some((Duration::from_secs(10), &mut save)));
+/// assert!(state.jobs.iter().all(|job| job.done && job.found.len() == 1));
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 pub fn run(
     state: &mut SearchState,
     limits: &Limits,

@@ -43,9 +43,14 @@ pub(super) fn sharded(options: &Options, shards: u32) -> MagicSet {
             read
         })
         .collect();
-    finish(&merge(&states).unwrap(), &Limits::default())
-        .unwrap()
-        .set
+    finish(
+        &merge(&states).unwrap(),
+        &Limits::default(),
+        None,
+        &mut PackHooks::default(),
+    )
+    .unwrap()
+    .set
 }
 
 /// Returns the options and the scan of one block of candidates per square of `variant`,

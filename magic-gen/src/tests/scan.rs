@@ -43,12 +43,12 @@ fn bits_are_rejected_for_plain_and_out_of_range() {
     let mut o = options(Variant::Black, 1);
     o.bits = Some(13);
     let e = search(&o, &Progress::default()).unwrap_err();
-    assert!(e.0.contains("rook a1"), "{e}");
+    assert!(e.to_string().contains("rook a1"), "{e}");
     let mut o = options(Variant::Fancy, 1);
     o.targets = vec![(Piece::Bishop, 27)];
     o.bits = Some(10);
     let e = search(&o, &Progress::default()).unwrap_err();
-    assert!(e.0.contains("bishop d4"), "{e}");
+    assert!(e.to_string().contains("bishop d4"), "{e}");
 }
 
 #[test]
@@ -126,8 +126,12 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let mut resumed = SearchState::parse("state", saved.as_bytes()).unwrap();
     run(&mut resumed, &o.limits, &Progress::default(), None);
     assert_eq!(
-        finish(&resumed, &o.limits).unwrap().set,
-        finish(&whole, &o.limits).unwrap().set
+        finish(&resumed, &o.limits, None, &mut PackHooks::default())
+            .unwrap()
+            .set,
+        finish(&whole, &o.limits, None, &mut PackHooks::default())
+            .unwrap()
+            .set
     );
     assert!(resumed.jobs.iter().all(|j| j.done));
 }

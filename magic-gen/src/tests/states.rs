@@ -76,7 +76,7 @@ fn a_per_square_shift_may_also_take_the_fixed_shift() {
         SearchState::parse("s.state", text.as_bytes()).unwrap(),
         state
     );
-    let out = finish(&state, &o.limits).unwrap();
+    let out = finish(&state, &o.limits, None, &mut PackHooks::default()).unwrap();
     // Each square packs a find of one of its jobs, with that job's bits.
     let mut fixed = 0;
     for (i, e) in out.set.entries.iter().flatten().enumerate() {
@@ -130,7 +130,8 @@ fn a_state_refuses_a_job_twice_and_a_second_shift_where_nothing_is_packed() {
     o.also_fixed_shift = true;
     let e = SearchState::new(&o).unwrap_err();
     assert!(
-        e.0.contains("--also-fixed-shift is for black and white"),
+        e.to_string()
+            .contains("a second, fixed shift is for black and white"),
         "{e}"
     );
 }
@@ -182,7 +183,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     o.scan.patience = 20;
     o.limits.pack.iterations = 40;
     let state = scanned(&o);
-    let whole = finish(&state, &o.limits).unwrap();
+    let whole = finish(&state, &o.limits, None, &mut PackHooks::default()).unwrap();
     // Every move's checkpoint, saved with the state as the command line does.
     let mut saved = Vec::new();
     let mut save = |c: &PackCheckpoint| saved.push(state.to_text_with(Some(c)));
@@ -190,7 +191,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         checkpoint: Some((Duration::ZERO, &mut save)),
         ..PackHooks::default()
     };
-    let end = finish_with(&state, &o.limits, None, &mut hooks).unwrap();
+    let end = finish(&state, &o.limits, None, &mut hooks).unwrap();
     assert_eq!(end.set, whole.set);
     assert_eq!(saved.len(), 40);
     for k in [1, 13, 39, 40] {
@@ -205,7 +206,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         let pack = pack.expect("the pack checkpoint");
         assert_eq!(pack.moves, k as u64);
         let mut hooks = PackHooks::default();
-        let resumed = finish_with(&read, &o.limits, Some(&pack), &mut hooks).unwrap();
+        let resumed = finish(&read, &o.limits, Some(&pack), &mut hooks).unwrap();
         assert_eq!(resumed.set, whole.set, "resumed at move {k}");
         assert_eq!(resumed.pack, whole.pack, "resumed at move {k}");
     }
@@ -213,8 +214,8 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     let (read, pack) = SearchState::parse_with_pack("s.state", saved[9].as_bytes()).unwrap();
     let mut more = o.limits;
     more.pack.iterations = 41;
-    let e = finish_with(&read, &more, pack.as_ref(), &mut PackHooks::default()).unwrap_err();
-    let FinishError::Checkpoint(m) = e else {
+    let e = finish(&read, &more, pack.as_ref(), &mut PackHooks::default()).unwrap_err();
+    let Error::Checkpoint(m) = e else {
         panic!("{e}")
     };
     let pack_line = saved[9]
@@ -238,7 +239,10 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     o.scan.pool = 1;
     o.limits.pack.iterations = 3;
     let state = scanned(&o);
-    let end = finish(&state, &o.limits).unwrap().pack.unwrap();
+    let end = finish(&state, &o.limits, None, &mut PackHooks::default())
+        .unwrap()
+        .pack
+        .unwrap();
     let plain = state.to_text();
     let with = state.to_text_with(Some(&end));
     assert!(plain.starts_with("magic-gen-state 1\n"));
