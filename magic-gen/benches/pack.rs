@@ -33,7 +33,7 @@ fn published_black(c: &mut Criterion) {
         };
         group.bench_function(format!("greedy + {moves} moves"), |b| {
             b.iter(|| {
-                let outcome = repack(black_box(&set), &settings, None, &mut PackHooks::default())
+                let outcome = repack(black_box(&set), &settings, &[], &mut PackHooks::default())
                     .expect("the published set packs");
                 black_box(outcome.report.table_len)
             })

@@ -9,7 +9,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, Limits, PackHooks};
 use magic_gen::{line_of, Provenance};
 
-use super::args::{PackArgs, PolishArgs, LONG_RUNS};
+use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{check_writable, recorded_command, show, summarise, write_set};
 use super::search::{read_state, save_state};
 
@@ -23,6 +23,10 @@ pub struct MergeArgs {
     polish: PolishArgs,
     #[command(flatten)]
     pack: PackArgs,
+    /// Threads for the polish and the packings of --pack-seeds (default: all available
+    /// cores). Does not change the result.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
@@ -46,6 +50,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let limits = Limits {
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
+        threads: threads_or_all(args.threads),
         ..Limits::default()
     };
     let merged = search::merge(&states).map_err(|e| {
@@ -65,10 +70,13 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         )
     })?;
     if let Some(path) = &args.state {
-        save_state(path, &merged, None)?;
+        save_state(path, &merged, &[])?;
     }
-    let outcome = search::finish(&merged, &limits, None, &mut PackHooks::default())
-        .map_err(|e| e.to_string())?;
+    let mut hooks = PackHooks {
+        threads: limits.threads,
+        ..PackHooks::default()
+    };
+    let outcome = search::finish(&merged, &limits, &[], &mut hooks).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
         "merged {} of {} shards of `{}`",
@@ -81,7 +89,12 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let command = MergeArgs::augment_args(clap::Command::new("merge"));
     let provenance = Provenance {
         seed: Some(first.scan.seed),
-        command: Some(recorded_command(&command, matches, &["state"], &[])),
+        command: Some(recorded_command(
+            &command,
+            matches,
+            &["state", "threads"],
+            &[],
+        )),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     Ok(ExitCode::SUCCESS)

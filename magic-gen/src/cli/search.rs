@@ -15,11 +15,11 @@ use magic_gen::search::{
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::{
-    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PolishArgs, LONG_RUNS, POOLS,
+    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant,
+    threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POOLS,
 };
 use super::output::{check_writable, recorded_command, show, summarise, write_atomic, write_set};
-use super::pack::mismatch_at;
+use super::pack::{mismatch_at, moves_of};
 use super::progress::{stop_on_ctrl_c, watch};
 
 /// The arguments that never change the set, left out of the recorded command: how many
@@ -136,7 +136,7 @@ fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
 
 /// Reads a search state file, and the packer's checkpoint in it if there is one; errors
 /// name the file and line.
-pub fn read_state(path: &Path) -> Result<(SearchState, Option<PackCheckpoint>), String> {
+pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
     SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
 }
@@ -147,7 +147,7 @@ pub fn read_state(path: &Path) -> Result<(SearchState, Option<PackCheckpoint>), 
 fn initial_state(
     args: &SearchArgs,
     command: String,
-) -> Result<(SearchState, Option<PackCheckpoint>, String), String> {
+) -> Result<(SearchState, Vec<PackCheckpoint>, String), String> {
     if let Some(path) = &args.resume {
         let (mut state, pack) = read_state(path)?;
         if let Some(n) = args.candidates {
@@ -213,30 +213,23 @@ fn initial_state(
     };
     let state = SearchState::new(&options).map_err(|e| e.to_string())?;
     let history = state.command.clone();
-    Ok((state, None, history))
+    Ok((state, Vec::new(), history))
 }
 
 /// Returns the limits of this run for `scan`: they apply to a fresh search and a resumed
 /// one alike.
 fn limits(args: &SearchArgs, scan: &Scan) -> Result<Limits, String> {
     Ok(Limits {
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: threads_or_all(args.threads),
         seconds: args.seconds,
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
     })
 }
 
-/// Saves `state`, with the packer's checkpoint `pack` if given, to `path` atomically,
+/// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
 /// unless the file holds that text already (a finished state resumed is left untouched).
-pub fn save_state(
-    path: &Path,
-    state: &SearchState,
-    pack: Option<&PackCheckpoint>,
-) -> Result<(), String> {
+pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
     let text = state.to_text_with(pack);
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
@@ -288,21 +281,25 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         let mut work = || -> Result<_, String> {
             let mut save = |st: &SearchState| {
                 if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, st, None) {
+                    if let Err(e) = save_state(path, st, &[]) {
                         save_error.get_or_insert(e);
                     }
                 }
             };
             search::run(&mut state, &limits, &progress, Some((every, &mut save)));
             // A scan that moved on packs other pools: the saved packing is void.
-            let resume = saved_pack.as_ref().filter(|_| state.jobs == scanned_from);
+            let resume: &[PackCheckpoint] = if state.jobs == scanned_from {
+                &saved_pack
+            } else {
+                &[]
+            };
             // Saved before packing, which may take long.
             if let Some(path) = &state_path {
                 save_state(path, &state, resume)?;
             }
-            let mut save_pack = |c: &PackCheckpoint| {
+            let mut save_pack = |c: &[PackCheckpoint]| {
                 if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, &state, Some(c)) {
+                    if let Err(e) = save_state(path, &state, c) {
                         save_error.get_or_insert(e);
                     }
                 }
@@ -311,6 +308,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 progress: Some(&pack_progress),
                 stop: Some(&progress.stop),
                 checkpoint: Some((every, &mut save_pack)),
+                threads,
             };
             Ok(search::finish(&state, &limits, resume, &mut hooks))
         };
@@ -330,12 +328,12 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     // A stopped packing is saved where it stopped, for --resume to go on; a finished one
     // leaves the state as the scan left it, and so does one stopped before its first move
     // (a Ctrl-C during the scan), whose checkpoint is where a fresh packing starts.
-    let stopped_pack = outcome
-        .pack
-        .clone()
-        .filter(|c| !c.finished() && c.moves > 0);
+    let stopped_pack = Some(moves_of(&outcome.pack))
+        .filter(|&(made, total)| made < total && made > 0)
+        .map(|_| outcome.pack.clone())
+        .unwrap_or_default();
     if let Some(path) = &state_path {
-        save_state(path, &state, stopped_pack.as_ref())?;
+        save_state(path, &state, &stopped_pack)?;
     }
     let elapsed = start.elapsed();
     let interrupted = progress.stop.load(Ordering::SeqCst);
@@ -352,12 +350,9 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     summarise(&outcome);
     let open = state.jobs.iter().filter(|j| !j.done).count();
     if let Some(path) = &state_path {
-        let packing = match &stopped_pack {
-            Some(c) => format!(
-                ", packing stopped at move {} of {}",
-                c.moves, c.settings.iterations
-            ),
-            None => String::new(),
+        let packing = match moves_of(&stopped_pack) {
+            (_, 0) => String::new(),
+            (made, total) => format!(", packing stopped at move {made} of {total}"),
         };
         say!(
             "state saved to {} ({open} of {} jobs unfinished{packing})",
@@ -372,7 +367,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
-        match &stopped_pack {
+        match stopped_pack.first() {
             Some(c) if open == 0 => {
                 let how = match &state_path {
                     Some(path) => format!(
@@ -382,10 +377,10 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                     ),
                     None => " (give --state FILE to keep a checkpoint)".into(),
                 };
+                let (made, total) = moves_of(&stopped_pack);
                 eprintln!(
-                    "interrupted after {} of {} packing moves: the set above is the best \
-                     layout met, verified{how}",
-                    c.moves, c.settings.iterations
+                    "interrupted after {made} of {total} packing moves: the set above is the \
+                     best layout met, verified{how}"
                 )
             }
             _ => eprintln!(
@@ -448,6 +443,8 @@ mod tests {
             "--short-spans",
             "--pack-seed",
             "4",
+            "--pack-seeds",
+            "3",
             "--state",
             "s.state",
             "--checkpoint",
@@ -464,7 +461,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 --clump 6 \
-             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --pack-seeds 3 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.
