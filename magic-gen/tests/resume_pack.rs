@@ -333,3 +333,64 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     magic_gen(&cut, &pack).assert_success();
     assert!(fs::read(cut.join("set.rs")).unwrap() == expected);
 }
+
+#[test]
+fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed_count() {
+    let (whole, cut) = (scratch("seeds-whole"), scratch("seeds-cut"));
+    let set = published();
+    let base = [
+        "pack",
+        set.as_str(),
+        "--pack-iterations",
+        "4000",
+        "--pack-seeds",
+        "2",
+        "--checkpoint",
+        "0",
+    ];
+    let with = |more: &[&'static str]| -> Vec<String> {
+        base.iter().chain(more).map(|a| a.to_string()).collect()
+    };
+    let run = |dir: &Path, args: Vec<String>| {
+        magic_gen(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // Uninterrupted on one thread; killed on two once both packings have moved, then
+    // resumed on one: the same set, byte for byte.
+    let one = with(&["--threads", "1", "--state", "p.pack", "--out", "set.txt"]);
+    run(&whole, one).assert_success();
+    let expected = fs::read(whole.join("set.txt")).unwrap();
+    let args = with(&["--threads", "2", "--state", "p.pack", "--out", "set.txt"]);
+    let both_moved = |t: &str| {
+        let sections = t.split("\npack ").skip(1).collect::<Vec<_>>();
+        sections.len() == 2 && sections.iter().all(|s| moves(&format!("\n{s}")) > 0)
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (_, _, left) = interrupt(&cut, &args, "p.pack", both_moved, "-KILL");
+    assert!(moves(&left) < 4000, "killed before the end:\n{left}");
+    let resumed = run(&cut, with(&["--resume", "p.pack", "--out", "set.txt"]));
+    resumed.assert_success();
+    assert_eq!(fs::read(cut.join("set.txt")).unwrap(), expected);
+    // Another seed count is refused at the first section's line; damage in the second
+    // section at its own line.
+    let good = fs::read_to_string(cut.join("p.pack")).unwrap();
+    let three = [&base[..4], &["--pack-seeds", "3", "--resume", "p.pack"]].concat();
+    assert_refused(
+        &magic_gen(&cut, &three),
+        "p.pack:2: cannot resume: ",
+        "holds 2 packings, this run asks for 3: give --pack-seeds 2",
+    );
+    let second = good.match_indices("\npack-progress ").nth(1).unwrap().0;
+    let line = good[..second].lines().count() + 1;
+    let damaged = format!(
+        "{}{}",
+        &good[..second],
+        good[second..].replacen(" length ", " length 1", 1)
+    );
+    fs::write(cut.join("p.pack"), &damaged).unwrap();
+    let again = with(&["--resume", "p.pack", "--out", "x.txt"]);
+    assert_refused(
+        &run(&cut, again),
+        &format!("p.pack:{line}: cannot resume: "),
+        "where its layout packs",
+    );
+}

@@ -13,6 +13,18 @@ pub const PACKING: &str = "Packing (black, white; see docs/record-hunts.md)";
 /// The help heading of the options for long and sharded runs.
 pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 
+/// The ids of the pool-shaping and packing options: they do nothing for fancy and plain,
+/// which keep one magic a square and lay ranges out back to back.
+pub const POLISH_AND_PACKING: [&str; 7] = [
+    "polish",
+    "pack_iterations",
+    "negative_offsets",
+    "pack_spread",
+    "short_spans",
+    "pack_seed",
+    "pack_seeds",
+];
+
 /// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share, one
 /// field of [`PackSettings`] each.
 #[derive(Args, Debug, Clone)]
@@ -38,6 +50,11 @@ pub struct PackArgs {
     /// `merge`, 1 for `pack`). Another seed packs the same pools another way.
     #[arg(long, value_name = "SEED", help_heading = PACKING)]
     pub pack_seed: Option<u64>,
+    /// Pack the same pools N times, seeded SEED to SEED+N-1 (SEED: the packing seed), on up
+    /// to --threads threads, and keep the shortest table (ties: the lowest seed). The
+    /// result does not depend on the threads; a checkpoint holds every packing.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_pack_seeds, help_heading = PACKING)]
+    pub pack_seeds: u64,
 }
 
 impl PackArgs {
@@ -50,6 +67,7 @@ impl PackArgs {
             negative_offsets: self.negative_offsets,
             spread: self.pack_spread,
             short_spans: self.short_spans,
+            seeds: self.pack_seeds,
         }
     }
 }
@@ -95,6 +113,25 @@ pub fn parse_spread(s: &str) -> Result<f64, String> {
             PackSettings::MAX_SPREAD
         )),
     }
+}
+
+/// Parses a count of packings: a number in 1..=`PackSettings::MAX_SEEDS`.
+pub fn parse_pack_seeds(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if PackSettings::valid_seeds(n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a count of packings in 1..={}",
+            PackSettings::MAX_SEEDS
+        )),
+    }
+}
+
+/// Returns the threads to use: `asked`, or every available core.
+pub fn threads_or_all(asked: Option<u32>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
 }
 
 /// Parses a searchable variant (every one but PEXT).

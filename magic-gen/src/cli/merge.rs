@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::search::{self, Limits, PackHooks};
 use magic_gen::{line_of, Provenance};
 
-use super::args::{PackArgs, PolishArgs, LONG_RUNS};
+use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};
 use super::output::{
     check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
 };
@@ -31,6 +31,10 @@ pub struct MergeArgs {
     /// merged), and no committed set may be one.
     #[arg(long)]
     partial: bool,
+    /// Threads for the polish and the packings of --pack-seeds (default: all available
+    /// cores). Does not change the result.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Save the merged state here.
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
@@ -55,15 +59,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let scan = states[0].scan;
     if !scan.variant.is_packed() {
         let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-        const PACKED_ONLY: [&str; 6] = [
-            "polish",
-            "pack_iterations",
-            "negative_offsets",
-            "pack_spread",
-            "short_spans",
-            "pack_seed",
-        ];
-        if let Some(id) = PACKED_ONLY.iter().find(|id| given(id)) {
+        if let Some(id) = POLISH_AND_PACKING.iter().find(|id| given(id)) {
             return Err(format!(
                 "--{} does nothing to {} shards: pools and packing are for black and white",
                 id.replace('_', "-"),
@@ -74,6 +70,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let limits = Limits {
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
+        threads: threads_or_all(args.threads),
         ..Limits::default()
     };
     let merged = search::merge(&states).map_err(|e| {
@@ -120,10 +117,13 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         );
     }
     if let Some(path) = &args.state {
-        save_state(path, &merged, None)?;
+        save_state(path, &merged, &[])?;
     }
-    let outcome = search::finish(&merged, &limits, None, &mut PackHooks::default())
-        .map_err(|e| e.to_string())?;
+    let mut hooks = PackHooks {
+        threads: limits.threads,
+        ..PackHooks::default()
+    };
+    let outcome = search::finish(&merged, &limits, &[], &mut hooks).map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
         "merged {} of {} shards{} of `{}`",
@@ -137,7 +137,12 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let command = MergeArgs::augment_args(clap::Command::new("merge"));
     let provenance = Provenance {
         seed: Some(first.scan.seed),
-        command: Some(recorded_command(&command, matches, &["state"], &[])),
+        command: Some(recorded_command(
+            &command,
+            matches,
+            &["state", "threads"],
+            &[],
+        )),
         unfinished: partial.map(|missing| {
             format!(
                 "a partial merge of {} of {count} shards; missing {}: merge with their state \

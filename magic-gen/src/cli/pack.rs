@@ -13,7 +13,7 @@ use magic_gen::search::{
     self, Error, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
 
-use super::args::{parse_seconds, PackArgs, LONG_RUNS};
+use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
     write_set,
@@ -23,7 +23,7 @@ use super::verify::{read_and_verify, rejected};
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
 /// run ends with the set of an uninterrupted one, byte for byte.
-const UNRECORDED: [&str; 3] = ["resume", "state", "checkpoint"];
+const UNRECORDED: [&str; 4] = ["resume", "state", "checkpoint", "threads"];
 
 /// Arguments of `pack`.
 #[derive(Args, Debug, Clone)]
@@ -46,14 +46,18 @@ pub struct PackCommandArgs {
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
+    /// Threads for the packings of --pack-seeds (default: all available cores). Does not
+    /// change the result.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Write the set here: Rust source for `.rs`, interchange format for any other name
     /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
-/// Reads a pack checkpoint file; errors name the file and line.
-fn read_checkpoint(path: &Path) -> Result<PackCheckpoint, String> {
+/// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
+fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
     PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
 }
@@ -61,10 +65,19 @@ fn read_checkpoint(path: &Path) -> Result<PackCheckpoint, String> {
 /// Returns the error for a checkpoint read from `path` that does not fit the run, at the
 /// line of `path` it points to.
 pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
-    // Read again for the line: the parsed checkpoint keeps no line numbers.
-    let line = std::fs::read(path)
-        .ok()
-        .and_then(|bytes| line_of(&bytes, &mismatch.line));
+    // Read again for the line: the parsed checkpoint keeps no line numbers. The packing's
+    // section starts at its `pack` line, the first of the file's sections at the first one.
+    let line = std::fs::read(path).ok().and_then(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        let skip = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
+            .nth(mismatch.packing)
+            .map_or(0, |(at, _)| at);
+        let rest: Vec<&str> = text.lines().skip(skip).collect();
+        line_of(rest.join("\n").as_bytes(), &mismatch.line).map(|l| l + skip)
+    });
     let why = explain(mismatch);
     match line {
         Some(l) => format!("{}:{l}: cannot resume: {why}", show(path)),
@@ -79,7 +92,13 @@ fn explain(mismatch: &PackMismatch) -> String {
         return mismatch.to_string();
     };
     let with = |on: bool| if on { "with" } else { "without" };
-    if saved.iterations != given.iterations {
+    if saved.seeds != given.seeds {
+        format!(
+            "the checkpoint holds {} packings, this run asks for {}: give --pack-seeds {} to \
+             finish them",
+            saved.seeds, given.seeds, saved.seeds
+        )
+    } else if saved.iterations != given.iterations {
         format!(
             "the checkpoint is of a {}-move packing, this run asks for {}: give \
              --pack-iterations {} to finish it",
@@ -109,6 +128,13 @@ fn explain(mismatch: &PackMismatch) -> String {
             with(given.short_spans)
         )
     }
+}
+
+/// Returns the moves made and asked for, summed over the packings of a checkpoint.
+pub fn moves_of(packings: &[PackCheckpoint]) -> (u64, u64) {
+    packings.iter().fold((0, 0), |(made, total), c| {
+        (made + c.moves, total + c.settings.iterations)
+    })
 }
 
 /// `magic-gen pack FILE`.
@@ -151,9 +177,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let mut save_error = None;
     let result = std::thread::scope(|s| {
         let watcher = s.spawn(|| watch(None, None, &progress, &stop, &done, start));
-        let mut save = |c: &PackCheckpoint| {
+        let mut save = |c: &[PackCheckpoint]| {
             if let Some(path) = &state_path {
-                if let Err(e) = write_atomic(path, c.to_file_text().as_bytes()) {
+                if let Err(e) = write_atomic(path, PackCheckpoint::file_text(c).as_bytes()) {
                     save_error.get_or_insert(e);
                 }
             }
@@ -162,8 +188,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             progress: Some(&progress),
             stop: Some(&stop),
             checkpoint: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
+            threads: threads_or_all(args.threads),
         };
-        let result = search::repack(&set, &settings, resume.as_ref(), &mut hooks);
+        let result = search::repack(
+            &set,
+            &settings,
+            resume.as_deref().unwrap_or(&[]),
+            &mut hooks,
+        );
         done.store(true, Ordering::Release);
         watcher.thread().unpark();
         let _ = watcher.join();
@@ -177,8 +209,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         return Err(e);
     }
     let end = outcome.pack.clone();
-    if let (Some(path), Some(end)) = (&state_path, &end) {
-        write_atomic(path, end.to_file_text().as_bytes())?;
+    if let (Some(path), false) = (&state_path, end.is_empty()) {
+        write_atomic(path, PackCheckpoint::file_text(&end).as_bytes())?;
     }
     let packed_len = outcome.report.table_len;
     // The packer's layout is written only where it is shorter: a set packed by other means
@@ -200,7 +232,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         }
     );
     if let (Some(path), Some(from)) = (&args.resume, &resume) {
-        say!("resumed from {} at move {}", show(path), from.moves);
+        say!("resumed from {} at move {}", show(path), moves_of(from).0);
     }
     summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
@@ -209,8 +241,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     // without one (a published set) is seeded by this packing.
     let mut provenance = input.then(&step);
     provenance.seed = provenance.seed.or(Some(settings.seed));
-    let stopped = end.as_ref().filter(|e| !e.finished());
-    if let Some(end) = stopped {
+    let (made, total) = moves_of(&end);
+    if made < total {
         let finish = match &state_path {
             Some(path) => format!(
                 "finish with `{} --resume {}`",
@@ -219,36 +251,30 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             ),
             None => format!("no --state was given: rerun `{step}`"),
         };
-        let note = format!(
-            "packing stopped after {} of {} moves; {finish}",
-            end.moves, end.settings.iterations
-        );
+        let note = format!("packing stopped after {made} of {total} moves; {finish}");
         provenance.unfinished = Some(match provenance.unfinished.take() {
             Some(earlier) => format!("{earlier}; then {note}"),
             None => note,
         });
     }
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    let Some(end) = end else {
+    if end.is_empty() {
         return Ok(ExitCode::SUCCESS);
-    };
+    }
     if let Some(path) = &state_path {
         say!(
-            "checkpoint saved to {} (move {} of {})",
-            show(path),
-            end.moves,
-            end.settings.iterations
+            "checkpoint saved to {} (move {made} of {total})",
+            show(path)
         );
     }
-    if !end.finished() {
+    if made < total {
         let how = match &state_path {
             Some(path) => format!("--resume {} goes on from there", show(path)),
             None => "give --state FILE to keep a checkpoint".into(),
         };
         eprintln!(
-            "interrupted after {} of {} packing moves: the set above is the best layout met, \
-             verified; {how}",
-            end.moves, end.settings.iterations
+            "interrupted after {made} of {total} packing moves: the set above is the best \
+             layout met, verified; {how}"
         );
         return Ok(ExitCode::from(130));
     }

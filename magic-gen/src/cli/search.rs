@@ -15,17 +15,18 @@ use magic_gen::search::{
 };
 use magic_gen::{Piece, Provenance, Variant};
 
+use super::args::threads_or_all;
 use super::output::{
     check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
     write_set,
 };
-use super::pack::mismatch_at;
+use super::pack::{mismatch_at, moves_of};
 use super::progress::{stop_on_ctrl_c, watch};
 pub use super::search_args::SearchArgs;
 use super::search_args::{expand, recorded, refuse_no_ops};
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
-type Resumed = (SearchState, Option<PackCheckpoint>);
+type Resumed = (SearchState, Vec<PackCheckpoint>);
 
 /// Returns the squares that get `--bits`: empty (all 128) unless --piece or --square narrow it.
 fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
@@ -39,7 +40,7 @@ fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
 
 /// Reads a search state file, and the packer's checkpoint in it if there is one; errors
 /// name the file and line.
-pub fn read_state(path: &Path) -> Result<(SearchState, Option<PackCheckpoint>), String> {
+pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
     SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
 }
@@ -51,7 +52,7 @@ fn initial_state(
     args: &SearchArgs,
     command: String,
     resumed: Option<Resumed>,
-) -> Result<(SearchState, Option<PackCheckpoint>, String), String> {
+) -> Result<(SearchState, Vec<PackCheckpoint>, String), String> {
     if let (Some(path), Some((mut state, pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
@@ -116,30 +117,23 @@ fn initial_state(
     };
     let state = SearchState::new(&options).map_err(|e| e.to_string())?;
     let history = state.command.clone();
-    Ok((state, None, history))
+    Ok((state, Vec::new(), history))
 }
 
 /// Returns the limits of this run for `scan`: they apply to a fresh search and a resumed
 /// one alike.
 fn limits(args: &SearchArgs, scan: &Scan) -> Result<Limits, String> {
     Ok(Limits {
-        threads: args
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: threads_or_all(args.threads),
         seconds: args.seconds,
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
     })
 }
 
-/// Saves `state`, with the packer's checkpoint `pack` if given, to `path` atomically,
+/// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
 /// unless the file holds that text already (a finished state resumed is left untouched).
-pub fn save_state(
-    path: &Path,
-    state: &SearchState,
-    pack: Option<&PackCheckpoint>,
-) -> Result<(), String> {
+pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
     let text = state.to_text_with(pack);
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
@@ -150,7 +144,7 @@ pub fn save_state(
 /// Returns the command that finishes an unfinished run: the resume of `state` with this
 /// run's pool shaping, packing and output options (no state keeps them).
 fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
-    const KEPT: [&str; 8] = [
+    const KEPT: [&str; 9] = [
         "polish",
         "clump",
         "pack_iterations",
@@ -158,6 +152,7 @@ fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
         "pack_spread",
         "short_spans",
         "pack_seed",
+        "pack_seeds",
         "out",
     ];
     let command = SearchArgs::augment_args(clap::Command::new("search"));
@@ -178,7 +173,7 @@ fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
 /// set's header; `None` if nothing was left (the signal came after the last step).
 fn unfinished_note(
     state: &SearchState,
-    pack: Option<&PackCheckpoint>,
+    pack: &[PackCheckpoint],
     state_path: Option<&Path>,
     args: &SearchArgs,
     matches: &ArgMatches,
@@ -197,11 +192,11 @@ fn unfinished_note(
             state.jobs.len()
         )
     } else {
-        let pack = pack?;
-        format!(
-            "the packing stopped after {} of {} moves",
-            pack.moves, pack.settings.iterations
-        )
+        let (made, total) = moves_of(pack);
+        if made >= total {
+            return None;
+        }
+        format!("the packing stopped after {made} of {total} moves")
     };
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", finishing_command(path, matches)),
@@ -253,21 +248,25 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         let mut work = || -> Result<_, String> {
             let mut save = |st: &SearchState| {
                 if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, st, None) {
+                    if let Err(e) = save_state(path, st, &[]) {
                         save_error.get_or_insert(e);
                     }
                 }
             };
             search::run(&mut state, &limits, &progress, Some((every, &mut save)));
             // A scan that moved on packs other pools: the saved packing is void.
-            let resume = saved_pack.as_ref().filter(|_| state.jobs == scanned_from);
+            let resume: &[PackCheckpoint] = if state.jobs == scanned_from {
+                &saved_pack
+            } else {
+                &[]
+            };
             // Saved before packing, which may take long.
             if let Some(path) = &state_path {
                 save_state(path, &state, resume)?;
             }
-            let mut save_pack = |c: &PackCheckpoint| {
+            let mut save_pack = |c: &[PackCheckpoint]| {
                 if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, &state, Some(c)) {
+                    if let Err(e) = save_state(path, &state, c) {
                         save_error.get_or_insert(e);
                     }
                 }
@@ -276,6 +275,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 progress: Some(&pack_progress),
                 stop: Some(&progress.stop),
                 checkpoint: Some((every, &mut save_pack)),
+                threads,
             };
             Ok(search::finish(&state, &limits, resume, &mut hooks))
         };
@@ -295,12 +295,12 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     // A stopped packing is saved where it stopped, for --resume to go on; a finished one
     // leaves the state as the scan left it, and so does one stopped before its first move
     // (a Ctrl-C during the scan), whose checkpoint is where a fresh packing starts.
-    let stopped_pack = outcome
-        .pack
-        .clone()
-        .filter(|c| !c.finished() && c.moves > 0);
+    let stopped_pack = Some(moves_of(&outcome.pack))
+        .filter(|&(made, total)| made < total && made > 0)
+        .map(|_| outcome.pack.clone())
+        .unwrap_or_default();
     if let Some(path) = &state_path {
-        save_state(path, &state, stopped_pack.as_ref())?;
+        save_state(path, &state, &stopped_pack)?;
     }
     let elapsed = start.elapsed();
     let interrupted = progress.stop.load(Ordering::SeqCst);
@@ -317,12 +317,9 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     summarise(&outcome);
     let open = state.jobs.iter().filter(|j| !j.done).count();
     if let Some(path) = &state_path {
-        let packing = match &stopped_pack {
-            Some(c) => format!(
-                ", packing stopped at move {} of {}",
-                c.moves, c.settings.iterations
-            ),
-            None => String::new(),
+        let packing = match moves_of(&stopped_pack) {
+            (_, 0) => String::new(),
+            (made, total) => format!(", packing stopped at move {made} of {total}"),
         };
         say!(
             "state saved to {} ({open} of {} jobs unfinished{packing})",
@@ -330,26 +327,17 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             state.jobs.len()
         );
     }
-    let unfinished_pack = outcome.pack.as_ref().filter(|c| !c.finished());
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
         command: Some(history),
         unfinished: interrupted
-            .then(|| {
-                unfinished_note(
-                    &state,
-                    unfinished_pack,
-                    state_path.as_deref(),
-                    args,
-                    matches,
-                )
-            })
+            .then(|| unfinished_note(&state, &outcome.pack, state_path.as_deref(), args, matches))
             .flatten(),
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if interrupted {
-        match &stopped_pack {
+        match stopped_pack.first() {
             Some(c) if open == 0 => {
                 let how = match &state_path {
                     Some(path) => format!(
@@ -359,10 +347,10 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                     ),
                     None => " (give --state FILE to keep a checkpoint)".into(),
                 };
+                let (made, total) = moves_of(&stopped_pack);
                 eprintln!(
-                    "interrupted after {} of {} packing moves: the set above is the best \
-                     layout met, verified{how}",
-                    c.moves, c.settings.iterations
+                    "interrupted after {made} of {total} packing moves: the set above is the \
+                     best layout met, verified{how}"
                 )
             }
             _ => eprintln!(

@@ -11,7 +11,7 @@ use magic_gen::{Piece, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PolishArgs, LONG_RUNS, POOLS,
+    PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
 };
 use super::output::{recorded_command, with_implied};
 
@@ -281,18 +281,9 @@ pub fn refuse_no_ops(
     variant: Variant,
 ) -> Result<(), String> {
     if !variant.is_packed() {
-        const PACKED_ONLY: [&str; 9] = [
-            "pool",
-            "sparse_pool",
-            "patience",
-            "polish",
-            "pack_iterations",
-            "negative_offsets",
-            "pack_spread",
-            "short_spans",
-            "pack_seed",
-        ];
-        if let Some(id) = PACKED_ONLY.iter().find(|id| given(matches, id)) {
+        const SCAN_ONLY: [&str; 3] = ["pool", "sparse_pool", "patience"];
+        let packed_only = SCAN_ONLY.iter().chain(&POLISH_AND_PACKING);
+        if let Some(id) = packed_only.into_iter().find(|id| given(matches, id)) {
             return Err(format!(
                 "--{} does nothing in a {variant} search: {variant} keeps the first valid magic \
                  of each square and lays its ranges out by their bits; pools, climbs and \
@@ -376,6 +367,8 @@ mod tests {
             "--short-spans",
             "--pack-seed",
             "4",
+            "--pack-seeds",
+            "3",
             "--state",
             "s.state",
             "--checkpoint",
@@ -392,7 +385,7 @@ mod tests {
             line,
             "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
              --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 --clump 6 \
-             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --seed 9 --out 'a b.rs'"
+             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --pack-seeds 3 --seed 9 --out 'a b.rs'"
         );
         // Derived, not listed: every option but the unrecorded ones and --resume (which
         // conflicts with them) appears, so a new option cannot drop out unnoticed.
@@ -488,6 +481,7 @@ mod tests {
             &["--pack-spread", "0.1"],
             &["--short-spans"],
             &["--pack-seed", "2"],
+            &["--pack-seeds", "2"],
         ] {
             let args = [&["--variant", "plain"][..], option].concat();
             assert!(refused(&args).is_some(), "{args:?}");

@@ -20,6 +20,10 @@
 //! has a line: its place in the placing order and its pool member, in the current layout
 //! and in the best. The layouts follow from those (every square at its lowest fitting
 //! start), and a resume checks that they give the saved lengths.
+//!
+//! A run of several packings (`--pack-seeds N`) saves one such section per packing, in
+//! seed order, each `pack` line with its own seed and `seeds N` (left out when N is 1, so
+//! a single packing's checkpoint reads and writes as before).
 
 use crate::format::ReadError;
 use crate::geometry::{parse_square, Piece};
@@ -44,6 +48,11 @@ impl PackCheckpoint {
             self.pools,
             self.squares.len()
         ));
+        if self.settings.seeds != 1 {
+            // The line above ends with its newline: the count goes before it.
+            out.pop();
+            out.push_str(&format!(" seeds {}\n", self.settings.seeds));
+        }
         out.push_str(&format!(
             "pack-progress moves {} draws {} temperature {:#018x} cool {:#018x} length {} best {}\n",
             self.moves, self.draws, self.temperature, self.cool, self.length, self.best_length
@@ -60,15 +69,24 @@ impl PackCheckpoint {
         }
     }
 
-    /// Returns the checkpoint as the file `magic-gen pack --state` writes.
-    pub fn to_file_text(&self) -> String {
+    /// Appends the lines of every packing's checkpoint to `out`, in order.
+    pub(super) fn write_sections(packings: &[PackCheckpoint], out: &mut String) {
+        for p in packings {
+            p.write_lines(out);
+        }
+    }
+
+    /// Returns the checkpoints of a run's packings (one per seed, in seed order) as the
+    /// file `magic-gen pack --state` writes.
+    pub fn file_text(packings: &[PackCheckpoint]) -> String {
         let mut out = format!("{FILE_HEADER}\n");
-        self.write_lines(&mut out);
+        PackCheckpoint::write_sections(packings, &mut out);
         out
     }
 
-    /// Parses a file written by [`PackCheckpoint::to_file_text`]; errors name the file and line.
-    pub fn parse_file(file: &str, bytes: &[u8]) -> Result<PackCheckpoint, ReadError> {
+    /// Parses a file written by [`PackCheckpoint::file_text`]: one checkpoint per packing;
+    /// errors name the file and line.
+    pub fn parse_file(file: &str, bytes: &[u8]) -> Result<Vec<PackCheckpoint>, ReadError> {
         let mut lines = Lines::of(file, bytes)?;
         match lines.next() {
             Some((_, t)) if t.trim() == FILE_HEADER => {}
@@ -85,7 +103,48 @@ impl PackCheckpoint {
             }
             None => return Err(lines.whole("empty file".into())),
         }
-        PackCheckpoint::parse_lines(file, &lines.rest())
+        PackCheckpoint::parse_sections(file, &lines.rest())
+    }
+
+    /// Parses the sections of a run's packings, each from its `pack` line on, and checks
+    /// that there are as many as the first one's seed count says.
+    pub(super) fn parse_sections(
+        file: &str,
+        lines: &[(usize, &str)],
+    ) -> Result<Vec<PackCheckpoint>, ReadError> {
+        let starts_section = |t: &str| t.split_whitespace().next() == Some("pack");
+        let mut starts: Vec<usize> = (0..lines.len())
+            .filter(|&k| starts_section(lines[k].1))
+            .collect();
+        // Lines before the first `pack` line are read as its section, which refuses them.
+        if starts.first() != Some(&0) {
+            starts.insert(0, 0);
+        }
+        let mut packings = Vec::with_capacity(starts.len());
+        for (k, &from) in starts.iter().enumerate() {
+            let to = starts.get(k + 1).copied().unwrap_or(lines.len());
+            packings.push(PackCheckpoint::parse_lines(file, &lines[from..to])?);
+        }
+        let count = packings[0].settings.seeds;
+        if packings.len() as u64 != count {
+            let (line, message) =
+                match lines.get(starts.get(count as usize).copied().unwrap_or(usize::MAX)) {
+                    Some(&(line, _)) => (
+                        Some(line),
+                        format!("a packing past the {count} of the first 'pack' line's seeds"),
+                    ),
+                    None => (
+                        None,
+                        format!(
+                            "{} of the {count} packings of the first 'pack' line's seeds are \
+                         missing: a truncated file?",
+                            count - packings.len() as u64
+                        ),
+                    ),
+                };
+            return Err(error(file, line, message));
+        }
+        Ok(packings)
     }
 
     /// Parses the checkpoint's lines (numbered as in `file`, blank lines left out), as
@@ -128,6 +187,20 @@ impl PackCheckpoint {
         };
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
+        // A line without a seed count was written by a single packing.
+        let seeds = match head.optional("seeds") {
+            None => 1,
+            Some(v) => v
+                .parse()
+                .ok()
+                .filter(|&n| PackSettings::valid_seeds(n))
+                .ok_or_else(|| {
+                    head.error(format!(
+                        "seeds '{v}' is not a number in 1..={}",
+                        PackSettings::MAX_SEEDS
+                    ))
+                })?,
+        };
         if count > 128 {
             return Err(head.error(format!("{count} squares: there are 128")));
         }
@@ -184,6 +257,7 @@ impl PackCheckpoint {
                 negative_offsets,
                 spread,
                 short_spans,
+                seeds,
             },
             pools,
             moves,

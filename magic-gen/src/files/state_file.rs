@@ -23,7 +23,8 @@
 //! the packer chooses among all of them.
 //!
 //! A state saved while the packer runs (fixed shift, after the scan) is version 2: the same
-//! lines, then the packer's checkpoint (`pack ...` lines, see `checkpoint_file.rs`), which a
+//! lines, then the packer's checkpoint (`pack ...` lines, a section per packing, see
+//! `checkpoint_file.rs`), which a
 //! version 2 file must end with. Version 1 files read as before.
 
 use crate::format::{parse_hex, ReadError};
@@ -41,16 +42,17 @@ const HEADER_WITH_PACK: &str = "magic-gen-state 2";
 impl SearchState {
     /// Returns the state as text (see the module documentation).
     pub fn to_text(&self) -> String {
-        self.to_text_with(None)
+        self.to_text_with(&[])
     }
 
-    /// Returns the state as text with the packer's checkpoint, if given, at the end
+    /// Returns the state as text with the packer's checkpoint (one per packing; none for
+    /// version 1) at the end
     /// (version 2).
-    pub fn to_text_with(&self, pack: Option<&PackCheckpoint>) -> String {
+    pub fn to_text_with(&self, pack: &[PackCheckpoint]) -> String {
         let scan = &self.scan;
         let mut out = format!(
             "{}\n",
-            if pack.is_some() {
+            if !pack.is_empty() {
                 HEADER_WITH_PACK
             } else {
                 HEADER
@@ -88,9 +90,7 @@ impl SearchState {
                 ));
             }
         }
-        if let Some(pack) = pack {
-            pack.write_lines(&mut out);
-        }
+        PackCheckpoint::write_sections(pack, &mut out);
         out
     }
 
@@ -106,7 +106,7 @@ impl SearchState {
     pub fn parse_with_pack(
         file: &str,
         bytes: &[u8],
-    ) -> Result<(SearchState, Option<PackCheckpoint>), ReadError> {
+    ) -> Result<(SearchState, Vec<PackCheckpoint>), ReadError> {
         let mut it = Lines::of(file, bytes)?;
         let err = |line: usize, message: String| ReadError {
             file: file.to_string(),
@@ -286,9 +286,9 @@ impl SearchState {
         // A state file does not hold blocked slots: measure them again.
         state.measure_blocked();
         let pack = if with_pack {
-            Some(PackCheckpoint::parse_lines(file, &pack_lines)?)
+            PackCheckpoint::parse_sections(file, &pack_lines)?
         } else {
-            None
+            Vec::new()
         };
         Ok((state, pack))
     }

@@ -2,12 +2,15 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::pack::test_support::{packed, packed_from, packing, random_pools};
+use crate::pack::test_support::{packed, packed_from, packed_seeds, packing, random_pools};
 use crate::pack::{PackCheckpoint, PackSettings};
 
 /// Returns `c` written to a checkpoint file and read back.
 fn through_text(c: &PackCheckpoint) -> PackCheckpoint {
-    PackCheckpoint::parse_file("p.pack", c.to_file_text().as_bytes()).unwrap()
+    let text = PackCheckpoint::file_text(std::slice::from_ref(c));
+    let mut read = PackCheckpoint::parse_file("p.pack", text.as_bytes()).unwrap();
+    assert_eq!(read.len(), 1, "one packing, one section");
+    read.remove(0)
 }
 
 #[test]
@@ -62,7 +65,7 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
     let pools = random_pools(5);
     let go = AtomicBool::new(false);
     let (_, every) = packed_from(&pools, packing(50, false), None, &go).unwrap();
-    let text = every[20].to_file_text();
+    let text = PackCheckpoint::file_text(&every[20..21]);
     let error = |text: &str| {
         PackCheckpoint::parse_file("p.pack", text.as_bytes())
             .unwrap_err()
@@ -109,9 +112,57 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
     assert_ne!(older, text);
     assert_eq!(
         PackCheckpoint::parse_file("p.pack", older.as_bytes()).unwrap(),
-        every[20]
+        every[20..21]
     );
     let state = "magic-gen-state 1\nvariant black\n";
     assert!(error(state).contains("this is a search state"));
     assert_eq!(through_text(&every[20]), every[20]);
+}
+
+#[test]
+fn a_checkpoint_of_several_packings_has_a_section_each_and_refuses_a_missing_one() {
+    let pools = random_pools(5);
+    let go = AtomicBool::new(false);
+    let settings = PackSettings {
+        seeds: 3,
+        ..packing(20, false)
+    };
+    let (_, saved) = packed_seeds(&pools, settings, &[], &go, 1).unwrap();
+    let end = saved.last().unwrap();
+    let text = PackCheckpoint::file_text(end);
+    assert_eq!(
+        PackCheckpoint::parse_file("p.pack", text.as_bytes()).unwrap(),
+        *end
+    );
+    let heads: Vec<(usize, &str)> = (1..)
+        .zip(text.lines())
+        .filter(|(_, l)| l.starts_with("pack "))
+        .collect();
+    assert_eq!(heads.len(), 3);
+    for (k, (_, head)) in heads.iter().enumerate() {
+        assert!(head.starts_with(&format!("pack seed {} ", 9 + k)), "{head}");
+        assert!(head.ends_with(" seeds 3"), "{head}");
+    }
+    let error = |text: &str| {
+        PackCheckpoint::parse_file("p.pack", text.as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    // The last section cut off, or one section more than its seed count.
+    let third = text.find("pack seed 11 ").unwrap();
+    assert_eq!(
+        error(&text[..third]),
+        "p.pack: 1 of the 3 packings of the first 'pack' line's seeds are missing: a \
+         truncated file?"
+    );
+    let fewer = text.replace(" seeds 3", " seeds 2");
+    assert_eq!(
+        error(&fewer),
+        format!(
+            "p.pack:{}: a packing past the 2 of the first 'pack' line's seeds",
+            heads[2].0
+        )
+    );
+    assert!(error(&text.replacen(" seeds 3", " seeds 0", 1))
+        .starts_with("p.pack:2: seeds '0' is not a number in 1..=1024"));
 }

@@ -4,7 +4,7 @@
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::layout::{Before, Layout};
+use super::layout::Layout;
 use super::settings::PackSettings;
 
 /// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
@@ -139,24 +139,9 @@ impl<'a> Annealer<'a> {
             // Swapping or moving a square onto itself changes nothing.
             return;
         }
-        let saved = (
-            layout.order.clone(),
-            layout.member[sq],
-            layout.start[from..].to_vec(),
-            layout.end[from..].to_vec(),
-        );
-        let squares = layout.pools.len();
-        let mut before = Before {
-            place: vec![usize::MAX; squares],
-            start: vec![0; squares],
-            end: vec![0; squares],
-            changed: (kind >= 2 && pool_len > 1).then_some(sq),
-        };
-        for at in from..n {
-            let y = layout.order[at];
-            (before.place[y], before.start[y], before.end[y]) =
-                (at, layout.start[at], layout.end[at]);
-        }
+        let changed = (kind >= 2 && pool_len > 1).then_some(sq);
+        let member = layout.member[sq];
+        layout.begin_move(from, changed);
         layout.clear_from(from);
         match kind {
             0 => layout.order.swap(i, j),
@@ -165,12 +150,11 @@ impl<'a> Annealer<'a> {
                 layout.order.insert(j, moved);
             }
             _ if pool_len > 1 => {
-                let old = layout.member[sq];
-                layout.member[sq] = (old + 1 + rng.below(pool_len - 1)) % pool_len;
+                layout.member[sq] = (member + 1 + rng.below(pool_len - 1)) % pool_len;
             }
             _ => layout.order.swap(i, j),
         }
-        layout.place_from_known(from, &before);
+        layout.place_from_known(from);
         let len = layout.len();
         let energy = Annealer::energy(layout, self.spread);
         let rise = energy - self.energy;
@@ -184,14 +168,7 @@ impl<'a> Annealer<'a> {
                 self.best_member.clone_from(&layout.member);
             }
         } else {
-            layout.clear_from(from);
-            layout.order = saved.0;
-            layout.member[sq] = saved.1;
-            layout.start[from..].copy_from_slice(&saved.2);
-            layout.end[from..].copy_from_slice(&saved.3);
-            for at in from..n {
-                layout.table.place(layout.pattern(at), layout.start[at]);
-            }
+            layout.undo(from, member);
         }
     }
 

@@ -32,15 +32,15 @@ pub struct PackSquare {
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
 /// let settings = PackSettings { iterations: 300, ..PackSettings::default() };
-/// let whole = repack(&set, &settings, None, &mut PackHooks::default())?;
+/// let whole = repack(&set, &settings, &[], &mut PackHooks::default())?;
 /// // Saved after 100 moves (a kill, say), read back and resumed: the same set.
 /// let mut saved = None;
-/// let mut save = |c: &PackCheckpoint| if c.moves == 100 { saved = Some(c.to_file_text()) };
+/// let mut save = |c: &[PackCheckpoint]| if c[0].moves == 100 { saved = Some(PackCheckpoint::file_text(c)) };
 /// let hooks = &mut PackHooks { checkpoint: Some((std::time::Duration::ZERO, &mut save)), ..PackHooks::default() };
-/// repack(&set, &settings, None, hooks)?;
+/// repack(&set, &settings, &[], hooks)?;
 /// let text = saved.expect("a checkpoint at move 100");
 /// let checkpoint = PackCheckpoint::parse_file("p.pack", text.as_bytes())?;
-/// let resumed = repack(&set, &settings, Some(&checkpoint), &mut PackHooks::default())?;
+/// let resumed = repack(&set, &settings, &checkpoint, &mut PackHooks::default())?;
 /// assert_eq!(resumed.set, whole.set);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -75,13 +75,13 @@ pub struct PackCheckpoint {
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
 /// let settings = PackSettings { iterations: 10, ..PackSettings::default() };
-/// let checkpoint = repack(&set, &settings, None, &mut PackHooks::default())?.pack.unwrap();
+/// let checkpoint = repack(&set, &settings, &[], &mut PackHooks::default())?.pack;
 /// // Resumed with another move count: refused at the checkpoint's `pack` line.
 /// let more = PackSettings { iterations: 20, ..settings };
-/// let Err(Error::Checkpoint(m)) = repack(&set, &more, Some(&checkpoint), &mut PackHooks::default()) else {
+/// let Err(Error::Checkpoint(m)) = repack(&set, &more, &checkpoint, &mut PackHooks::default()) else {
 ///     panic!("a checkpoint of another packing resumed");
 /// };
-/// assert_eq!(m.line, "pack");
+/// assert_eq!((m.line.as_str(), m.packing), ("pack", 0));
 /// assert_eq!(m.mismatch, Mismatch::Settings { saved: settings, given: more });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -89,6 +89,9 @@ pub struct PackCheckpoint {
 pub struct PackMismatch {
     /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.
     pub line: String,
+    /// Which packing's section of the checkpoint holds that line (0: the first; see
+    /// [`PackSettings::seeds`]).
+    pub packing: usize,
     /// What differs.
     pub mismatch: Mismatch,
 }
@@ -196,6 +199,7 @@ impl<'a> Annealer<'a> {
             // Also what keeps a damaged count from drawing for hours.
             return Err(PackMismatch {
                 line: "pack-progress".into(),
+                packing: 0,
                 mismatch: Mismatch::Damaged(format!(
                     "{} draws in {moves} moves, where each move draws {fewest} to {most}",
                     checkpoint.draws
@@ -210,6 +214,7 @@ impl<'a> Annealer<'a> {
         for s in &checkpoint.squares {
             let at_square = |message: String| PackMismatch {
                 line: format!("pack-square {}", pool_name(s.square)),
+                packing: 0,
                 mismatch: Mismatch::Damaged(message),
             };
             // Same digest, so the same pools: only an edited file gets here.
@@ -261,6 +266,7 @@ impl<'a> Annealer<'a> {
             if saved != laid_out {
                 return Err(PackMismatch {
                     line: "pack-progress".into(),
+                    packing: 0,
                     mismatch: Mismatch::Damaged(format!(
                         "{what} {saved}, where its layout packs {laid_out} entries"
                     )),
@@ -311,6 +317,7 @@ impl PackKey {
         };
         Err(PackMismatch {
             line: "pack".into(),
+            packing: 0,
             mismatch,
         })
     }

@@ -48,6 +48,11 @@ pub(super) struct Layout<'a> {
     pub(super) start: Vec<usize>,
     pub(super) end: Vec<usize>,
     pub(super) table: Table,
+    /// The layout before the current move, and the refit's stretch lists: kept between
+    /// moves so that a move allocates nothing.
+    before: Before,
+    windows: Vec<(usize, usize)>,
+    moved: Vec<(usize, usize)>,
 }
 
 impl<'a> Layout<'a> {
@@ -67,6 +72,14 @@ impl<'a> Layout<'a> {
             start: vec![0; n],
             end: vec![0; n],
             table: Table::new(),
+            before: Before {
+                place: vec![usize::MAX; pools.len()],
+                start: vec![0; pools.len()],
+                end: vec![0; pools.len()],
+                ..Before::default()
+            },
+            windows: Vec::new(),
+            moved: Vec::new(),
         };
         layout.place_from(0);
         layout
@@ -91,72 +104,125 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// Notes where the squares from `from` on are before a move that changes the order or
+    /// `changed`'s member from `from` on: what [`Layout::place_from_known`] refits against
+    /// and [`Layout::undo`] restores.
+    pub(super) fn begin_move(&mut self, from: usize, changed: Option<usize>) {
+        let b = &mut self.before;
+        b.changed = changed;
+        b.order.clear();
+        b.order.extend_from_slice(&self.order[from..]);
+        for at in from..self.order.len() {
+            let y = self.order[at];
+            (b.place[y], b.start[y], b.end[y]) = (at, self.start[at], self.end[at]);
+        }
+    }
+
+    /// Puts back the layout noted by [`Layout::begin_move`] at `from`, with `member` for
+    /// the square whose member the move changed.
+    pub(super) fn undo(&mut self, from: usize, member: usize) {
+        self.clear_from(from);
+        self.order[from..].copy_from_slice(&self.before.order);
+        if let Some(sq) = self.before.changed {
+            self.member[sq] = member;
+        }
+        for at in from..self.order.len() {
+            let y = self.order[at];
+            (self.start[at], self.end[at]) = (self.before.start[y], self.before.end[y]);
+            self.table.place(self.pattern(at), self.start[at]);
+        }
+    }
+
     /// Places the squares from `from` on in order, each at its lowest fitting start, as
-    /// [`Layout::place_from`] does, knowing where they were `before` one move changed the
-    /// order or a member from `from` on. A square's first fit can only differ from its
-    /// old one at starts whose span meets a stretch where the table under it differs from
-    /// the old table under it (the spans of squares that moved, came or went): every other
-    /// start below its old one still collides, and its old one still fits unless it meets
-    /// one. So only starts below the old one that meet a changed stretch are tried, and the
-    /// old start is kept if none fits: the same layout as placing afresh, in far fewer
-    /// instructions.
-    pub(super) fn place_from_known(&mut self, from: usize, before: &Before) {
-        let mut windows = Vec::new();
+    /// [`Layout::place_from`] does, knowing where they were before the move noted by
+    /// [`Layout::begin_move`]. A square's first fit can only differ from its old one at
+    /// starts whose span meets a stretch where the table under it differs from the old
+    /// table under it (the spans of squares that moved, came or went): every other start
+    /// below its old one still collides, and its old one still fits unless it meets one.
+    /// So only starts below the old one that meet a changed stretch are tried, and the old
+    /// start is kept if none fits: the same layout as placing afresh.
+    pub(super) fn place_from_known(&mut self, from: usize) {
+        let before = core::mem::take(&mut self.before);
+        let mut windows = core::mem::take(&mut self.windows);
+        let mut moved = core::mem::take(&mut self.moved);
+        moved.clear();
+        // Past the last place whose square the move changed, the squares under each one
+        // are the squares under it before, so the changed stretches are those of the
+        // squares refitted elsewhere (or with another member): `moved`, kept sorted.
+        let last = (from..self.order.len())
+            .rev()
+            .find(|&k| before.place[self.order[k]] != k);
         for at in from..self.order.len() {
             let x = self.order[at];
             let p = self.pattern(at);
             let lowest = p.lowest_start(self.negative_offsets);
             let s = if before.changed == Some(x) {
                 self.table.first_fit(p, lowest)
-            } else {
-                // Starts that meet a changed stretch, in order, overlapping ones joined.
+            } else if let Some(last) = last.filter(|&last| at <= last) {
                 windows.clear();
-                self.changed_stretches(from, at, before, |lo, hi| {
-                    windows.push((lowest.max((lo + 1).saturating_sub(p.extent())), hi));
+                self.changed_stretches(from..last + 1, at, &before, |lo, hi| {
+                    windows.push((lo, hi));
                 });
                 windows.sort_unstable();
-                let old = before.start[x];
-                let mut s = old;
-                let mut w = 0;
-                while w < windows.len() && windows[w].0 <= old {
-                    let (lo, mut hi) = windows[w];
-                    while w + 1 < windows.len() && windows[w + 1].0 <= hi {
-                        w += 1;
-                        hi = hi.max(windows[w].1);
-                    }
-                    w += 1;
-                    if old < hi {
-                        // The old start may collide now: fit from here up.
-                        s = self.table.first_fit(p, lo);
-                        break;
-                    }
-                    if let Some(fit) = self.table.first_fit_below(p, lo, hi) {
-                        s = fit;
-                        break;
-                    }
-                }
-                s
+                self.refit(p, lowest, before.start[x], &windows)
+            } else {
+                self.refit(p, lowest, before.start[x], &moved)
             };
             self.table.place(p, s);
             self.start[at] = s;
             self.end[at] = s + p.extent();
+            if s != before.start[x] || before.changed == Some(x) {
+                for stretch in [(before.start[x], before.end[x]), (s, self.end[at])] {
+                    let i = moved.partition_point(|&m| m < stretch);
+                    moved.insert(i, stretch);
+                }
+            }
         }
+        self.before = before;
+        self.windows = windows;
+        self.moved = moved;
     }
 
-    /// Calls `stretch(lo, hi)` for the span of every square that is in the table under the
-    /// square placed `at` (the squares before it, `from..at` placed already) and not in
-    /// the table under it `before` the move, or the other way round, or in both at other
-    /// starts or with another member (both spans then): together they hold every slot
-    /// where the two tables differ.
+    /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
+    /// the one it fitted at `old` in only the `stretches`, sorted by their first slot.
+    fn refit(&self, p: &Pattern, lowest: usize, old: usize, stretches: &[(usize, usize)]) -> usize {
+        // The starts that meet each stretch, in order; overlapping ones are joined.
+        let window =
+            |(lo, hi): (usize, usize)| (lowest.max((lo + 1).saturating_sub(p.extent())), hi);
+        let mut w = 0;
+        while w < stretches.len() && window(stretches[w]).0 <= old {
+            let (lo, mut hi) = window(stretches[w]);
+            while w + 1 < stretches.len() && window(stretches[w + 1]).0 <= hi {
+                w += 1;
+                hi = hi.max(window(stretches[w]).1);
+            }
+            w += 1;
+            if old < hi {
+                // The old start may collide now: fit from here up.
+                return self.table.first_fit(p, lo);
+            }
+            if let Some(fit) = self.table.first_fit_below(p, lo, hi) {
+                return fit;
+            }
+        }
+        old
+    }
+
+    /// Calls `stretch(lo, hi)` for the span of every square placed in `places` that is in
+    /// the table under the square placed `at` (the squares before it, placed already) and
+    /// not in the table under it before the move, or the other way round, or in both at
+    /// other starts or with another member (both spans then): together they hold every
+    /// slot where the two tables differ among the squares of `places`.
     pub(super) fn changed_stretches(
         &self,
-        from: usize,
+        places: core::ops::Range<usize>,
         at: usize,
         before: &Before,
         mut stretch: impl FnMut(usize, usize),
     ) {
         let x = self.order[at];
-        for (k, &y) in self.order.iter().enumerate().skip(from) {
+        for k in places {
+            let y = self.order[k];
             let was_under = before.place[y] < before.place[x];
             let is_under = k < at;
             let same = was_under
@@ -232,11 +298,13 @@ impl<'a> Layout<'a> {
 }
 
 /// Where the squares from some place in the order on were before a move: per square (an
-/// index into the pools), its place in the order, its start and end, and the square whose
-/// pool member the move changed, if any.
+/// index into the pools), its place in the order, its start and end; the order from that
+/// place on; and the square whose pool member the move changed, if any.
+#[derive(Default)]
 pub(super) struct Before {
     pub(super) place: Vec<usize>,
     pub(super) start: Vec<usize>,
     pub(super) end: Vec<usize>,
+    pub(super) order: Vec<usize>,
     pub(super) changed: Option<usize>,
 }

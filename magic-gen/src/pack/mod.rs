@@ -10,8 +10,10 @@
 //! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
 //! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit, `layout.rs` an order and members laid
 //! out, `anneal.rs` the annealing moves, `checkpoint.rs` what a run saves and the check
-//! that a checkpoint belongs to it, `run.rs` the run with its progress, stop and saves. A run stopped and resumed from its checkpoint makes the
-//! moves of an uninterrupted one and ends with the same set.
+//! that a checkpoint belongs to it, `run.rs` one packing's run with its progress, stop and
+//! saves, `seeds.rs` the packings of several seeds at once on several threads. A run stopped
+//! and resumed from its checkpoint makes the moves of an uninterrupted one and ends with the
+//! same set.
 
 mod anneal;
 mod checkpoint;
@@ -19,6 +21,7 @@ mod fit;
 mod layout;
 mod pattern;
 mod run;
+mod seeds;
 mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -36,26 +39,26 @@ pub(crate) use pattern::Pattern;
 pub use run::{PackHooks, PackProgress};
 pub use settings::PackSettings;
 
-use anneal::Annealer;
 use checkpoint::{pools_digest, PackKey};
-use layout::{pack_in_order, Layout};
-use run::anneal;
+use seeds::pack_seeds;
 
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
 /// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by longest
 /// shortest extent, each at the lowest fitting place of the pool member that grows the
-/// table least), then `settings.iterations` moves of annealing the order and the members,
-/// or the moves left after `resume`, a checkpoint of the same settings. Returns the set of
-/// the best layout met and the checkpoint after the last move made (fewer than asked if
-/// `hooks.stop` was set). The result depends only on the pools and `settings`, never on
-/// where a run was stopped and resumed.
+/// table least), then per seed of `settings` (see [`PackSettings::seeds`]) its
+/// `settings.iterations` moves of annealing the order and the members, or the moves left
+/// after its section of `resume`, a checkpoint of the same settings (empty: none). Returns
+/// the set of the shortest best layout met (ties: the lowest seed) and each packing's
+/// checkpoint after its last move (fewer moves than asked if `hooks.stop` was set). The
+/// result depends only on the pools and `settings`, never on the threads or on where a
+/// run was stopped and resumed.
 pub(crate) fn pack(
     variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
-    resume: Option<&PackCheckpoint>,
+    resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
-) -> Result<(MagicSet, PackCheckpoint), PackMismatch> {
+) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
     // Longest shortest extent first (first-fit decreasing); ties by square, for a
     // deterministic order.
     let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
@@ -70,22 +73,7 @@ pub(crate) fn pack(
         pools: pools_digest(variant, pools),
         squares: order.len(),
     };
-    let mut annealer = match resume {
-        Some(checkpoint) => Annealer::resume(pools, &key, checkpoint)?,
-        None => {
-            let (greedy, _) = pack_in_order(pools, &order, settings.negative_offsets);
-            let member = greedy.iter().map(|&(k, _)| k).collect();
-            // Placing the greedy members in the greedy order at their first fits is the
-            // greedy layout again, so annealing starts from it and never ends longer.
-            let layout = Layout::new(pools, order, member, settings.negative_offsets);
-            Annealer::new(layout, settings)
-        }
-    };
-    anneal(&mut annealer, &key, hooks);
-    let mut best = annealer.best_layout();
-    if settings.short_spans {
-        best.shorten_spans();
-    }
+    let (best, checkpoints) = pack_seeds(pools, order, &key, resume, hooks)?;
     let mut set = MagicSet::new(variant);
     for (i, c) in best.choices().iter().enumerate() {
         let piece = Piece::ALL[i / 64];
@@ -98,7 +86,7 @@ pub(crate) fn pack(
             };
         }
     }
-    Ok((set, annealer.checkpoint(&key)))
+    Ok((set, checkpoints))
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@ pub(crate) struct Pattern {
     /// once against the first, the anchor, then checks the others. A white pattern is its
     /// lone slot 0, mostly empty words, then its run, so its anchor is in the run.
     pub(super) words: Vec<(usize, u64)>,
+    /// Used slots in each of `words`, in the same order: the room a word needs in the two
+    /// table words under it, which rules out a block of 64 starts before any bit test.
+    pub(super) counts: Vec<u8>,
     /// Positions of the set bits of the anchor, in bit-reversed order: neighbouring bits
     /// take windows one slot apart, which screen out nearly the same starts, so the screen
     /// reaches no free start sooner with the far ones first.
@@ -59,6 +62,7 @@ impl Pattern {
             .map(|w| (w, dense[w]))
             .collect();
         words.sort_by_key(|&(w, bits)| (core::cmp::Reverse(bits.count_ones()), w));
+        let counts = words.iter().map(|&(_, b)| b.count_ones() as u8).collect();
         let anchor = words[0].1;
         let mut head: Vec<u32> = (0..64).filter(|b| anchor >> b & 1 != 0).collect();
         head.sort_by_key(|b| b.reverse_bits());
@@ -67,6 +71,7 @@ impl Pattern {
             bits,
             first,
             words,
+            counts,
             head,
             used: idx.len(),
             end,

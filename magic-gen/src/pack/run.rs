@@ -1,5 +1,5 @@
-//! A packing run: the annealer's moves until done or stopped, and the hooks through which
-//! it reports progress, stops and saves checkpoints.
+//! One packing's annealing run: the annealer's moves until done or stopped, and the hooks
+//! through which a run reports progress, stops and saves checkpoints.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use super::anneal::Annealer;
 use super::checkpoint::{PackCheckpoint, PackKey};
 
-/// Counters of a packing run, for a progress bar.
+/// Counters of a packing run, for a progress bar: summed over its packings
+/// ([`PackSettings::seeds`](super::PackSettings::seeds)).
 #[derive(Debug, Default)]
 pub struct PackProgress {
     /// Annealing moves made (a resumed run starts at its checkpoint's).
@@ -18,8 +19,9 @@ pub struct PackProgress {
     pub best: AtomicUsize,
 }
 
-/// How often to save a packing, and the function that saves a checkpoint.
-pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&PackCheckpoint));
+/// How often to save a packing, and the function that saves a checkpoint: one
+/// [`PackCheckpoint`] per packing, in seed order.
+pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&[PackCheckpoint]));
 
 /// What a packing run reports and saves on the way. None of it changes the result, except
 /// that `stop` ends the run early.
@@ -33,10 +35,10 @@ pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&PackCheckpoint));
 /// // Stopped before its first move (as Ctrl-C would): the greedy layout, and a checkpoint
 /// // at move 0 that resumes the run.
 /// let (progress, stop) = (PackProgress::default(), AtomicBool::new(true));
-/// let mut hooks = PackHooks { progress: Some(&progress), stop: Some(&stop), checkpoint: None };
+/// let mut hooks = PackHooks { progress: Some(&progress), stop: Some(&stop), ..PackHooks::default() };
 /// let settings = PackSettings { iterations: 1000, ..PackSettings::default() };
-/// let stopped = repack(&set, &settings, None, &mut hooks)?;
-/// assert_eq!(stopped.pack.unwrap().moves, 0);
+/// let stopped = repack(&set, &settings, &[], &mut hooks)?;
+/// assert_eq!(stopped.pack[0].moves, 0);
 /// assert_eq!(progress.best.load(Ordering::Relaxed), stopped.report.table_len);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -49,30 +51,34 @@ pub struct PackHooks<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// How often to save, and the function that saves a checkpoint.
     pub checkpoint: Option<SavePack<'a>>,
+    /// Threads to run the packings on, at most one per packing (0 counts as 1: the
+    /// calling thread). Never changes the result.
+    pub threads: usize,
 }
 
-/// Makes the annealer's moves until its run is done or `hooks.stop` is set, keeping
-/// `hooks.progress` up to date and handing a checkpoint to `hooks.checkpoint` at its
-/// intervals.
-pub(super) fn anneal(annealer: &mut Annealer, key: &PackKey, hooks: &mut PackHooks) {
-    let report = |a: &Annealer| {
-        if let Some(p) = hooks.progress {
-            p.moves.store(a.moves, Ordering::Relaxed);
-            p.best.store(a.best_len, Ordering::Relaxed);
-        }
-    };
-    report(annealer);
-    if let Some(p) = hooks.progress {
-        p.total.store(annealer.iterations, Ordering::Relaxed);
-    }
-    let stopped = || hooks.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+/// Where a packing's checkpoints go while it runs: how often, and the function given each.
+pub(super) type Publish<'p> = (Duration, &'p mut dyn FnMut(PackCheckpoint));
+
+/// Makes the annealer's moves until its run is done or `stop` is set, adding each move to
+/// `progress` and handing a checkpoint to `publish` at its intervals.
+pub(super) fn anneal(
+    annealer: &mut Annealer,
+    key: &PackKey,
+    stop: Option<&AtomicBool>,
+    progress: Option<&PackProgress>,
+    mut publish: Option<Publish>,
+) {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let mut last = Instant::now();
     while !annealer.finished() && !stopped() {
         annealer.step();
-        report(annealer);
-        if let Some((every, save)) = &mut hooks.checkpoint {
+        if let Some(p) = progress {
+            p.moves.fetch_add(1, Ordering::Relaxed);
+            p.best.fetch_min(annealer.best_len, Ordering::Relaxed);
+        }
+        if let Some((every, publish)) = &mut publish {
             if last.elapsed() >= *every {
-                save(&annealer.checkpoint(key));
+                publish(annealer.checkpoint(key));
                 last = Instant::now();
             }
         }

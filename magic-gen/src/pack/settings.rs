@@ -14,6 +14,7 @@
 ///     negative_offsets: false,
 ///     spread: 0.03,
 ///     short_spans: true,
+///     seeds: 1,
 /// };
 /// assert!(PackSettings::valid_spread(white.spread));
 /// ```
@@ -33,6 +34,9 @@ pub struct PackSettings {
     /// After annealing, give squares shorter-span pool members where the table grows no
     /// longer (`--short-spans`): fewer holes put a square's lookups on fewer cache lines.
     pub short_spans: bool,
+    /// Packings of the same pools, seeded `seed` to `seed + seeds - 1`, of which the
+    /// shortest table is kept, ties to the lowest seed (`--pack-seeds`; at least 1).
+    pub seeds: u64,
 }
 
 impl PackSettings {
@@ -43,10 +47,27 @@ impl PackSettings {
     pub fn valid_spread(spread: f64) -> bool {
         (0.0..=Self::MAX_SPREAD).contains(&spread)
     }
+
+    /// The most packings one run makes at once.
+    pub const MAX_SEEDS: u64 = 1024;
+
+    /// Returns true if the packer makes `seeds` packings at once: 1..=[`Self::MAX_SEEDS`].
+    pub fn valid_seeds(seeds: u64) -> bool {
+        (1..=Self::MAX_SEEDS).contains(&seeds)
+    }
+
+    /// Returns the settings of packing `i` of the run (0-based): these, seeded `seed + i`.
+    pub(crate) fn seeded(&self, i: u64) -> PackSettings {
+        PackSettings {
+            seed: self.seed.wrapping_add(i),
+            ..*self
+        }
+    }
 }
 
 impl Default for PackSettings {
-    /// Seed 1, the greedy layout alone, offsets from 0, judged by length, spans as packed.
+    /// Seed 1, the greedy layout alone, offsets from 0, judged by length, spans as packed,
+    /// one packing.
     fn default() -> Self {
         PackSettings {
             seed: 1,
@@ -54,6 +75,7 @@ impl Default for PackSettings {
             negative_offsets: false,
             spread: 0.0,
             short_spans: false,
+            seeds: 1,
         }
     }
 }

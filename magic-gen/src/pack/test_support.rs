@@ -38,29 +38,44 @@ pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
         negative_offsets,
         spread: 0.0,
         short_spans: false,
+        seeds: 1,
     }
 }
 
-/// Packs `pools` (12 index bits each) as `packing` says, going on from `resume`, and
-/// returns the set and every checkpoint, one after each move.
+/// Packs `pools` (12 index bits each) as `settings` say (one packing), going on from
+/// `resume`, and returns the set and every checkpoint, one after each move.
 pub(crate) fn packed_from(
     pools: &[Vec<Pattern>],
     settings: PackSettings,
     resume: Option<&PackCheckpoint>,
     stop: &AtomicBool,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
-    let mut saved = Vec::new();
-    let mut save = |c: &PackCheckpoint| saved.push(c.clone());
+    let resume: Vec<PackCheckpoint> = resume.into_iter().cloned().collect();
+    let (set, saved) = packed_seeds(pools, settings, &resume, stop, 1)?;
+    Ok((set, saved.into_iter().map(|mut c| c.remove(0)).collect()))
+}
+
+/// Packs `pools` (12 index bits each) as `settings` say on `threads` threads, going on from
+/// `resume`, and returns the set and the checkpoints saved (on one thread: after every
+/// move of every packing), the last one those returned.
+pub(crate) fn packed_seeds(
+    pools: &[Vec<Pattern>],
+    settings: PackSettings,
+    resume: &[PackCheckpoint],
+    stop: &AtomicBool,
+    threads: usize,
+) -> Result<(MagicSet, Vec<Vec<PackCheckpoint>>), PackMismatch> {
+    let mut saved: Vec<Vec<PackCheckpoint>> = Vec::new();
+    let mut save = |c: &[PackCheckpoint]| saved.push(c.to_vec());
     let mut hooks = PackHooks {
         progress: None,
         stop: Some(stop),
         checkpoint: Some((Duration::ZERO, &mut save)),
+        threads,
     };
     let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
-    // The last checkpoint is the one returned.
-    assert!(saved.last().is_none_or(|last| *last == end));
-    saved.insert(0, end);
-    let end = saved.remove(0);
+    // Saves repeat a packing's last checkpoint; the run's end closes the list once.
+    saved.dedup();
     if saved.last() != Some(&end) {
         saved.push(end);
     }

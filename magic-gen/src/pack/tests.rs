@@ -96,6 +96,34 @@ fn removing_a_pattern_frees_exactly_its_slots() {
 }
 
 #[test]
+fn the_free_counts_and_their_pairs_follow_every_place_and_remove() {
+    // Patterns at starts of every remainder mod 64, so words split across table words.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut table = Table::new();
+    let mut placed = Vec::new();
+    for n in 0..60 {
+        let slots: Vec<u32> = (0..40).map(|_| (rng.next_u64() % 700) as u32).collect();
+        let p = Pattern::new(n, 12, slots);
+        let s = table.first_fit(&p, (rng.next_u64() % 3000) as usize);
+        table.place(&p, s);
+        placed.push((p, s));
+        if n % 3 == 2 {
+            let (p, s) = placed.remove((rng.next_u64() % placed.len() as u64) as usize);
+            table.remove(&p, s);
+        }
+        assert_eq!(table.free.len(), table.taken.len());
+        for (w, &f) in table.taken.iter().zip(&table.free) {
+            assert_eq!(u32::from(f), w.count_zeros());
+        }
+        let free = |i: usize| table.taken.get(i).map_or(64, |w| w.count_zeros());
+        assert!(table.pair.len() >= table.taken.len() + 64);
+        for (i, &f) in table.pair.iter().enumerate() {
+            assert_eq!(u32::from(f), free(i) + free(i + 1), "word {i}");
+        }
+    }
+}
+
+#[test]
 fn the_digest_sees_each_members_bits_and_keeps_one_shift_pools_as_before() {
     let pools = random_pools(3);
     // Before pools could mix shifts: the variant, then per pool its bits, its size and
@@ -358,4 +386,92 @@ fn a_checkpoint_of_another_packing_is_refused_at_its_line() {
     assert!(every
         .iter()
         .all(|c| (3 * c.moves..=5 * c.moves).contains(&c.draws)));
+}
+
+/// Returns `settings` with `seeds` packings.
+fn seeds(settings: PackSettings, seeds: u64) -> PackSettings {
+    PackSettings { seeds, ..settings }
+}
+
+#[test]
+fn several_packings_keep_the_shortest_whatever_the_threads() {
+    let pools = random_pools(7);
+    let go = AtomicBool::new(false);
+    let three = seeds(packing(300, false), 3);
+    let (one, saved) = packed_seeds(&pools, three, &[], &go, 1).unwrap();
+    let (two, saved_two) = packed_seeds(&pools, three, &[], &go, 2).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(saved.last(), saved_two.last());
+    // Each packing is the single packing of its seed; the set is the shortest of them,
+    // the lowest seed among equals.
+    let singles: Vec<(MagicSet, PackCheckpoint)> = (0..3)
+        .map(|i| {
+            let (set, every) = packed_from(&pools, three.seeded(i), None, &go).unwrap();
+            assert_eq!(every.last().unwrap().settings.seeds, 3);
+            (set, every.last().unwrap().clone())
+        })
+        .collect();
+    let ends = saved.last().unwrap();
+    for (i, (_, end)) in singles.iter().enumerate() {
+        assert_eq!(ends[i], *end, "packing {i}");
+    }
+    let lens: Vec<usize> = singles.iter().map(|(s, _)| table_len(&pools, s)).collect();
+    let shortest = (0..3).min_by_key(|&i| lens[i]).unwrap();
+    assert_eq!(one, singles[shortest].0, "lengths {lens:?}");
+    // One packing of seed 9 is the packing seeded 9, whatever the threads.
+    let (alone, _) = packed_from(&pools, packing(300, false), None, &go).unwrap();
+    let (on_two, _) = packed_seeds(&pools, packing(300, false), &[], &go, 2).unwrap();
+    assert_eq!(alone, on_two);
+    assert_eq!(alone, singles[0].0);
+}
+
+#[test]
+fn several_packings_resumed_mid_run_end_as_an_uninterrupted_run() {
+    let pools = random_pools(7);
+    let go = AtomicBool::new(false);
+    let two = seeds(packing(200, false), 2);
+    let (whole, saved) = packed_seeds(&pools, two, &[], &go, 1).unwrap();
+    // One thread saves after every move: the first packing's moves, then the second's.
+    assert_eq!(saved.len(), 400);
+    let end = saved.last().unwrap();
+    for k in [0, 57, 199, 200, 311, 399] {
+        let from = &saved[k];
+        let text = PackCheckpoint::file_text(from);
+        let read = PackCheckpoint::parse_file("p.pack", text.as_bytes()).unwrap();
+        assert_eq!(read, *from);
+        for threads in [1, 2] {
+            let (set, after) = packed_seeds(&pools, two, &read, &go, threads).unwrap();
+            assert_eq!(set, whole, "resumed at save {k} on {threads} threads");
+            assert_eq!(after.last().unwrap(), end, "resumed at save {k}");
+        }
+    }
+    // Stopped before any move, on two threads: every packing at move 0, the greedy set.
+    let halt = AtomicBool::new(true);
+    let (greedy, at_zero) = packed_seeds(&pools, two, &[], &halt, 2).unwrap();
+    assert_eq!(greedy, packed(&pools, 0, false));
+    assert!(at_zero.last().unwrap().iter().all(|c| c.moves == 0));
+}
+
+#[test]
+fn a_checkpoint_of_another_seed_count_is_refused_at_its_section() {
+    let pools = random_pools(7);
+    let go = AtomicBool::new(false);
+    let three = seeds(packing(40, false), 3);
+    let (_, saved) = packed_seeds(&pools, three, &[], &go, 1).unwrap();
+    let c = &saved[70];
+    for given in [seeds(three, 2), seeds(three, 4), seeds(three, 1)] {
+        let e = packed_seeds(&pools, given, c, &go, 2).unwrap_err();
+        assert_eq!((e.line.as_str(), e.packing), ("pack", 0));
+        let saved = c[0].settings;
+        assert_eq!(saved.seeds, 3);
+        assert_eq!(e.mismatch, Mismatch::Settings { saved, given }, "{e}");
+    }
+    // Damage in a later packing's section is found there.
+    let mut damaged = c.clone();
+    damaged[2].length += 1;
+    let e = packed_seeds(&pools, three, &damaged, &go, 2).unwrap_err();
+    assert_eq!((e.line.as_str(), e.packing), ("pack-progress", 2));
+    // A section short (only through the API: a file is refused as it is read).
+    let e = packed_seeds(&pools, three, &c[..2], &go, 1).unwrap_err();
+    assert!(matches!(e.mismatch, Mismatch::Damaged(_)), "{e}");
 }

@@ -41,9 +41,10 @@ pub struct SearchOutcome {
     pub report: Report,
     /// Targets that fell back to default bits (time budget spent or stopped).
     pub unmet: Vec<(Piece, u8)>,
-    /// Where the packer's annealing ended (fixed shift): its checkpoint after the last
-    /// move made, which is every move asked for unless the run was stopped.
-    pub pack: Option<PackCheckpoint>,
+    /// Where the packer's annealing ended (fixed shift; empty otherwise): each packing's
+    /// checkpoint after its last move, which is every move asked for unless the run was
+    /// stopped.
+    pub pack: Vec<PackCheckpoint>,
 }
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
@@ -157,8 +158,8 @@ pub(crate) fn polished(
 /// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
 /// without one fall back to default bits, listed as unmet) or the packed pools (fixed
 /// shift), polished and packed as `limits` say. The packer goes on from `resume` (a
-/// checkpoint of the same packing, saved with the state) if given, and reports progress,
-/// stops and saves checkpoints through `hooks`.
+/// checkpoint of the same packing, saved with the state) unless it is empty, and reports
+/// progress, stops, saves checkpoints and takes its threads through `hooks`.
 ///
 /// ```
 /// use magic_gen::search::{finish, run, Limits, Options, PackHooks, Progress, SearchState};
@@ -167,14 +168,14 @@ pub(crate) fn polished(
 /// let options = Options::new(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// run(&mut state, &options.limits, &Progress::default(), None);
-/// let outcome = finish(&state, &Limits::default(), None, &mut PackHooks::default())?;
-/// assert!(outcome.unmet.is_empty() && outcome.pack.is_none());
+/// let outcome = finish(&state, &Limits::default(), &[], &mut PackHooks::default())?;
+/// assert!(outcome.unmet.is_empty() && outcome.pack.is_empty());
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 pub fn finish(
     state: &SearchState,
     limits: &Limits,
-    resume: Option<&PackCheckpoint>,
+    resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<SearchOutcome, Error> {
     let variant = state.scan.variant;
@@ -240,7 +241,7 @@ pub fn finish(
         }
         lay_out_back_to_back(&mut set);
     }
-    outcome(set, unmet, None)
+    outcome(set, unmet, Vec::new())
 }
 
 /// Returns the outcome of a set the search made, verified: a failure is an internal error,
@@ -248,7 +249,7 @@ pub fn finish(
 fn outcome(
     set: MagicSet,
     unmet: Vec<(Piece, u8)>,
-    pack: Option<PackCheckpoint>,
+    pack: Vec<PackCheckpoint>,
 ) -> Result<SearchOutcome, Error> {
     let verified = verify(&set).map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
@@ -266,9 +267,9 @@ fn outcome(
 }
 
 /// Returns `set` (black or white, already verified) packed again: its own magics and bits,
-/// one per square, laid out by the greedy pass and `limits.pack_iterations` annealing
-/// moves seeded by `seed`, going on from `resume` (a checkpoint of the same packing) if
-/// given, and reporting through `hooks`. The way to bring a published set, or one packed by
+/// one per square, laid out by the greedy pass and the annealing `settings` ask for, going
+/// on from `resume` (a checkpoint of the same packing) unless it is empty, and reporting
+/// through `hooks`. The way to bring a published set, or one packed by
 /// an older version, to this packer.
 ///
 /// ```
@@ -277,16 +278,16 @@ fn outcome(
 /// // The published black magics (Annuss and Fiekas), packed again by this packer.
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let greedy = repack(&set, &PackSettings::default(), None, &mut PackHooks::default())?;
+/// let greedy = repack(&set, &PackSettings::default(), &[], &mut PackHooks::default())?;
 /// let settings = PackSettings { iterations: 2000, ..PackSettings::default() };
-/// let annealed = repack(&set, &settings, None, &mut PackHooks::default())?;
+/// let annealed = repack(&set, &settings, &[], &mut PackHooks::default())?;
 /// assert!(annealed.report.table_len < greedy.report.table_len);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn repack(
     set: &MagicSet,
     settings: &PackSettings,
-    resume: Option<&PackCheckpoint>,
+    resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<SearchOutcome, Error> {
     let variant = set.variant;
@@ -306,16 +307,17 @@ pub fn repack(
     pack_pools(variant, &pools, settings, resume, hooks)
 }
 
-/// Returns the outcome of packing `pools` as `settings` say, going on from `resume` if given.
+/// Returns the outcome of packing `pools` as `settings` say, going on from `resume` unless
+/// it is empty.
 fn pack_pools(
     variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
-    resume: Option<&PackCheckpoint>,
+    resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<SearchOutcome, Error> {
     let (set, end) = pack(variant, pools, settings, resume, hooks).map_err(Error::Checkpoint)?;
-    outcome(set, Vec::new(), Some(end))
+    outcome(set, Vec::new(), end)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.

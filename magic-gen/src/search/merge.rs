@@ -60,7 +60,7 @@ impl std::error::Error for MergeError {}
 /// }
 /// let merged = merge(&shards)?;
 /// assert!(merged.jobs.iter().all(|job| job.done));
-/// finish(&merged, &options.limits, None, &mut PackHooks::default())?;
+/// finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn merge(states: &[SearchState]) -> Result<SearchState, MergeError> {

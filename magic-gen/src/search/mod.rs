@@ -63,5 +63,9 @@ pub(crate) use {
 pub fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, Error> {
     let mut state = SearchState::new(options)?;
     run(&mut state, &options.limits, progress, None);
-    finish(&state, &options.limits, None, &mut PackHooks::default())
+    let mut hooks = PackHooks {
+        threads: options.limits.threads,
+        ..PackHooks::default()
+    };
+    finish(&state, &options.limits, &[], &mut hooks)
 }

@@ -77,7 +77,8 @@ pub struct PolishSettings {
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let outcome = search(&options, &Progress::default())?;
-/// assert!(outcome.pack.expect("a packed variant").finished());
+/// // A packed variant: the checkpoint of its one packing, every move made.
+/// assert!(outcome.pack.len() == 1 && outcome.pack[0].finished());
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]

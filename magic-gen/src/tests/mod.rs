@@ -46,7 +46,7 @@ pub(super) fn sharded(options: &Options, shards: u32) -> MagicSet {
     finish(
         &merge(&states).unwrap(),
         &Limits::default(),
-        None,
+        &[],
         &mut PackHooks::default(),
     )
     .unwrap()

@@ -126,10 +126,10 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let mut resumed = SearchState::parse("state", saved.as_bytes()).unwrap();
     run(&mut resumed, &o.limits, &Progress::default(), None);
     assert_eq!(
-        finish(&resumed, &o.limits, None, &mut PackHooks::default())
+        finish(&resumed, &o.limits, &[], &mut PackHooks::default())
             .unwrap()
             .set,
-        finish(&whole, &o.limits, None, &mut PackHooks::default())
+        finish(&whole, &o.limits, &[], &mut PackHooks::default())
             .unwrap()
             .set
     );

@@ -76,7 +76,7 @@ fn a_per_square_shift_may_also_take_the_fixed_shift() {
         SearchState::parse("s.state", text.as_bytes()).unwrap(),
         state
     );
-    let out = finish(&state, &o.limits, None, &mut PackHooks::default()).unwrap();
+    let out = finish(&state, &o.limits, &[], &mut PackHooks::default()).unwrap();
     // Each square packs a find of one of its jobs, with that job's bits.
     let mut fixed = 0;
     for (i, e) in out.set.entries.iter().flatten().enumerate() {
@@ -183,15 +183,15 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     o.scan.patience = 20;
     o.limits.pack.iterations = 40;
     let state = scanned(&o);
-    let whole = finish(&state, &o.limits, None, &mut PackHooks::default()).unwrap();
+    let whole = finish(&state, &o.limits, &[], &mut PackHooks::default()).unwrap();
     // Every move's checkpoint, saved with the state as the command line does.
     let mut saved = Vec::new();
-    let mut save = |c: &PackCheckpoint| saved.push(state.to_text_with(Some(c)));
+    let mut save = |c: &[PackCheckpoint]| saved.push(state.to_text_with(c));
     let mut hooks = PackHooks {
         checkpoint: Some((Duration::ZERO, &mut save)),
         ..PackHooks::default()
     };
-    let end = finish(&state, &o.limits, None, &mut hooks).unwrap();
+    let end = finish(&state, &o.limits, &[], &mut hooks).unwrap();
     assert_eq!(end.set, whole.set);
     assert_eq!(saved.len(), 40);
     for k in [1, 13, 39, 40] {
@@ -203,10 +203,10 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
             SearchState::parse("s.state", text.as_bytes()).unwrap(),
             state
         );
-        let pack = pack.expect("the pack checkpoint");
-        assert_eq!(pack.moves, k as u64);
+        assert_eq!(pack.len(), 1, "the pack checkpoint");
+        assert_eq!(pack[0].moves, k as u64);
         let mut hooks = PackHooks::default();
-        let resumed = finish(&read, &o.limits, Some(&pack), &mut hooks).unwrap();
+        let resumed = finish(&read, &o.limits, &pack, &mut hooks).unwrap();
         assert_eq!(resumed.set, whole.set, "resumed at move {k}");
         assert_eq!(resumed.pack, whole.pack, "resumed at move {k}");
     }
@@ -214,7 +214,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     let (read, pack) = SearchState::parse_with_pack("s.state", saved[9].as_bytes()).unwrap();
     let mut more = o.limits;
     more.pack.iterations = 41;
-    let e = finish(&read, &more, pack.as_ref(), &mut PackHooks::default()).unwrap_err();
+    let e = finish(&read, &more, &pack, &mut PackHooks::default()).unwrap_err();
     let Error::Checkpoint(m) = e else {
         panic!("{e}")
     };
@@ -239,12 +239,11 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     o.scan.pool = 1;
     o.limits.pack.iterations = 3;
     let state = scanned(&o);
-    let end = finish(&state, &o.limits, None, &mut PackHooks::default())
+    let end = finish(&state, &o.limits, &[], &mut PackHooks::default())
         .unwrap()
-        .pack
-        .unwrap();
+        .pack;
     let plain = state.to_text();
-    let with = state.to_text_with(Some(&end));
+    let with = state.to_text_with(&end);
     assert!(plain.starts_with("magic-gen-state 1\n"));
     assert_eq!(
         with,
@@ -265,7 +264,7 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         e.contains("'pack' line is missing: a truncated file?"),
         "{e}"
     );
-    let e = SearchState::parse("s.state", end.to_file_text().as_bytes());
+    let e = SearchState::parse("s.state", PackCheckpoint::file_text(&end).as_bytes());
     assert!(e
         .unwrap_err()
         .to_string()

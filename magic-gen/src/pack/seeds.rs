@@ -1,0 +1,220 @@
+//! Several packings of the same pools at once: one per seed, `seed` to `seed + seeds - 1`,
+//! run on up to the hooks' threads, each from the one greedy layout. The shortest final
+//! table wins, ties to the lowest seed, so the result never depends on the thread count.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::anneal::Annealer;
+use super::checkpoint::{Mismatch, PackCheckpoint, PackKey, PackMismatch};
+use super::layout::{pack_in_order, Layout};
+use super::pattern::Pattern;
+use super::run::{anneal, PackHooks, PackProgress};
+
+/// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
+/// each going on from its section of `resume`, or all from the greedy layout of `order`
+/// when `resume` is empty, with the key of each.
+fn annealers<'a>(
+    pools: &'a [Vec<Pattern>],
+    order: Vec<usize>,
+    key: &PackKey,
+    resume: &[PackCheckpoint],
+) -> Result<Vec<(Annealer<'a>, PackKey)>, PackMismatch> {
+    let count = key.settings.seeds.max(1);
+    let keys = (0..count).map(|i| PackKey {
+        settings: key.settings.seeded(i),
+        ..*key
+    });
+    if resume.is_empty() {
+        let negative_offsets = key.settings.negative_offsets;
+        // The greedy pass does not depend on the seed: made once for every packing.
+        let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
+        let member: Vec<usize> = greedy.iter().map(|&(k, _)| k).collect();
+        return Ok(keys
+            .map(|key| {
+                // Placing the greedy members in the greedy order at their first fits is
+                // the greedy layout again, so annealing starts from it and never ends longer.
+                let layout = Layout::new(pools, order.clone(), member.clone(), negative_offsets);
+                (Annealer::new(layout, &key.settings), key)
+            })
+            .collect());
+    }
+    let mut out = Vec::with_capacity(count as usize);
+    for (i, key) in keys.enumerate() {
+        let at = |mut m: PackMismatch| {
+            m.packing = i;
+            m
+        };
+        // The first section's settings hold the seed count, so another count is refused
+        // there as other settings; a count that disagrees with its own sections is damage.
+        let Some(saved) = resume.get(i) else {
+            return Err(PackMismatch {
+                line: "pack".into(),
+                packing: 0,
+                mismatch: Mismatch::Damaged(format!(
+                    "{} packings saved where its 'pack' line says {count}",
+                    resume.len()
+                )),
+            });
+        };
+        out.push((Annealer::resume(pools, &key, saved).map_err(at)?, key));
+    }
+    if resume.len() > out.len() {
+        return Err(PackMismatch {
+            line: "pack".into(),
+            packing: count as usize,
+            mismatch: Mismatch::Damaged(format!(
+                "{} packings saved where its first 'pack' line says {count}",
+                resume.len()
+            )),
+        });
+    }
+    Ok(out)
+}
+
+/// A packing run to its end or its stop: the checkpoint after its last move, and its
+/// best layout (spans shortened if asked).
+struct Ended<'a> {
+    checkpoint: PackCheckpoint,
+    best: Layout<'a>,
+}
+
+/// Runs `annealer` until done or `stop`, counting in `progress` and handing its
+/// checkpoints to `publish` every `every`.
+fn run_one<'a>(
+    annealer: &mut Annealer<'a>,
+    key: &PackKey,
+    (stop, progress): (Option<&AtomicBool>, Option<&PackProgress>),
+    every: Option<Duration>,
+    publish: &mut dyn FnMut(PackCheckpoint),
+) -> Ended<'a> {
+    let publish = every.map(|every| (every, publish));
+    anneal(annealer, key, stop, progress, publish);
+    let mut best = annealer.best_layout();
+    if key.settings.short_spans {
+        best.shorten_spans();
+    }
+    Ended {
+        checkpoint: annealer.checkpoint(key),
+        best,
+    }
+}
+
+/// Packs `pools` placed greedily in `order` as `key` says (one packing per seed), going
+/// on from `resume` (a section per packing) unless it is empty. Returns the shortest best
+/// layout (ties: the lowest seed) and each packing's checkpoint after its last move.
+pub(super) fn pack_seeds<'a>(
+    pools: &'a [Vec<Pattern>],
+    order: Vec<usize>,
+    key: &PackKey,
+    resume: &[PackCheckpoint],
+    hooks: &mut PackHooks,
+) -> Result<(Layout<'a>, Vec<PackCheckpoint>), PackMismatch> {
+    let packings = annealers(pools, order, key, resume)?;
+    if let Some(p) = hooks.progress {
+        let sum = |f: fn(&Annealer) -> u64| packings.iter().map(|(a, _)| f(a)).sum::<u64>();
+        p.moves.store(sum(|a| a.moves), Ordering::Relaxed);
+        p.total.store(sum(|a| a.iterations), Ordering::Relaxed);
+        let best = packings.iter().map(|(a, _)| a.best_len).min().unwrap_or(0);
+        p.best.store(best, Ordering::Relaxed);
+    }
+    // The latest checkpoint of each packing, as a save writes them.
+    let slots: Vec<Mutex<PackCheckpoint>> = packings
+        .iter()
+        .map(|(a, key)| Mutex::new(a.checkpoint(key)))
+        .collect();
+    let snapshot = || -> Vec<PackCheckpoint> {
+        slots
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .collect()
+    };
+    let threads = hooks.threads.clamp(1, packings.len());
+    let mut save = hooks.checkpoint.take();
+    let every = save.as_ref().map(|(every, _)| *every);
+    let watch = (hooks.stop, hooks.progress);
+    let mut ended: Vec<Option<Ended<'a>>> = Vec::new();
+    if threads == 1 {
+        for (i, (mut annealer, key)) in packings.into_iter().enumerate() {
+            let mut publish = |c: PackCheckpoint| {
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = c;
+                if let Some((_, save)) = &mut save {
+                    save(&snapshot());
+                }
+            };
+            ended.push(Some(run_one(
+                &mut annealer,
+                &key,
+                watch,
+                every,
+                &mut publish,
+            )));
+        }
+    } else {
+        let queue: Vec<Mutex<Option<(Annealer<'a>, PackKey)>>> =
+            packings.into_iter().map(|p| Mutex::new(Some(p))).collect();
+        let results: Vec<Mutex<Option<Ended<'a>>>> =
+            queue.iter().map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        let (done, finished) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let done = done.clone();
+                let (queue, results, slots, next) = (&queue, &results, &slots, &next);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(cell) = queue.get(i) else { break };
+                    let taken = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    let Some((mut annealer, key)) = taken else {
+                        break;
+                    };
+                    let mut publish = |c: PackCheckpoint| {
+                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = c;
+                    };
+                    let end = run_one(&mut annealer, &key, watch, every, &mut publish);
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
+                    // The receiver only stops listening once every packing has ended.
+                    let _ = done.send(());
+                });
+            }
+            drop(done);
+            // Saves on this thread, every `every`, what the packings last published.
+            let mut left = results.len();
+            let mut last = Instant::now();
+            while left > 0 {
+                let wait = match &save {
+                    Some((every, _)) => every.saturating_sub(last.elapsed()),
+                    None => Duration::from_secs(3600),
+                };
+                match finished.recv_timeout(wait) {
+                    Ok(()) => left -= 1,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Some((_, save)) = &mut save {
+                            save(&snapshot());
+                        }
+                        last = Instant::now();
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        });
+        ended = results
+            .into_iter()
+            .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+    }
+    hooks.checkpoint = save;
+    let ended: Vec<Ended<'a>> = ended
+        .into_iter()
+        .map(|e| e.expect("every packing ends"))
+        .collect();
+    let checkpoints = ended.iter().map(|e| e.checkpoint.clone()).collect();
+    // The shortest table; `min_by_key` keeps the first of equals, the lowest seed.
+    let best = ended
+        .into_iter()
+        .min_by_key(|e| e.best.len())
+        .expect("at least one packing");
+    Ok((best.best, checkpoints))
+}
