@@ -6,7 +6,9 @@
 //! (feature `cli`) sit on top.
 //!
 //! Every core item is reached from the crate root (`magic_gen::verify`,
-//! `magic_gen::read_set_file`); the search's items from [`search`].
+//! `magic_gen::read_set_file`). A hunt's stages are modules: [`search`] scans and keeps
+//! pools (the scan's records in [`search::state`]), [`pack`] lays fixed-shift pools out in
+//! one table, with its settings and checkpoints.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -34,7 +36,7 @@ pub use format::{
 #[cfg(feature = "search")]
 mod files;
 #[cfg(feature = "search")]
-mod pack;
+pub mod pack;
 #[cfg(feature = "search")]
 pub mod search;
 

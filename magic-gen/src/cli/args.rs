@@ -1,7 +1,9 @@
 //! Argument parsers: each turns one command-line value into its type or says what is wrong.
 
 use clap::Args;
-use magic_gen::search::{PackSettings, PolishSettings, Shard};
+use magic_gen::pack::PackSettings;
+use magic_gen::search::state::Shard;
+use magic_gen::search::PolishSettings;
 use magic_gen::{parse_square, Piece, Variant};
 
 /// The help heading of the pool options.

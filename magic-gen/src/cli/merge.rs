@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
-use magic_gen::search::{self, Limits, PackHooks};
+use magic_gen::pack::PackHooks;
+use magic_gen::search::{self, Limits};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};

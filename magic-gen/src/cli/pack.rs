@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::line_of;
-use magic_gen::search::{
-    self, Error, Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
+use magic_gen::pack::{
+    Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
+use magic_gen::search::{self, Error};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{

@@ -4,7 +4,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::{PackProgress, Progress};
+use magic_gen::pack::PackProgress;
+use magic_gen::search::Progress;
 
 /// A run shorter than this shows no progress bar.
 const BAR_DELAY: Duration = Duration::from_secs(1);

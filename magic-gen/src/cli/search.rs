@@ -9,10 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::{
-    self, Budget, Error, Limits, Options, PackCheckpoint, PackHooks, PackProgress, Progress, Scan,
-    SearchState, Shard,
-};
+use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress};
+use magic_gen::search::state::{Budget, Scan, Shard};
+use magic_gen::search::{self, Error, Limits, Options, Progress, SearchState};
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::threads_or_all;

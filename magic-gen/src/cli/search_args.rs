@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
-use magic_gen::search::{Scan, Shard};
+use magic_gen::search::state::{Scan, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{

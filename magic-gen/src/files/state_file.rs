@@ -31,7 +31,8 @@ use crate::format::{parse_hex, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::PackCheckpoint;
-use crate::search::{Budget, Found, Job, Scan, SearchState, Shard};
+use crate::search::state::{Budget, Found, Job, Scan, Shard};
+use crate::search::SearchState;
 
 use super::reader::{number, Lines};
 

@@ -27,7 +27,8 @@ pub struct PackSquare {
 /// The annealer between two moves (see the module documentation).
 ///
 /// ```
-/// use magic_gen::search::{repack, PackCheckpoint, PackHooks, PackSettings};
+/// use magic_gen::pack::{PackCheckpoint, PackHooks, PackSettings};
+/// use magic_gen::search::repack;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
@@ -70,7 +71,8 @@ pub struct PackCheckpoint {
 /// and what differs.
 ///
 /// ```
-/// use magic_gen::search::{repack, Error, Mismatch, PackHooks, PackSettings};
+/// use magic_gen::pack::{Mismatch, PackHooks, PackSettings};
+/// use magic_gen::search::{repack, Error};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;

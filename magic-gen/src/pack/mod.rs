@@ -1,7 +1,7 @@
 //! The packer: fixed-shift ranges laid out in one shared table.
 //!
 //! Each square brings a pool of valid magics, each with the table slots its occupancies
-//! use (a [`Pattern`] with holes). A greedy pass places squares widest first, each with the
+//! use (a pattern with holes). A greedy pass places squares widest first, each with the
 //! pool member that grows the table least at its lowest fitting start; annealing then
 //! changes the placing order and the members, every square still at its first fit, and
 //! keeps the shortest table met. Patterns interleave in each other's holes; no slot is

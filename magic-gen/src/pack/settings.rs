@@ -4,7 +4,7 @@
 /// must repeat. The CLI's packing options, one field each.
 ///
 /// ```
-/// use magic_gen::search::PackSettings;
+/// use magic_gen::pack::PackSettings;
 ///
 /// // The committed white record's packing: 3,000,000 moves judged with a spread of 0.03,
 /// // spans shortened after.

@@ -162,7 +162,8 @@ pub(crate) fn polished(
 /// progress, stops, saves checkpoints and takes its threads through `hooks`.
 ///
 /// ```
-/// use magic_gen::search::{finish, run, Limits, Options, PackHooks, Progress, SearchState};
+/// use magic_gen::pack::PackHooks;
+/// use magic_gen::search::{finish, run, Limits, Options, Progress, SearchState};
 /// use magic_gen::Variant;
 ///
 /// let options = Options::new(Variant::Plain);
@@ -273,7 +274,8 @@ fn outcome(
 /// an older version, to this packer.
 ///
 /// ```
-/// use magic_gen::search::{repack, PackHooks, PackSettings};
+/// use magic_gen::pack::{PackHooks, PackSettings};
+/// use magic_gen::search::repack;
 ///
 /// // The published black magics (Annuss and Fiekas), packed again by this packer.
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");

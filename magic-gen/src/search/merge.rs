@@ -46,7 +46,9 @@ impl std::error::Error for MergeError {}
 /// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
 ///
 /// ```
-/// use magic_gen::search::{finish, merge, run, Options, PackHooks, Progress, SearchState, Shard};
+/// use magic_gen::pack::PackHooks;
+/// use magic_gen::search::{finish, merge, run, Options, Progress, SearchState};
+/// use magic_gen::search::state::Shard;
 /// use magic_gen::Variant;
 ///
 /// // Two shards scanned apart (on two machines, say), merged: one run's state.

@@ -6,8 +6,8 @@
 //! scanned, never on threads or timing, so the same seed and [`Options`] give the same set;
 //! a time budget (or Ctrl-C) only decides when scanning stops. The scan's [`SearchState`]
 //! is what checkpoints, resumes and shard merges work on; [`finish`] turns it into a
-//! verified set, packing fixed-shift pools into one table (`crate::pack`), which
-//! checkpoints and resumes too ([`PackCheckpoint`]).
+//! verified set, packing fixed-shift pools into one table ([`crate::pack`]), which
+//! checkpoints and resumes too ([`crate::pack::PackCheckpoint`]).
 //!
 //! Inside, each file depending only on those listed before it: `space.rs` the candidate
 //! streams, `table.rs` the slot table of the inner loop, `shapes.rs` what a white magic's
@@ -22,19 +22,17 @@ mod merge;
 mod options;
 mod shapes;
 mod space;
-mod state;
+pub mod state;
 mod table;
 mod workers;
 
-pub use crate::pack::{
-    Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
-};
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
 pub use options::{Error, Limits, Options, PolishSettings};
-pub use space::Shard;
-pub use state::{Budget, Found, Job, Scan, SearchState};
+pub use state::SearchState;
 pub use workers::{run, Progress};
+
+use crate::pack::PackHooks;
 
 #[cfg(test)]
 pub(crate) use {

@@ -19,7 +19,8 @@ use super::state::{Budget, Job, Scan, SearchState};
 /// settings (deterministically).
 ///
 /// ```
-/// use magic_gen::search::{Limits, PackSettings, PolishSettings};
+/// use magic_gen::pack::PackSettings;
+/// use magic_gen::search::{Limits, PolishSettings};
 ///
 /// // Two threads, at most a minute of scanning, pools polished, 10,000 packing moves.
 /// let limits = Limits {
@@ -66,7 +67,9 @@ pub struct PolishSettings {
 /// Everything one search asks for.
 ///
 /// ```
-/// use magic_gen::search::{search, Budget, Options, PackSettings, PolishSettings, Progress};
+/// use magic_gen::pack::PackSettings;
+/// use magic_gen::search::{search, Options, PolishSettings, Progress};
+/// use magic_gen::search::state::Budget;
 /// use magic_gen::Variant;
 ///
 /// // A small black hunt: 4096 candidates per square, pools of 2, each member polished, the

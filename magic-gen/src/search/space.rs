@@ -18,7 +18,7 @@ pub(crate) const BLOCK_LEN: u64 = 4096;
 /// One of `count` disjoint slices of the candidate space (`index` is 0-based).
 ///
 /// ```
-/// use magic_gen::search::Shard;
+/// use magic_gen::search::state::Shard;
 ///
 /// let shard = Shard::parse("1/4")?;
 /// assert_eq!((shard.index, shard.count), (1, 4));

@@ -5,13 +5,15 @@
 use crate::geometry::Piece;
 use crate::index::Variant;
 
-use super::space::{Shard, BLOCK_LEN};
+pub use super::space::Shard;
+use super::space::BLOCK_LEN;
 use super::table::{EpochTable, SquareData};
 
 /// How long each job scans.
 ///
 /// ```
-/// use magic_gen::search::{Budget, Options};
+/// use magic_gen::search::{Options};
+/// use magic_gen::search::state::Budget;
 /// use magic_gen::Variant;
 ///
 /// // A budget of candidates gives the same set on any machine; a time limit does not.
@@ -32,7 +34,8 @@ pub enum Budget {
 /// shared by every shard of one search (merging checks they match).
 ///
 /// ```
-/// use magic_gen::search::{Options, Scan};
+/// use magic_gen::search::{Options};
+/// use magic_gen::search::state::Scan;
 /// use magic_gen::Variant;
 ///
 /// let scan: Scan = Options::new(Variant::White).scan;

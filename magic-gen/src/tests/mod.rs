@@ -7,6 +7,8 @@ mod scan;
 mod states;
 
 use crate::index::Variant;
+use crate::pack::PackHooks;
+use crate::search::state::*;
 use crate::search::*;
 use crate::set::MagicSet;
 

@@ -3,6 +3,7 @@
 use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
+use crate::search::state::*;
 use crate::search::*;
 
 #[test]

@@ -6,6 +6,8 @@ use std::time::Duration;
 use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
+use crate::pack::PackHooks;
+use crate::search::state::*;
 use crate::search::*;
 
 #[test]

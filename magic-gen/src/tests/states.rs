@@ -6,6 +6,8 @@ use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::line_of;
+use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
+use crate::search::state::*;
 use crate::search::*;
 
 #[test]
