@@ -8,12 +8,12 @@
 //! shared between squares.
 //!
 //! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
-//! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit, `layout.rs` an order and members laid
-//! out, `anneal.rs` the annealing moves, `checkpoint.rs` what a run saves and the check
-//! that a checkpoint belongs to it, `run.rs` one packing's run with its progress, stop and
-//! saves, `seeds.rs` the packings of several seeds at once on several threads. A run stopped
-//! and resumed from its checkpoint makes the moves of an uninterrupted one and ends with the
-//! same set.
+//! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit,
+//! `layout.rs` an order and members laid out, `anneal.rs` the annealing moves,
+//! `checkpoint.rs` what a run saves and the check that a checkpoint belongs to it, `run.rs`
+//! one packing's run with its progress, stop and saves, `seeds.rs` the packings of several
+//! seeds at once on several threads. A run stopped and resumed from its checkpoint makes
+//! the moves of an uninterrupted one and ends with the same set.
 
 mod anneal;
 mod checkpoint;
@@ -43,8 +43,8 @@ use checkpoint::{pools_digest, PackKey};
 use seeds::pack_seeds;
 
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
-/// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by longest
-/// shortest extent, each at the lowest fitting place of the pool member that grows the
+/// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by
+/// longest shortest extent, each at the lowest fitting place of the pool member that grows the
 /// table least), then per seed of `settings` (see [`PackSettings::seeds`]) its
 /// `settings.iterations` moves of annealing the order and the members, or the moves left
 /// after its section of `resume`, a checkpoint of the same settings (empty: none). Returns
