@@ -10,19 +10,30 @@ pub(crate) struct Table {
     /// table words, so a block of 64 starts where those two have fewer than `c` free slots
     /// between them holds no fit; most blocks are ruled out by this alone.
     pub(super) free: Vec<u8>,
-    /// Per word `i`: the free slots of words `i` and `i + 1`, and 128 for the words past
-    /// the end that a pattern of 64 words from the last table word reaches, so that the
-    /// test is one load of a slot that is always there.
+    /// Per word `i`: the free slots of words `i` and `i + 1` (at most 127: no pattern word
+    /// needs more than 64, and a byte of 127 plus 128 never carries), and 127 for
+    /// [`PAIR_PAD`] words past the end, so that the tests load slots that are always there.
     pub(super) pair: Vec<u8>,
     pub(super) len: usize,
 }
+
+/// Entries of [`Table::pair`] past the last table word: a pattern's words reach 63 words
+/// past its start, and the room tests read 8 entries at a time from there.
+const PAIR_PAD: usize = 72;
+
+/// The [`Table::pair`] entry of two free words, capped so that the room tests' byte sums
+/// stay within a byte.
+const FREE_PAIR: u8 = 127;
+
+/// The top bit of every byte: where the room tests' byte sums say "enough room".
+const TOPS: u64 = 0x8080_8080_8080_8080;
 
 impl Table {
     pub(crate) fn new() -> Table {
         Table {
             taken: Vec::new(),
             free: Vec::new(),
-            pair: vec![128; 66],
+            pair: vec![FREE_PAIR; PAIR_PAD],
             len: 0,
         }
     }
@@ -31,18 +42,56 @@ impl Table {
     fn pair_up(&mut self, i: usize) {
         let f = |j: usize| self.free.get(j).copied().unwrap_or(64);
         if i > 0 {
-            self.pair[i - 1] = f(i - 1) + f(i);
+            self.pair[i - 1] = (f(i - 1) + f(i)).min(FREE_PAIR);
         }
-        self.pair[i] = f(i) + f(i + 1);
+        self.pair[i] = (f(i) + f(i + 1)).min(FREE_PAIR);
+    }
+
+    /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
+    fn eight_pairs(&self, at: usize) -> u64 {
+        let eight: [u8; 8] = self.pair[at..at + 8].try_into().expect("eight bytes");
+        u64::from_le_bytes(eight)
     }
 
     /// Returns false if no start in `64 * k..64 * k + 64` can fit `p`: some word of it has
-    /// more used slots than the two table words under it have free ones.
-    fn room(&self, p: &Pattern, k: usize) -> bool {
-        p.words
-            .iter()
-            .zip(&p.counts)
-            .all(|(&(w, _), &c)| self.pair.get(k + w).is_none_or(|&f| f >= c))
+    /// more used slots than the two table words under it have free ones. Eight words a
+    /// step ([`Pattern::room`]), the chunk at `*hint` first, where the last block failed:
+    /// the busy stretch that failed it is likely under the next block too.
+    fn room(&self, p: &Pattern, k: usize, hint: &mut usize) -> bool {
+        let fits = |j: usize| self.eight_pairs(k + 8 * j).wrapping_add(p.room[j]) & TOPS == TOPS;
+        if !fits(*hint) {
+            return false;
+        }
+        for j in 0..p.room.len() {
+            if j != *hint && !fits(j) {
+                *hint = j;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Returns the first block `k'` from `k` on, at most the table's word count, where
+    /// the two table words under the anchor (pattern word `w`, `c` used slots) have `c`
+    /// free slots: eight blocks a step, as bytes of one number. Most blocks a refit meets
+    /// fail here, and one add and mask per eight of them is their whole cost.
+    fn next_room(&self, mut k: usize, w: usize, c: u8) -> usize {
+        let end = self.taken.len();
+        if c == 0 || k >= end {
+            return k;
+        }
+        // A byte f (at most 127) plus 128 - c (at most 128) sets its top bit exactly when
+        // f >= c, and never carries into the next byte.
+        let add = u64::from_ne_bytes([128 - c; 8]);
+        while k < end {
+            let hit = self.eight_pairs(k + w).wrapping_add(add) & TOPS;
+            if hit != 0 {
+                // Past the end every block has room: the first of them is `end`.
+                return (k + (hit.trailing_zeros() / 8) as usize).min(end);
+            }
+            k += 8;
+        }
+        end
     }
 
     /// Returns table words `w` and `w + 1` as one number, `w` in the low half (slots past
@@ -66,11 +115,23 @@ impl Table {
     }
 
     /// Returns true if `p`'s slots outside its anchor word are free with its first used
-    /// index at `s`.
-    pub(super) fn rest_fits(&self, p: &Pattern, s: usize) -> bool {
-        p.words[1..]
-            .iter()
-            .all(|&(w, bits)| bits & self.window(s + 64 * w) == 0)
+    /// index at `s`, testing word `*hint` first and leaving there the word that failed: a
+    /// start close to the last one meets the same busy slots with the same word.
+    pub(super) fn rest_fits(&self, p: &Pattern, s: usize, hint: &mut usize) -> bool {
+        let clear = |i: usize| {
+            let (w, bits) = p.words[i];
+            bits & self.window(s + 64 * w) == 0
+        };
+        if !clear(*hint) {
+            return false;
+        }
+        for i in 1..p.words.len() {
+            if i != *hint && !clear(i) {
+                *hint = i;
+                return false;
+            }
+        }
+        true
     }
 
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
@@ -88,13 +149,20 @@ impl Table {
         lowest: usize,
         limit: usize,
     ) -> Option<usize> {
+        let (anchor, count) = (p.words[0].0, p.counts[0]);
+        // Where the last block's room test and the last start's word test failed.
+        let (mut chunk, mut word) = (0, 1.min(p.words.len() - 1));
         let mut base = lowest & !63;
         while base < limit {
+            base = 64 * self.next_room(base / 64, anchor, count);
+            if base >= limit {
+                return None;
+            }
             if base >= 64 * self.taken.len() {
                 // Every slot from here on is free.
                 return Some(base.max(lowest)).filter(|&s| s < limit);
             }
-            if !self.room(p, base / 64) {
+            if !self.room(p, base / 64, &mut chunk) {
                 base += 64;
                 continue;
             }
@@ -116,7 +184,7 @@ impl Table {
                 if s >= limit {
                     return None;
                 }
-                if s >= lowest && self.rest_fits(p, s) {
+                if s >= lowest && self.rest_fits(p, s, &mut word) {
                     return Some(s);
                 }
             }
@@ -148,7 +216,7 @@ impl Table {
         if end.div_ceil(64) + 1 > self.taken.len() {
             self.taken.resize(end.div_ceil(64) + 1, 0);
             self.free.resize(self.taken.len(), 64);
-            self.pair.resize(self.taken.len() + 66, 128);
+            self.pair.resize(self.taken.len() + PAIR_PAD, FREE_PAIR);
         }
         for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
             let x = s + 64 * w;
