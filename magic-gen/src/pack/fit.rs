@@ -38,13 +38,15 @@ impl Table {
         }
     }
 
-    /// Sets [`Table::pair`] around word `i`, whose free count changed.
-    fn pair_up(&mut self, i: usize) {
+    /// Sets [`Table::pair`] for the words a pattern placed or removed at start `s` with
+    /// `extent` slots changed, and the word before: one pass over the span rather than two
+    /// updates per pattern word.
+    fn pair_up(&mut self, s: usize, extent: usize) {
+        let (lo, hi) = ((s / 64).saturating_sub(1), (s + extent).div_ceil(64));
         let f = |j: usize| self.free.get(j).copied().unwrap_or(64);
-        if i > 0 {
-            self.pair[i - 1] = (f(i - 1) + f(i)).min(FREE_PAIR);
+        for i in lo..(hi + 1).min(self.free.len()) {
+            self.pair[i] = (f(i) + f(i + 1)).min(FREE_PAIR);
         }
-        self.pair[i] = (f(i) + f(i + 1)).min(FREE_PAIR);
     }
 
     /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
@@ -173,7 +175,8 @@ impl Table {
             let two = self.two_words(base / 64 + p.words[0].0);
             let mut free = !0u64;
             for &b in &p.head {
-                free &= !((two >> b) as u64);
+                // Below 64, which lets the shift be one funnel shift of the two words.
+                free &= !((two >> (b & 63)) as u64);
                 if free == 0 {
                     break;
                 }
@@ -204,10 +207,9 @@ impl Table {
             if r != 0 {
                 self.taken[i + 1] &= !(bits >> (64 - r));
                 self.free[i + 1] += c - low;
-                self.pair_up(i + 1);
             }
-            self.pair_up(i);
         }
+        self.pair_up(s, p.extent());
     }
 
     /// Takes the slots of `p` at start `s`.
@@ -227,10 +229,9 @@ impl Table {
             if r != 0 {
                 self.taken[i + 1] |= bits >> (64 - r);
                 self.free[i + 1] -= c - low;
-                self.pair_up(i + 1);
             }
-            self.pair_up(i);
         }
+        self.pair_up(s, p.extent());
         self.len = self.len.max(end);
     }
 }
