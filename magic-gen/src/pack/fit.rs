@@ -49,6 +49,25 @@ impl Table {
         }
     }
 
+    /// Applies `op` to each table word under `p` at start `s` with the pattern's bits there,
+    /// word after word, then counts the free slots of those words again ([`Table::place`]
+    /// keeps every word it touches in the table).
+    fn write(&mut self, p: &Pattern, s: usize, op: impl Fn(&mut u64, u64)) {
+        let (i, r) = (s / 64, s % 64);
+        let n = p.dense.len();
+        let under = &mut self.taken[i..=i + n];
+        for (w, &bits) in p.dense.iter().enumerate() {
+            op(&mut under[w], bits << r);
+            if r != 0 {
+                op(&mut under[w + 1], bits >> (64 - r));
+            }
+        }
+        for (f, t) in self.free[i..=i + n].iter_mut().zip(under.iter()) {
+            *f = t.count_zeros() as u8;
+        }
+        self.pair_up(s, p.extent());
+    }
+
     /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
     fn eight_pairs(&self, at: usize) -> u64 {
         let eight: [u8; 8] = self.pair[at..at + 8].try_into().expect("eight bytes");
@@ -198,40 +217,20 @@ impl Table {
 
     /// Frees the slots `p` takes at start `s` (placed there before).
     pub(super) fn remove(&mut self, p: &Pattern, s: usize) {
-        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
-            let x = s + 64 * w;
-            let (i, r) = (x / 64, x % 64);
-            self.taken[i] &= !(bits << r);
-            let low = (bits << r).count_ones() as u8;
-            self.free[i] += low;
-            if r != 0 {
-                self.taken[i + 1] &= !(bits >> (64 - r));
-                self.free[i + 1] += c - low;
-            }
-        }
-        self.pair_up(s, p.extent());
+        self.write(p, s, |t, bits| *t &= !bits);
     }
 
     /// Takes the slots of `p` at start `s`.
     pub(crate) fn place(&mut self, p: &Pattern, s: usize) {
         let end = s + p.extent();
-        if end.div_ceil(64) + 1 > self.taken.len() {
-            self.taken.resize(end.div_ceil(64) + 1, 0);
+        // One word past the end, and past every word `write` touches.
+        let words = (end.div_ceil(64) + 1).max(s / 64 + p.dense.len() + 1);
+        if words > self.taken.len() {
+            self.taken.resize(words, 0);
             self.free.resize(self.taken.len(), 64);
             self.pair.resize(self.taken.len() + PAIR_PAD, FREE_PAIR);
         }
-        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
-            let x = s + 64 * w;
-            let (i, r) = (x / 64, x % 64);
-            self.taken[i] |= bits << r;
-            let low = (bits << r).count_ones() as u8;
-            self.free[i] -= low;
-            if r != 0 {
-                self.taken[i + 1] |= bits >> (64 - r);
-                self.free[i + 1] -= c - low;
-            }
-        }
-        self.pair_up(s, p.extent());
+        self.write(p, s, |t, bits| *t |= bits);
         self.len = self.len.max(end);
     }
 }

@@ -22,6 +22,9 @@ pub(crate) struct Pattern {
     /// minus the used slots of word `8 * j + i` (128 for an empty word or none), so that
     /// adding eight free-pair counts sets every top bit exactly when all eight have room.
     pub(super) room: Vec<u64>,
+    /// Used indices relative to `first`, every 64-slot word in order (empty ones too):
+    /// what placing and removing write, one table word after the other.
+    pub(super) dense: Vec<u64>,
     /// Positions of the set bits of the anchor, in bit-reversed order: neighbouring bits
     /// take windows one slot apart, which screen out nearly the same starts, so the screen
     /// reaches no free start sooner with the far ones first.
@@ -87,6 +90,7 @@ impl Pattern {
             words,
             counts,
             room,
+            dense,
             head,
             used: idx.len(),
             end,
