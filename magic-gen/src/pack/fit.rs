@@ -10,39 +10,109 @@ pub(crate) struct Table {
     /// table words, so a block of 64 starts where those two have fewer than `c` free slots
     /// between them holds no fit; most blocks are ruled out by this alone.
     pub(super) free: Vec<u8>,
-    /// Per word `i`: the free slots of words `i` and `i + 1`, and 128 for the words past
-    /// the end that a pattern of 64 words from the last table word reaches, so that the
-    /// test is one load of a slot that is always there.
+    /// Per word `i`: the free slots of words `i` and `i + 1` (at most 127: no pattern word
+    /// needs more than 64, and a byte of 127 plus 128 never carries), and 127 for
+    /// [`PAIR_PAD`] words past the end, so that the tests load slots that are always there.
     pub(super) pair: Vec<u8>,
     pub(super) len: usize,
 }
+
+/// Entries of [`Table::pair`] past the last table word: a pattern's words reach 63 words
+/// past its start, and the room tests read 8 entries at a time from there.
+const PAIR_PAD: usize = 72;
+
+/// The [`Table::pair`] entry of two free words, capped so that the room tests' byte sums
+/// stay within a byte.
+const FREE_PAIR: u8 = 127;
+
+/// The top bit of every byte: where the room tests' byte sums say "enough room".
+const TOPS: u64 = 0x8080_8080_8080_8080;
 
 impl Table {
     pub(crate) fn new() -> Table {
         Table {
             taken: Vec::new(),
             free: Vec::new(),
-            pair: vec![128; 66],
+            pair: vec![FREE_PAIR; PAIR_PAD],
             len: 0,
         }
     }
 
-    /// Sets [`Table::pair`] around word `i`, whose free count changed.
-    fn pair_up(&mut self, i: usize) {
+    /// Sets [`Table::pair`] for the words a pattern placed or removed at start `s` with
+    /// `extent` slots changed, and the word before: one pass over the span rather than two
+    /// updates per pattern word.
+    fn pair_up(&mut self, s: usize, extent: usize) {
+        let (lo, hi) = ((s / 64).saturating_sub(1), (s + extent).div_ceil(64));
         let f = |j: usize| self.free.get(j).copied().unwrap_or(64);
-        if i > 0 {
-            self.pair[i - 1] = f(i - 1) + f(i);
+        for i in lo..(hi + 1).min(self.free.len()) {
+            self.pair[i] = (f(i) + f(i + 1)).min(FREE_PAIR);
         }
-        self.pair[i] = f(i) + f(i + 1);
+    }
+
+    /// Applies `op` to each table word under `p` at start `s` with the pattern's bits there,
+    /// word after word, then counts the free slots of those words again ([`Table::place`]
+    /// keeps every word it touches in the table).
+    fn write(&mut self, p: &Pattern, s: usize, op: impl Fn(&mut u64, u64)) {
+        let (i, r) = (s / 64, s % 64);
+        let n = p.dense.len();
+        let under = &mut self.taken[i..=i + n];
+        for (w, &bits) in p.dense.iter().enumerate() {
+            op(&mut under[w], bits << r);
+            if r != 0 {
+                op(&mut under[w + 1], bits >> (64 - r));
+            }
+        }
+        for (f, t) in self.free[i..=i + n].iter_mut().zip(under.iter()) {
+            *f = t.count_zeros() as u8;
+        }
+        self.pair_up(s, p.extent());
+    }
+
+    /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
+    fn eight_pairs(&self, at: usize) -> u64 {
+        let eight: [u8; 8] = self.pair[at..at + 8].try_into().expect("eight bytes");
+        u64::from_le_bytes(eight)
     }
 
     /// Returns false if no start in `64 * k..64 * k + 64` can fit `p`: some word of it has
-    /// more used slots than the two table words under it have free ones.
-    fn room(&self, p: &Pattern, k: usize) -> bool {
-        p.words
-            .iter()
-            .zip(&p.counts)
-            .all(|(&(w, _), &c)| self.pair.get(k + w).is_none_or(|&f| f >= c))
+    /// more used slots than the two table words under it have free ones. Eight words a
+    /// step ([`Pattern::room`]), the chunk at `*hint` first, where the last block failed:
+    /// the busy stretch that failed it is likely under the next block too.
+    fn room(&self, p: &Pattern, k: usize, hint: &mut usize) -> bool {
+        let fits = |j: usize| self.eight_pairs(k + 8 * j).wrapping_add(p.room[j]) & TOPS == TOPS;
+        if !fits(*hint) {
+            return false;
+        }
+        for j in 0..p.room.len() {
+            if j != *hint && !fits(j) {
+                *hint = j;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Returns the first block `k'` from `k` on, at most the table's word count, where
+    /// the two table words under the anchor (pattern word `w`, `c` used slots) have `c`
+    /// free slots: eight blocks a step, as bytes of one number. Most blocks a refit meets
+    /// fail here, and one add and mask per eight of them is their whole cost.
+    fn next_room(&self, mut k: usize, w: usize, c: u8) -> usize {
+        let end = self.taken.len();
+        if c == 0 || k >= end {
+            return k;
+        }
+        // A byte f (at most 127) plus 128 - c (at most 128) sets its top bit exactly when
+        // f >= c, and never carries into the next byte.
+        let add = u64::from_ne_bytes([128 - c; 8]);
+        while k < end {
+            let hit = self.eight_pairs(k + w).wrapping_add(add) & TOPS;
+            if hit != 0 {
+                // Past the end every block has room: the first of them is `end`.
+                return (k + (hit.trailing_zeros() / 8) as usize).min(end);
+            }
+            k += 8;
+        }
+        end
     }
 
     /// Returns table words `w` and `w + 1` as one number, `w` in the low half (slots past
@@ -66,11 +136,23 @@ impl Table {
     }
 
     /// Returns true if `p`'s slots outside its anchor word are free with its first used
-    /// index at `s`.
-    pub(super) fn rest_fits(&self, p: &Pattern, s: usize) -> bool {
-        p.words[1..]
-            .iter()
-            .all(|&(w, bits)| bits & self.window(s + 64 * w) == 0)
+    /// index at `s`, testing word `*hint` first and leaving there the word that failed: a
+    /// start close to the last one meets the same busy slots with the same word.
+    pub(super) fn rest_fits(&self, p: &Pattern, s: usize, hint: &mut usize) -> bool {
+        let clear = |i: usize| {
+            let (w, bits) = p.words[i];
+            bits & self.window(s + 64 * w) == 0
+        };
+        if !clear(*hint) {
+            return false;
+        }
+        for i in 1..p.words.len() {
+            if i != *hint && !clear(i) {
+                *hint = i;
+                return false;
+            }
+        }
+        true
     }
 
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
@@ -88,13 +170,20 @@ impl Table {
         lowest: usize,
         limit: usize,
     ) -> Option<usize> {
+        let (anchor, count) = (p.words[0].0, p.counts[0]);
+        // Where the last block's room test and the last start's word test failed.
+        let (mut chunk, mut word) = (0, 1.min(p.words.len() - 1));
         let mut base = lowest & !63;
         while base < limit {
+            base = 64 * self.next_room(base / 64, anchor, count);
+            if base >= limit {
+                return None;
+            }
             if base >= 64 * self.taken.len() {
                 // Every slot from here on is free.
                 return Some(base.max(lowest)).filter(|&s| s < limit);
             }
-            if !self.room(p, base / 64) {
+            if !self.room(p, base / 64, &mut chunk) {
                 base += 64;
                 continue;
             }
@@ -105,7 +194,8 @@ impl Table {
             let two = self.two_words(base / 64 + p.words[0].0);
             let mut free = !0u64;
             for &b in &p.head {
-                free &= !((two >> b) as u64);
+                // Below 64, which lets the shift be one funnel shift of the two words.
+                free &= !((two >> (b & 63)) as u64);
                 if free == 0 {
                     break;
                 }
@@ -116,7 +206,7 @@ impl Table {
                 if s >= limit {
                     return None;
                 }
-                if s >= lowest && self.rest_fits(p, s) {
+                if s >= lowest && self.rest_fits(p, s, &mut word) {
                     return Some(s);
                 }
             }
@@ -127,42 +217,20 @@ impl Table {
 
     /// Frees the slots `p` takes at start `s` (placed there before).
     pub(super) fn remove(&mut self, p: &Pattern, s: usize) {
-        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
-            let x = s + 64 * w;
-            let (i, r) = (x / 64, x % 64);
-            self.taken[i] &= !(bits << r);
-            let low = (bits << r).count_ones() as u8;
-            self.free[i] += low;
-            if r != 0 {
-                self.taken[i + 1] &= !(bits >> (64 - r));
-                self.free[i + 1] += c - low;
-                self.pair_up(i + 1);
-            }
-            self.pair_up(i);
-        }
+        self.write(p, s, |t, bits| *t &= !bits);
     }
 
     /// Takes the slots of `p` at start `s`.
     pub(crate) fn place(&mut self, p: &Pattern, s: usize) {
         let end = s + p.extent();
-        if end.div_ceil(64) + 1 > self.taken.len() {
-            self.taken.resize(end.div_ceil(64) + 1, 0);
+        // One word past the end, and past every word `write` touches.
+        let words = (end.div_ceil(64) + 1).max(s / 64 + p.dense.len() + 1);
+        if words > self.taken.len() {
+            self.taken.resize(words, 0);
             self.free.resize(self.taken.len(), 64);
-            self.pair.resize(self.taken.len() + 66, 128);
+            self.pair.resize(self.taken.len() + PAIR_PAD, FREE_PAIR);
         }
-        for (&(w, bits), &c) in p.words.iter().zip(&p.counts) {
-            let x = s + 64 * w;
-            let (i, r) = (x / 64, x % 64);
-            self.taken[i] |= bits << r;
-            let low = (bits << r).count_ones() as u8;
-            self.free[i] -= low;
-            if r != 0 {
-                self.taken[i + 1] |= bits >> (64 - r);
-                self.free[i + 1] -= c - low;
-                self.pair_up(i + 1);
-            }
-            self.pair_up(i);
-        }
+        self.write(p, s, |t, bits| *t |= bits);
         self.len = self.len.max(end);
     }
 }

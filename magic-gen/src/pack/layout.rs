@@ -163,7 +163,8 @@ impl<'a> Layout<'a> {
                 self.changed_stretches(from..last + 1, at, &before, |lo, hi| {
                     windows.push((lo, hi));
                 });
-                windows.sort_unstable();
+                // By first slot alone: the merge takes the widest of equal starts anyway.
+                windows.sort_unstable_by_key(|&(lo, _)| lo);
                 self.refit(p, lowest, before.start[x], &windows)
             } else {
                 self.refit(p, lowest, before.start[x], &moved)

@@ -18,6 +18,13 @@ pub(crate) struct Pattern {
     /// Used slots in each of `words`, in the same order: the room a word needs in the two
     /// table words under it, which rules out a block of 64 starts before any bit test.
     pub(super) counts: Vec<u8>,
+    /// The same rooms by word position, eight a number: byte `i` of number `j` is 128
+    /// minus the used slots of word `8 * j + i` (128 for an empty word or none), so that
+    /// adding eight free-pair counts sets every top bit exactly when all eight have room.
+    pub(super) room: Vec<u64>,
+    /// Used indices relative to `first`, every 64-slot word in order (empty ones too):
+    /// what placing and removing write, one table word after the other.
+    pub(super) dense: Vec<u64>,
     /// Positions of the set bits of the anchor, in bit-reversed order: neighbouring bits
     /// take windows one slot apart, which screen out nearly the same starts, so the screen
     /// reaches no free start sooner with the far ones first.
@@ -45,7 +52,7 @@ impl Pattern {
     }
 
     /// Returns the pattern of `magic` with `bits` index bits from its used indices (any
-    /// order, duplicates allowed).
+    /// order, duplicates allowed), all within 4,096 slots of each other.
     pub(crate) fn new(magic: u64, bits: u8, used: impl IntoIterator<Item = u32>) -> Pattern {
         let mut idx: Vec<usize> = used.into_iter().map(|i| i as usize).collect();
         idx.sort_unstable();
@@ -53,6 +60,8 @@ impl Pattern {
         let first = idx.first().copied().unwrap_or(0);
         let end = idx.last().map_or(0, |l| l + 1);
         let mut dense = vec![0u64; (end - first).div_ceil(64).max(1)];
+        // The table's padding holds the room tests of 64 words (12 index bits) at most.
+        assert!(dense.len() <= 64, "a pattern of {} slots", end - first);
         for &i in &idx {
             dense[(i - first) / 64] |= 1 << ((i - first) % 64);
         }
@@ -63,6 +72,14 @@ impl Pattern {
             .collect();
         words.sort_by_key(|&(w, bits)| (core::cmp::Reverse(bits.count_ones()), w));
         let counts = words.iter().map(|&(_, b)| b.count_ones() as u8).collect();
+        let mut need = vec![128u8; dense.len().div_ceil(8) * 8];
+        for (w, bits) in dense.iter().enumerate() {
+            need[w] = 128 - bits.count_ones() as u8;
+        }
+        let room = need
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
+            .collect();
         let anchor = words[0].1;
         let mut head: Vec<u32> = (0..64).filter(|b| anchor >> b & 1 != 0).collect();
         head.sort_by_key(|b| b.reverse_bits());
@@ -72,6 +89,8 @@ impl Pattern {
             first,
             words,
             counts,
+            room,
+            dense,
             head,
             used: idx.len(),
             end,
