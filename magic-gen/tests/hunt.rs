@@ -53,7 +53,7 @@ fn shards_merged_equal_one_run() {
     for k in 0..3 {
         let shard = format!("{k}/3");
         let state = format!("s{k}.state");
-        magic_gen(
+        let run = magic_gen(
             &dir,
             &[
                 &SMALL[..],
@@ -61,8 +61,11 @@ fn shards_merged_equal_one_run() {
                 &["--shard", &shard, "--state", &state],
             ]
             .concat(),
-        )
-        .assert_success();
+        );
+        run.assert_success();
+        // Without --out a shard leaves the polish and packing to the merge.
+        let greedy = format!("shard {shard}: its pools packed greedily");
+        assert!(run.stdout.contains(&greedy), "{}", run.stdout);
     }
     let merged = magic_gen(
         &dir,
@@ -71,6 +74,11 @@ fn shards_merged_equal_one_run() {
             "s0.state",
             "s1.state",
             "s2.state",
+            // What the shards were given: a merge packs with the search's defaults.
+            "--polish",
+            "0",
+            "--pack-iterations",
+            "0",
             "--out",
             "merged.rs",
         ],
@@ -307,13 +315,15 @@ fn a_finished_hunt_packs_again_with_a_seed_of_its_own() {
     let run = |args: &[&str]| magic_gen(&dir, &[args, &packing[..]].concat());
     run(&[&SMALL[..], &["--state", "run.state", "--out", "one.rs"]].concat()).assert_success();
     // Resumed, the finished state only packs: with the scan's seed as before, with
-    // --pack-seed another way, as a fresh search with that packing seed does.
-    run(&["search", "--resume", "run.state", "--out", "again.rs"]).assert_success();
+    // --pack-seed another way, as a fresh search with that packing seed does. Its pool
+    // shaping is given again (no state keeps it), as SMALL gives it.
+    let run_again = |args: &[&str]| run(&[args, &["--polish", "0"][..]].concat());
+    run_again(&["search", "--resume", "run.state", "--out", "again.rs"]).assert_success();
     assert_eq!(
         set_body(&dir.join("again.rs")),
         set_body(&dir.join("one.rs"))
     );
-    let two = run(&[
+    let two = run_again(&[
         "search",
         "--resume",
         "run.state",
@@ -333,7 +343,7 @@ fn a_finished_hunt_packs_again_with_a_seed_of_its_own() {
         set_body(&dir.join("fresh.rs")),
         set_body(&dir.join("two.rs"))
     );
-    run(&[
+    run_again(&[
         "merge",
         "run.state",
         "--pack-seed",
@@ -348,7 +358,7 @@ fn a_finished_hunt_packs_again_with_a_seed_of_its_own() {
     );
     let header = fs::read_to_string(dir.join("two.rs")).unwrap();
     assert!(
-        header.contains("then magic-gen search --resume run.state --pack-iterations 300 --pack-seed 2 --out two.rs\n"),
+        header.contains("then magic-gen search --resume run.state --polish 0 --pack-iterations 300 --pack-seed 2 --out two.rs\n"),
         "{header}"
     );
 }

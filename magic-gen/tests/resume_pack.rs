@@ -230,6 +230,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "search",
         "--resume",
         "s.state",
+        "--polish",
+        "0",
         "--pack-iterations",
         "1000",
         "--pack-seed",
@@ -260,7 +262,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         assert!(
             note.ends_with(
                 " of 1000 moves; finish with `magic-gen search --resume s.state \
-                 --pack-iterations 1000 --pack-seed 3 --out set.rs`"
+                 --polish 0 --pack-iterations 1000 --pack-seed 3 --out set.rs`"
             ),
             "{note}"
         );
@@ -274,6 +276,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
             "search",
             "--resume",
             "seen.state",
+            "--polish",
+            "0",
             "--pack-iterations",
             "999",
         ],
@@ -291,6 +295,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
             "search",
             "--resume",
             "seen.state",
+            "--polish",
+            "0",
             "--pack-iterations",
             "1000",
         ],
@@ -312,6 +318,8 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         "search",
         "--resume",
         "short.state",
+        "--polish",
+        "0",
         "--pack-iterations",
         "1000",
         "--pack-seed",

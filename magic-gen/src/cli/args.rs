@@ -75,7 +75,8 @@ impl PackArgs {
 }
 
 /// How the pools are shaped before a fixed-shift packing: the options `search` and `merge`
-/// share. Neither is saved in a state file, so a resumed or merged run gives them again.
+/// share. Neither is saved in a state file: a resumed or merged run takes them as given,
+/// with a fresh search's defaults (`search_args::FINISH_DEFAULTS`).
 #[derive(Args, Debug, Clone)]
 pub struct PolishArgs {
     /// Before packing, climb every pool member to a lower pack cost (twice its used slots

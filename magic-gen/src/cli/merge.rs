@@ -6,16 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args};
+use clap::{ArgMatches, Args, FromArgMatches};
 use magic_gen::pack::PackHooks;
 use magic_gen::search::{self, Limits};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
+    check_writable, claim_stdout_for, recorded_command, show, summarise, with_implied, write_set,
 };
 use super::search::{read_state, save_state};
+use super::search_args::FINISH_DEFAULTS;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -58,8 +59,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
     let scan = states[0].scan;
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     if !scan.variant.is_packed() {
-        let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
         if let Some(id) = POLISH_AND_PACKING.iter().find(|id| given(id)) {
             return Err(format!(
                 "--{} does nothing to {} shards: pools and packing are for black and white",
@@ -68,6 +69,14 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
             ));
         }
     }
+    // Packed as one run of the search would be: its finishing defaults, unless given.
+    let command = MergeArgs::augment_args(clap::Command::new("merge"));
+    let implied: Vec<_> = FINISH_DEFAULTS
+        .into_iter()
+        .filter(|&(id, _)| scan.variant.is_packed() && !given(id))
+        .collect();
+    let matches = &with_implied(&command, matches, &implied)?;
+    let args = &MergeArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
     let limits = Limits {
         polish: args.polish.settings(scan.variant)?,
         pack: args.pack.settings(scan.seed),
@@ -135,7 +144,6 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     );
     summarise(&outcome);
     // Where the merged state is saved never changes the set.
-    let command = MergeArgs::augment_args(clap::Command::new("merge"));
     let provenance = Provenance {
         seed: Some(first.scan.seed),
         command: Some(recorded_command(

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
-use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress};
+use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress, PackSettings};
 use magic_gen::search::state::{Budget, Scan, Shard};
-use magic_gen::search::{self, Error, Limits, Options, Progress, SearchState};
+use magic_gen::search::{self, Error, Limits, Options, PolishSettings, Progress, SearchState};
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::threads_or_all;
@@ -215,6 +215,22 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     refuse_no_ops(args, matches, variant)?;
     let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches), resumed)?;
     let limits = limits(args, &state.scan)?;
+    // A shard's own set is of its share of the scan: the hunt's set is the merge of every
+    // shard's state, which polishes and packs. Without --out, the shard packs greedily.
+    let shard_only = state.scan.shard != Shard::WHOLE && args.out.is_none();
+    let finish_limits = if shard_only {
+        Limits {
+            polish: PolishSettings::default(),
+            pack: PackSettings {
+                iterations: 0,
+                seeds: 1,
+                ..limits.pack
+            },
+            ..limits
+        }
+    } else {
+        limits
+    };
     let threads = limits.threads;
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     for path in args.out.iter().chain(state_path.iter()) {
@@ -276,7 +292,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 checkpoint: Some((every, &mut save_pack)),
                 threads,
             };
-            Ok(search::finish(&state, &limits, resume, &mut hooks))
+            Ok(search::finish(&state, &finish_limits, resume, &mut hooks))
         };
         let result = work();
         done.store(true, Ordering::Release);
@@ -314,6 +330,13 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         progress.candidates.load(Ordering::Relaxed)
     );
     summarise(&outcome);
+    if shard_only {
+        say!(
+            "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
+             shard's state",
+            state.scan.shard
+        );
+    }
     let open = state.jobs.iter().filter(|j| !j.done).count();
     if let Some(path) = &state_path {
         let packing = match moves_of(&stopped_pack) {

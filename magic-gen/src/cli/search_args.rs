@@ -31,17 +31,21 @@ const FEWER_BITS: &str = "Fewer bits (fancy; black and white per-square shifts)"
 /// The help heading of the scan's options.
 const SCAN: &str = "Scan: how many candidates (see docs/record-hunts.md)";
 
-/// What a black or white search is given for each of these options it is not given: a
-/// table of at most 100,000 entries in under a minute on two cores (the figures, and the
-/// command that measured them, are in docs/record-hunts.md). Fancy and plain have no such
-/// defaults: their first valid magic per square is the whole search.
-pub const FIXED_SHIFT_DEFAULTS: [(&str, &str); 5] = [
+/// What a fresh black or white search is given for each of these scan options it is not
+/// given: with [`FINISH_DEFAULTS`], a table of at most 100,000 entries in under a minute on
+/// two cores (the figures, and the command that measured them, are in
+/// docs/record-hunts.md). Fancy and plain have no such defaults: their first valid magic
+/// per square is the whole search.
+pub const SCAN_DEFAULTS: [(&str, &str); 3] = [
     ("candidates", "8388608"),
     ("pool", "8"),
     ("sparse_pool", "8"),
-    ("polish", "10000"),
-    ("pack_iterations", "30000"),
 ];
+
+/// What every command that finishes a black or white set (a search, fresh or resumed, and a
+/// merge) is given for each of these options it is not given, so that merging the shards
+/// of a search, or resuming it, packs as the one run did.
+pub const FINISH_DEFAULTS: [(&str, &str); 2] = [("polish", "10000"), ("pack_iterations", "30000")];
 
 /// A named recipe: `--preset NAME` gives each of its options that the command line does not.
 #[derive(Debug)]
@@ -252,9 +256,14 @@ pub fn expand(
     let variant = resumed.or(preset_variant).unwrap_or(args.variant);
     // A resumed state keeps its scan's settings, and takes the shaping and packing given,
     // as a merge does: the finishing command an unfinished set records spells them out.
-    if variant.is_packed() && resumed.is_none() {
+    if variant.is_packed() {
         let time_budget = given(matches, "seconds");
-        for &(id, value) in &FIXED_SHIFT_DEFAULTS {
+        let scan: &[_] = if resumed.is_none() {
+            &SCAN_DEFAULTS
+        } else {
+            &[]
+        };
+        for &(id, value) in scan.iter().chain(&FINISH_DEFAULTS) {
             // A time budget without a count scans until the time is up, as asked.
             let skip = (id == "candidates" && time_budget)
                 || given(matches, id)
@@ -433,11 +442,19 @@ mod tests {
             record(&["--variant", "plain"]),
             "magic-gen search --variant plain --seed 1"
         );
-        // A resumed state keeps its scan settings, and takes only the options given.
-        let (parsed, matches) = parse(&["--resume", "s.state", "--out", "o.rs"]);
-        let (parsed, matches) = expand(parsed, &matches, Some(Variant::White)).unwrap();
+        // A resumed state keeps its scan settings, and finishes as a fresh search does:
+        // the finishing defaults unless given.
+        let resume = |args: &[&str], variant| {
+            let (parsed, matches) = parse(args);
+            let (parsed, matches) = expand(parsed, &matches, Some(variant)).unwrap();
+            recorded(&parsed, &matches)
+        };
         assert_eq!(
-            recorded(&parsed, &matches),
+            resume(&["--resume", "s.state", "--polish", "5"], Variant::White),
+            "magic-gen search --resume s.state --polish 5 --pack-iterations 30000"
+        );
+        assert_eq!(
+            resume(&["--resume", "s.state", "--out", "o.rs"], Variant::Fancy),
             "magic-gen search --resume s.state --out o.rs"
         );
     }
