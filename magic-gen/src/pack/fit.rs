@@ -4,6 +4,7 @@
 use super::pattern::Pattern;
 
 /// The slots in use so far, as a bitset, with the free slots of each word beside it.
+#[derive(Clone)]
 pub(crate) struct Table {
     pub(super) taken: Vec<u64>,
     /// Per word of `taken`: its free slots. A pattern word of `c` used slots lands in two

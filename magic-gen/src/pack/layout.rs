@@ -48,9 +48,11 @@ pub(super) struct Layout<'a> {
     pub(super) start: Vec<usize>,
     pub(super) end: Vec<usize>,
     pub(super) table: Table,
-    /// The layout before the current move, and the refit's stretch lists: kept between
-    /// moves so that a move allocates nothing.
+    /// The layout before the current move, with its table (an undo swaps it back: cheaper
+    /// than taking the squares out and placing them again), and the refit's stretch
+    /// lists: kept between moves so that a move allocates nothing.
     before: Before,
+    table_before: Table,
     windows: Vec<(usize, usize)>,
     moved: Vec<(usize, usize)>,
 }
@@ -72,6 +74,7 @@ impl<'a> Layout<'a> {
             start: vec![0; n],
             end: vec![0; n],
             table: Table::new(),
+            table_before: Table::new(),
             before: Before {
                 place: vec![usize::MAX; pools.len()],
                 start: vec![0; pools.len()],
@@ -108,6 +111,7 @@ impl<'a> Layout<'a> {
     /// `changed`'s member from `from` on: what [`Layout::place_from_known`] refits against
     /// and [`Layout::undo`] restores.
     pub(super) fn begin_move(&mut self, from: usize, changed: Option<usize>) {
+        self.table_before.clone_from(&self.table);
         let b = &mut self.before;
         b.changed = changed;
         b.order.clear();
@@ -121,7 +125,7 @@ impl<'a> Layout<'a> {
     /// Puts back the layout noted by [`Layout::begin_move`] at `from`, with `member` for
     /// the square whose member the move changed.
     pub(super) fn undo(&mut self, from: usize, member: usize) {
-        self.clear_from(from);
+        core::mem::swap(&mut self.table, &mut self.table_before);
         self.order[from..].copy_from_slice(&self.before.order);
         if let Some(sq) = self.before.changed {
             self.member[sq] = member;
@@ -129,7 +133,6 @@ impl<'a> Layout<'a> {
         for at in from..self.order.len() {
             let y = self.order[at];
             (self.start[at], self.end[at]) = (self.before.start[y], self.before.end[y]);
-            self.table.place(self.pattern(at), self.start[at]);
         }
     }
 
@@ -160,8 +163,12 @@ impl<'a> Layout<'a> {
                 self.table.first_fit(p, lowest)
             } else if let Some(last) = last.filter(|&last| at <= last) {
                 windows.clear();
+                // A stretch whose starts all lie above the old start is never tried.
+                let above = before.start[x] + p.extent();
                 self.changed_stretches(from..last + 1, at, &before, |lo, hi| {
-                    windows.push((lo, hi));
+                    if lo < above {
+                        windows.push((lo, hi));
+                    }
                 });
                 // By first slot alone: the merge takes the widest of equal starts anyway.
                 windows.sort_unstable_by_key(|&(lo, _)| lo);
