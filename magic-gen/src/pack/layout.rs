@@ -55,6 +55,7 @@ pub(super) struct Layout<'a> {
     table_before: Table,
     windows: Vec<(usize, usize)>,
     moved: Vec<(usize, usize)>,
+    spans: Spans,
 }
 
 impl<'a> Layout<'a> {
@@ -83,6 +84,10 @@ impl<'a> Layout<'a> {
             },
             windows: Vec::new(),
             moved: Vec::new(),
+            spans: Spans {
+                placed_at: vec![usize::MAX; pools.len()],
+                ..Spans::default()
+            },
         };
         layout.place_from(0);
         layout
@@ -155,23 +160,20 @@ impl<'a> Layout<'a> {
         let last = (from..self.order.len())
             .rev()
             .find(|&k| before.place[self.order[k]] != k);
+        let mut spans = core::mem::take(&mut self.spans);
+        if let Some(last) = last {
+            spans.begin(&before, &before.order[..=last - from]);
+        }
         for at in from..self.order.len() {
             let x = self.order[at];
             let p = self.pattern(at);
             let lowest = p.lowest_start(self.negative_offsets);
             let s = if before.changed == Some(x) {
                 self.table.first_fit(p, lowest)
-            } else if let Some(last) = last.filter(|&last| at <= last) {
-                windows.clear();
+            } else if last.is_some_and(|last| at <= last) {
                 // A stretch whose starts all lie above the old start is never tried.
                 let above = before.start[x] + p.extent();
-                self.changed_stretches(from..last + 1, at, &before, |lo, hi| {
-                    if lo < above {
-                        windows.push((lo, hi));
-                    }
-                });
-                // By first slot alone: the merge takes the widest of equal starts anyway.
-                windows.sort_unstable_by_key(|&(lo, _)| lo);
+                spans.changed_under(x, above, &before, &self.start, &mut windows);
                 self.refit(p, lowest, before.start[x], &windows)
             } else {
                 self.refit(p, lowest, before.start[x], &moved)
@@ -179,6 +181,9 @@ impl<'a> Layout<'a> {
             self.table.place(p, s);
             self.start[at] = s;
             self.end[at] = s + p.extent();
+            if last.is_some_and(|last| at <= last) {
+                spans.placed(x, at, s, self.end[at]);
+            }
             if s != before.start[x] || before.changed == Some(x) {
                 for stretch in [(before.start[x], before.end[x]), (s, self.end[at])] {
                     let i = moved.partition_point(|&m| m < stretch);
@@ -186,9 +191,11 @@ impl<'a> Layout<'a> {
                 }
             }
         }
+        spans.end();
         self.before = before;
         self.windows = windows;
         self.moved = moved;
+        self.spans = spans;
     }
 
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
@@ -214,39 +221,6 @@ impl<'a> Layout<'a> {
             }
         }
         old
-    }
-
-    /// Calls `stretch(lo, hi)` for the span of every square placed in `places` that is in
-    /// the table under the square placed `at` (the squares before it, placed already) and
-    /// not in the table under it before the move, or the other way round, or in both at
-    /// other starts or with another member (both spans then): together they hold every
-    /// slot where the two tables differ among the squares of `places`.
-    pub(super) fn changed_stretches(
-        &self,
-        places: core::ops::Range<usize>,
-        at: usize,
-        before: &Before,
-        mut stretch: impl FnMut(usize, usize),
-    ) {
-        let x = self.order[at];
-        for k in places {
-            let y = self.order[k];
-            let was_under = before.place[y] < before.place[x];
-            let is_under = k < at;
-            let same = was_under
-                && is_under
-                && before.start[y] == self.start[k]
-                && before.changed != Some(y);
-            if same || y == x {
-                continue;
-            }
-            if was_under {
-                stretch(before.start[y], before.end[y]);
-            }
-            if is_under {
-                stretch(self.start[k], self.end[k]);
-            }
-        }
     }
 
     /// Gives each square, in placing order, the pool member of the shortest extent that
@@ -315,4 +289,83 @@ pub(super) struct Before {
     pub(super) end: Vec<usize>,
     pub(super) order: Vec<usize>,
     pub(super) changed: Option<usize>,
+}
+
+/// The spans of the squares a move reordered (the places from the move's first to its last
+/// changed one), before the move and as placed again so far, each sorted by first slot, so
+/// that a square's changed stretches come out in order without sorting them per square.
+#[derive(Default)]
+struct Spans {
+    /// (first slot, end, square): before the move, and placed by it so far.
+    before: Vec<(usize, usize, usize)>,
+    now: Vec<(usize, usize, usize)>,
+    /// Per square: its place in the order if this move has placed it, else `usize::MAX`.
+    placed_at: Vec<usize>,
+}
+
+impl Spans {
+    /// Starts a move that reorders `squares`, noted in `before`.
+    fn begin(&mut self, before: &Before, squares: &[usize]) {
+        self.before.clear();
+        self.before
+            .extend(squares.iter().map(|&y| (before.start[y], before.end[y], y)));
+        self.before.sort_unstable();
+        self.now.clear();
+    }
+
+    /// Notes that square `y` was placed at place `at` over `lo..hi`.
+    fn placed(&mut self, y: usize, at: usize, lo: usize, hi: usize) {
+        self.placed_at[y] = at;
+        let i = self.now.partition_point(|&(l, _, _)| l < lo);
+        self.now.insert(i, (lo, hi, y));
+    }
+
+    /// Ends the move: no square is placed by it any more.
+    fn end(&mut self) {
+        for &(_, _, y) in &self.now {
+            self.placed_at[y] = usize::MAX;
+        }
+    }
+
+    /// Sets `windows` to the spans, sorted by first slot and those first slots below
+    /// `above`, of every reordered square that is in the table under square `x` and was
+    /// not under it before the move, or the other way round, or in both at other starts
+    /// or with another member (both spans then): together they hold every slot where the
+    /// two tables under `x` differ. `start` holds the starts by place of this move.
+    fn changed_under(
+        &self,
+        x: usize,
+        above: usize,
+        before: &Before,
+        start: &[usize],
+        windows: &mut Vec<(usize, usize)>,
+    ) {
+        let was_under = |y: usize| before.place[y] < before.place[x];
+        // Under x before and now, at the same start with the same member: unchanged.
+        let same = |y: usize, now: usize| {
+            was_under(y) && now == before.start[y] && before.changed != Some(y)
+        };
+        windows.clear();
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let old = self.before.get(i).filter(|&&(lo, _, _)| lo < above);
+            let new = self.now.get(j).filter(|&&(lo, _, _)| lo < above);
+            match (old, new) {
+                (Some(&(lo, hi, y)), n) if n.is_none_or(|&(l, _, _)| lo <= l) => {
+                    i += 1;
+                    let placed = self.placed_at[y];
+                    if y != x && was_under(y) && !(placed != usize::MAX && same(y, start[placed])) {
+                        windows.push((lo, hi));
+                    }
+                }
+                (_, Some(&(lo, hi, y))) => {
+                    j += 1;
+                    if y != x && !same(y, lo) {
+                        windows.push((lo, hi));
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
 }
