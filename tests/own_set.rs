@@ -19,12 +19,31 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::COMMITTED_SETS;
 use magic_bitboards::registry::checksum;
 use magic_gen::{
     empty_board_attacks, parse_emitted, slow_attacks, verify, write_interchange, MagicSet, Piece,
 };
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The list the tests iterate is the sets in `magics/`, no more, no fewer.
+#[test]
+fn the_committed_sets_are_the_files_in_magics() {
+    let mut files: Vec<String> = fs::read_dir(Path::new(ROOT).join("magics"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    files.sort();
+    let mut listed = COMMITTED_SETS.map(str::to_string).to_vec();
+    listed.sort();
+    assert_eq!(files, listed);
+}
 
 /// The occupancy of the consumer's const lookups.
 const OCCUPIED: u64 = 0x0010_0000_0440_1000;
@@ -64,7 +83,7 @@ const OCCUPIED: u64 = @OCCUPIED@;
 
 fn main() {
     println!("const {:#x} {:#x} {:#x}", E4[0], E4[1], E4[2]);
-    for b in BACKENDS.iter().filter(|b| ["fancy", "plain", "black"].contains(&b.name)) {
+    for b in BACKENDS.iter().filter(|b| @SETS@.contains(&b.name)) {
         let tables: Vec<String> =
             b.tables.iter().map(|t| format!("{:#x}", t().read_checksum())).collect();
         let mut attacks = Vec::new();
@@ -201,13 +220,12 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     let _ = fs::remove_dir_all(tmp.join("bare"));
     let _ = fs::remove_dir_all(&consumer.dir);
     // The three magic backends.
-    consumer.write(
-        "Cargo.toml",
-        &manifest("own-set-consumer", &["fancy", "plain", "black"]),
-    );
+    consumer.write("Cargo.toml", &manifest("own-set-consumer", &COMMITTED_SETS));
     consumer.write(
         "src/main.rs",
-        &MAIN.replace("@OCCUPIED@", &format!("{OCCUPIED:#x}")),
+        &MAIN
+            .replace("@OCCUPIED@", &format!("{OCCUPIED:#x}"))
+            .replace("@SETS@", &format!("{COMMITTED_SETS:?}")),
     );
 
     // Fancy: a file of the consumer's, named relative to its .cargo/config.toml.
@@ -255,7 +273,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     let standard = fs::read_to_string(Path::new(ROOT).join("magics/fancy.rs")).unwrap();
     consumer.write("sets/fancy.rs", &standard);
     let lines = consumer.run(&[]);
-    let want = ["fancy", "plain", "black"].map(|b| expected(b, &committed(b)));
+    let want = COMMITTED_SETS.map(|b| expected(b, &committed(b)));
     assert_eq!(lines[0], const_line);
     assert_eq!(lines[1..], want);
 

@@ -6,6 +6,10 @@
 
 use magic_bitboards::registry::{Lookup, BACKENDS};
 
+/// The committed sets the runtime builds its tables from, `magics/<name>.rs`, named by
+/// their backend (tests/own_set.rs checks this against the files in `magics/`).
+pub const COMMITTED_SETS: [&str; 3] = ["fancy", "plain", "black"];
+
 /// (name, rook, bishop, queen) of every backend compiled into this build, the crate-level
 /// lookups first (named `crate-level (NAME)` after the backend behind them), then their
 /// `const fn` counterparts (`crate-level const (NAME)`).
