@@ -5,7 +5,6 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use magic_gen::pack::PackHooks;
 use magic_gen::search::{self, Limits};
@@ -13,10 +12,11 @@ use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, show, summarise, with_implied, write_set,
+    check_writable, claim_stdout_for, given, recorded_command, show, summarise, with_implied,
+    write_set,
 };
 use super::search::{read_state, save_state};
-use super::search_args::FINISH_DEFAULTS;
+use super::search_args::finish_defaults;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -59,9 +59,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
     let scan = states[0].scan;
-    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     if !scan.variant.is_packed() {
-        if let Some(id) = POLISH_AND_PACKING.iter().find(|id| given(id)) {
+        if let Some(id) = POLISH_AND_PACKING.iter().find(|id| given(matches, id)) {
             return Err(format!(
                 "--{} does nothing to {} shards: pools and packing are for black and white",
                 id.replace('_', "-"),
@@ -71,10 +70,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     }
     // Packed as one run of the search would be: its finishing defaults, unless given.
     let command = MergeArgs::augment_args(clap::Command::new("merge"));
-    let implied: Vec<_> = FINISH_DEFAULTS
-        .into_iter()
-        .filter(|&(id, _)| scan.variant.is_packed() && !given(id))
-        .collect();
+    let implied: Vec<_> = finish_defaults(scan.variant, matches).collect();
     let matches = &with_implied(&command, matches, &implied)?;
     let args = &MergeArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
     let limits = Limits {

@@ -120,6 +120,11 @@ pub fn recorded_command(
     words.join(" ")
 }
 
+/// Returns true if argument `id` was given on the command line (not a default).
+pub fn given(matches: &ArgMatches, id: &str) -> bool {
+    matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
 /// Returns `matches` parsed again by `command` with `implied` (argument id and value, `true`
 /// for a flag) added as if given on the command line: how presets and defaults that depend
 /// on the mode become options that are checked and recorded like any other.
@@ -142,7 +147,7 @@ pub fn with_implied(
         let id = arg.get_id().as_str();
         if let Some(&(_, value)) = implied.iter().find(|(i, _)| *i == id) {
             push(arg, Some(value.into()));
-        } else if matches.value_source(id) == Some(ValueSource::CommandLine) {
+        } else if given(matches, id) {
             if arg.get_action().takes_values() {
                 for value in matches.get_raw(id).into_iter().flatten() {
                     push(arg, Some(value.to_owned()));

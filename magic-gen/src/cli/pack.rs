@@ -16,8 +16,8 @@ use magic_gen::search::{self, Error};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
-    write_set,
+    check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
+    write_atomic, write_set,
 };
 use super::progress::{stop_on_ctrl_c, watch};
 use super::verify::{read_and_verify, rejected};
@@ -149,9 +149,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         );
     }
     let state_path = args.state.clone().or_else(|| args.resume.clone());
-    let checkpoint_given =
-        matches.value_source("checkpoint") == Some(clap::parser::ValueSource::CommandLine);
-    if checkpoint_given && state_path.is_none() {
+    if given(matches, "checkpoint") && state_path.is_none() {
         return Err(
             "--checkpoint says how often the checkpoint file is saved: give --state FILE (or \
              --resume FILE), or leave it out"

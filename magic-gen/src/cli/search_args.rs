@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use magic_gen::search::state::{Scan, Shard};
 use magic_gen::{Piece, Variant};
@@ -13,7 +12,7 @@ use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
     PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
 };
-use super::output::{recorded_command, with_implied};
+use super::output::{given, recorded_command, with_implied};
 
 /// The arguments that never change the set, left out of the recorded command: how many
 /// threads, how often and where the state is saved, and the preset (its options are
@@ -231,9 +230,15 @@ fn command() -> clap::Command {
     SearchArgs::augment_args(clap::Command::new("search"))
 }
 
-/// Returns true if `id` was given on the command line (not a default).
-fn given(matches: &ArgMatches, id: &str) -> bool {
-    matches.value_source(id) == Some(ValueSource::CommandLine)
+/// Returns the [`FINISH_DEFAULTS`] a run finishing a set of `variant` takes: those its
+/// command line does not give, none for fancy and plain.
+pub fn finish_defaults(
+    variant: Variant,
+    matches: &ArgMatches,
+) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    FINISH_DEFAULTS
+        .into_iter()
+        .filter(move |&(id, _)| variant.is_packed() && !given(matches, id))
 }
 
 /// Returns the arguments with the preset's options and the fixed-shift defaults filled in
@@ -256,14 +261,9 @@ pub fn expand(
     let variant = resumed.or(preset_variant).unwrap_or(args.variant);
     // A resumed state keeps its scan's settings, and takes the shaping and packing given,
     // as a merge does: the finishing command an unfinished set records spells them out.
-    if variant.is_packed() {
+    if variant.is_packed() && resumed.is_none() {
         let time_budget = given(matches, "seconds");
-        let scan: &[_] = if resumed.is_none() {
-            &SCAN_DEFAULTS
-        } else {
-            &[]
-        };
-        for &(id, value) in scan.iter().chain(&FINISH_DEFAULTS) {
+        for &(id, value) in &SCAN_DEFAULTS {
             // A time budget without a count scans until the time is up, as asked.
             let skip = (id == "candidates" && time_budget)
                 || given(matches, id)
@@ -271,6 +271,11 @@ pub fn expand(
             if !skip {
                 implied.push((id, value));
             }
+        }
+    }
+    for (id, value) in finish_defaults(variant, matches) {
+        if !implied.iter().any(|&(i, _)| i == id) {
+            implied.push((id, value));
         }
     }
     if implied.is_empty() {

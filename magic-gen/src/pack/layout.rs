@@ -168,9 +168,10 @@ impl<'a> Layout<'a> {
             let x = self.order[at];
             let p = self.pattern(at);
             let lowest = p.lowest_start(self.negative_offsets);
+            let reordered = last.is_some_and(|last| at <= last);
             let s = if before.changed == Some(x) {
                 self.table.first_fit(p, lowest)
-            } else if last.is_some_and(|last| at <= last) {
+            } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
                 let above = before.start[x] + p.extent();
                 spans.changed_under(x, above, &before, &self.start, &mut windows);
@@ -181,7 +182,7 @@ impl<'a> Layout<'a> {
             self.table.place(p, s);
             self.start[at] = s;
             self.end[at] = s + p.extent();
-            if last.is_some_and(|last| at <= last) {
+            if reordered {
                 spans.placed(x, at, s, self.end[at]);
             }
             if s != before.start[x] || before.changed == Some(x) {
