@@ -76,17 +76,26 @@ impl Table {
     }
 
     /// Returns false if no start in `64 * k..64 * k + 64` can fit `p`: some word of it has
-    /// more used slots than the two table words under it have free ones. Eight words a
-    /// step ([`Pattern::room`]), the chunk at `*hint` first, where the last block failed:
-    /// the busy stretch that failed it is likely under the next block too.
-    fn room(&self, p: &Pattern, k: usize, hint: &mut usize) -> bool {
-        let fits = |j: usize| self.eight_pairs(k + 8 * j).wrapping_add(p.room[j]) & TOPS == TOPS;
-        if !fits(*hint) {
+    /// more used slots than the two table words under it have free ones, and then leaves
+    /// in `*tight` that word (its position in the pattern). Eight words a step
+    /// ([`Pattern::room`]), the chunk at `*hint` first, where the last block failed: the
+    /// busy stretch that failed it is likely under the next block too.
+    fn room(&self, p: &Pattern, k: usize, hint: &mut usize, tight: &mut usize) -> bool {
+        // Top bits of the words in chunk `j` without room.
+        let short = |j: usize| !self.eight_pairs(k + 8 * j).wrapping_add(p.room[j]) & TOPS;
+        let failed = |j: usize, bits: u64, tight: &mut usize| {
+            *tight = 8 * j + (bits.trailing_zeros() / 8) as usize;
+        };
+        let first = short(*hint);
+        if first != 0 {
+            failed(*hint, first, tight);
             return false;
         }
         for j in 0..p.room.len() {
-            if j != *hint && !fits(j) {
+            let bits = if j == *hint { 0 } else { short(j) };
+            if bits != 0 {
                 *hint = j;
+                failed(j, bits, tight);
                 return false;
             }
         }
@@ -94,19 +103,20 @@ impl Table {
     }
 
     /// Returns the first block `k'` from `k` on, at most the table's word count, where
-    /// the two table words under the anchor (pattern word `w`, `c` used slots) have `c`
-    /// free slots: eight blocks a step, as bytes of one number. Most blocks a refit meets
-    /// fail here, and one add and mask per eight of them is their whole cost.
-    fn next_room(&self, mut k: usize, w: usize, c: u8) -> usize {
+    /// both pattern words `a` and `b` (positions in the pattern) have room in the two table
+    /// words under them: eight blocks a step, as bytes of one number. Most blocks a refit
+    /// meets fail here, and two adds and masks per eight of them are their whole cost; a
+    /// block that passes the anchor mostly fails on the word that failed the last one.
+    fn next_room(&self, mut k: usize, p: &Pattern, a: usize, b: usize) -> usize {
         let end = self.taken.len();
-        if c == 0 || k >= end {
-            return k;
-        }
-        // A byte f (at most 127) plus 128 - c (at most 128) sets its top bit exactly when
-        // f >= c, and never carries into the next byte.
-        let add = u64::from_ne_bytes([128 - c; 8]);
+        // A byte f (at most 127) plus 128 - c (at most 128, `c` the word's used slots)
+        // sets its top bit exactly when f >= c, and never carries into the next byte.
+        let need = |w: usize| u64::from_ne_bytes([(p.room[w / 8] >> (8 * (w % 8))) as u8; 8]);
+        let (need_a, need_b) = (need(a), need(b));
         while k < end {
-            let hit = self.eight_pairs(k + w).wrapping_add(add) & TOPS;
+            let hit = self.eight_pairs(k + a).wrapping_add(need_a)
+                & self.eight_pairs(k + b).wrapping_add(need_b)
+                & TOPS;
             if hit != 0 {
                 // Past the end every block has room: the first of them is `end`.
                 return (k + (hit.trailing_zeros() / 8) as usize).min(end);
@@ -156,6 +166,13 @@ impl Table {
         true
     }
 
+    /// Returns true if `p` fits with its first used index at `s`.
+    pub(super) fn fits_at(&self, p: &Pattern, s: usize) -> bool {
+        p.words
+            .iter()
+            .all(|&(w, bits)| bits & self.window(s + 64 * w) == 0)
+    }
+
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
     /// fits, no lower than `lowest`.
     pub(crate) fn first_fit(&self, p: &Pattern, lowest: usize) -> usize {
@@ -171,12 +188,13 @@ impl Table {
         lowest: usize,
         limit: usize,
     ) -> Option<usize> {
-        let (anchor, count) = (p.words[0].0, p.counts[0]);
-        // Where the last block's room test and the last start's word test failed.
-        let (mut chunk, mut word) = (0, 1.min(p.words.len() - 1));
+        let anchor = p.words[0].0;
+        // Where the last block's room test and the last start's word test failed, and the
+        // word (a position in the pattern) that failed the last room test.
+        let (mut chunk, mut word, mut tight) = (0, 1.min(p.words.len() - 1), anchor);
         let mut base = lowest & !63;
         while base < limit {
-            base = 64 * self.next_room(base / 64, anchor, count);
+            base = 64 * self.next_room(base / 64, p, anchor, tight);
             if base >= limit {
                 return None;
             }
@@ -184,7 +202,7 @@ impl Table {
                 // Every slot from here on is free.
                 return Some(base.max(lowest)).filter(|&s| s < limit);
             }
-            if !self.room(p, base / 64, &mut chunk) {
+            if !self.room(p, base / 64, &mut chunk, &mut tight) {
                 base += 64;
                 continue;
             }
@@ -199,6 +217,15 @@ impl Table {
                 free &= !((two >> (b & 63)) as u64);
                 if free == 0 {
                     break;
+                }
+            }
+            if free != 0 && p.words.len() > 1 {
+                // The same screen with the word that failed the last start's test.
+                let (w, mut bits) = p.words[word];
+                let two = self.two_words(base / 64 + w);
+                while bits != 0 && free != 0 {
+                    free &= !((two >> bits.trailing_zeros()) as u64);
+                    bits &= bits - 1;
                 }
             }
             while free != 0 {

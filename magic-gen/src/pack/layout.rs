@@ -53,8 +53,8 @@ pub(super) struct Layout<'a> {
     /// lists: kept between moves so that a move allocates nothing.
     before: Before,
     table_before: Table,
-    windows: Vec<(usize, usize)>,
-    moved: Vec<(usize, usize)>,
+    under: Changed,
+    moved: Changed,
     spans: Spans,
 }
 
@@ -82,8 +82,8 @@ impl<'a> Layout<'a> {
                 end: vec![0; pools.len()],
                 ..Before::default()
             },
-            windows: Vec::new(),
-            moved: Vec::new(),
+            under: Changed::default(),
+            moved: Changed::default(),
             spans: Spans {
                 placed_at: vec![usize::MAX; pools.len()],
                 ..Spans::default()
@@ -143,15 +143,15 @@ impl<'a> Layout<'a> {
 
     /// Places the squares from `from` on in order, each at its lowest fitting start, as
     /// [`Layout::place_from`] does, knowing where they were before the move noted by
-    /// [`Layout::begin_move`]. A square's first fit can only differ from its old one at
-    /// starts whose span meets a stretch where the table under it differs from the old
-    /// table under it (the spans of squares that moved, came or went): every other start
-    /// below its old one still collides, and its old one still fits unless it meets one.
-    /// So only starts below the old one that meet a changed stretch are tried, and the old
-    /// start is kept if none fits: the same layout as placing afresh.
+    /// [`Layout::begin_move`]. Every start below a square's old one collided in the old
+    /// table under it, so it can only fit now if it meets a slot freed since: one in the
+    /// old span of a square that moved or went. Its old start still fits unless it meets
+    /// a slot taken since: one in the span of a square that moved or came. So only starts
+    /// below the old one that meet a vacated stretch are tried, and the old start is kept
+    /// if none fits and it still does: the same layout as placing afresh.
     pub(super) fn place_from_known(&mut self, from: usize) {
         let before = core::mem::take(&mut self.before);
-        let mut windows = core::mem::take(&mut self.windows);
+        let mut under = core::mem::take(&mut self.under);
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
         // Past the last place whose square the move changed, the squares under each one
@@ -174,8 +174,8 @@ impl<'a> Layout<'a> {
             } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
                 let above = before.start[x] + p.extent();
-                spans.changed_under(x, above, &before, &self.start, &mut windows);
-                self.refit(p, lowest, before.start[x], &windows)
+                spans.changed_under(x, above, &before, &self.start, &mut under);
+                self.refit(p, lowest, before.start[x], &under)
             } else {
                 self.refit(p, lowest, before.start[x], &moved)
             };
@@ -186,40 +186,44 @@ impl<'a> Layout<'a> {
                 spans.placed(x, at, s, self.end[at]);
             }
             if s != before.start[x] || before.changed == Some(x) {
-                for stretch in [(before.start[x], before.end[x]), (s, self.end[at])] {
-                    let i = moved.partition_point(|&m| m < stretch);
-                    moved.insert(i, stretch);
-                }
+                moved.insert_sorted(true, (before.start[x], before.end[x]));
+                moved.insert_sorted(false, (s, self.end[at]));
             }
         }
         spans.end();
         self.before = before;
-        self.windows = windows;
+        self.under = under;
         self.moved = moved;
         self.spans = spans;
     }
 
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
-    /// the one it fitted at `old` in only the `stretches`, sorted by their first slot.
-    fn refit(&self, p: &Pattern, lowest: usize, old: usize, stretches: &[(usize, usize)]) -> usize {
-        // The starts that meet each stretch, in order; overlapping ones are joined.
-        let window =
-            |(lo, hi): (usize, usize)| (lowest.max((lo + 1).saturating_sub(p.extent())), hi);
+    /// the one it fitted at `old` in only the `changed` stretches.
+    fn refit(&self, p: &Pattern, lowest: usize, old: usize, changed: &Changed) -> usize {
+        // The starts below `old` that meet each vacated stretch, in order; overlapping ones
+        // are joined.
+        let window = |(lo, hi): (usize, usize)| {
+            let lo = lowest.max((lo + 1).saturating_sub(p.extent()));
+            (lo, hi.min(old))
+        };
+        let vacated = &changed.vacated;
         let mut w = 0;
-        while w < stretches.len() && window(stretches[w]).0 <= old {
-            let (lo, mut hi) = window(stretches[w]);
-            while w + 1 < stretches.len() && window(stretches[w + 1]).0 <= hi {
+        while w < vacated.len() && window(vacated[w]).0 < old {
+            let (lo, mut hi) = window(vacated[w]);
+            while w + 1 < vacated.len() && window(vacated[w + 1]).0 <= hi {
                 w += 1;
-                hi = hi.max(window(stretches[w]).1);
+                hi = hi.max(window(vacated[w]).1);
             }
             w += 1;
-            if old < hi {
-                // The old start may collide now: fit from here up.
-                return self.table.first_fit(p, lo);
-            }
             if let Some(fit) = self.table.first_fit_below(p, lo, hi) {
                 return fit;
             }
+        }
+        // The old start still fits unless a taken stretch meets its span.
+        let end = old + p.extent();
+        let mut taken = changed.taken.iter().take_while(|&&(lo, _)| lo < end);
+        if taken.any(|&(_, hi)| old < hi) && !self.table.fits_at(p, old) {
+            return self.table.first_fit(p, old + 1);
         }
         old
     }
@@ -292,6 +296,34 @@ pub(super) struct Before {
     pub(super) changed: Option<usize>,
 }
 
+/// Where the table under a square differs from the table under it before a move: the
+/// stretches where slots may have been freed (the old spans of squares that moved or went)
+/// and where they may have been taken (the spans of squares that moved or came), each
+/// sorted by first slot.
+#[derive(Default)]
+pub(super) struct Changed {
+    vacated: Vec<(usize, usize)>,
+    taken: Vec<(usize, usize)>,
+}
+
+impl Changed {
+    fn clear(&mut self) {
+        self.vacated.clear();
+        self.taken.clear();
+    }
+
+    /// Adds `stretch` to the vacated stretches, or else to the taken ones, in order.
+    fn insert_sorted(&mut self, vacated: bool, stretch: (usize, usize)) {
+        let list = if vacated {
+            &mut self.vacated
+        } else {
+            &mut self.taken
+        };
+        let i = list.partition_point(|&m| m < stretch);
+        list.insert(i, stretch);
+    }
+}
+
 /// The spans of the squares a move reordered (the places from the move's first to its last
 /// changed one), before the move and as placed again so far, each sorted by first slot, so
 /// that a square's changed stretches come out in order without sorting them per square.
@@ -328,25 +360,24 @@ impl Spans {
         }
     }
 
-    /// Sets `windows` to the spans, sorted by first slot and those first slots below
-    /// `above`, of every reordered square that is in the table under square `x` and was
-    /// not under it before the move, or the other way round, or in both at other starts
-    /// or with another member (both spans then): together they hold every slot where the
-    /// two tables under `x` differ. `start` holds the starts by place of this move.
+    /// Sets `changed` to the spans, first slots below `above`, of every reordered square
+    /// that was in the table under square `x` before the move and is not now, or is now and
+    /// was not, or is in both at another start or with another member: the old spans as
+    /// vacated, the new as taken. `start` holds the starts by place of this move.
     fn changed_under(
         &self,
         x: usize,
         above: usize,
         before: &Before,
         start: &[usize],
-        windows: &mut Vec<(usize, usize)>,
+        changed: &mut Changed,
     ) {
         let was_under = |y: usize| before.place[y] < before.place[x];
         // Under x before and now, at the same start with the same member: unchanged.
         let same = |y: usize, now: usize| {
             was_under(y) && now == before.start[y] && before.changed != Some(y)
         };
-        windows.clear();
+        changed.clear();
         let (mut i, mut j) = (0, 0);
         loop {
             let old = self.before.get(i).filter(|&&(lo, _, _)| lo < above);
@@ -356,13 +387,13 @@ impl Spans {
                     i += 1;
                     let placed = self.placed_at[y];
                     if y != x && was_under(y) && !(placed != usize::MAX && same(y, start[placed])) {
-                        windows.push((lo, hi));
+                        changed.vacated.push((lo, hi));
                     }
                 }
                 (_, Some(&(lo, hi, y))) => {
                     j += 1;
                     if y != x && !same(y, lo) {
-                        windows.push((lo, hi));
+                        changed.taken.push((lo, hi));
                     }
                 }
                 _ => break,

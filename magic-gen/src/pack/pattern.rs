@@ -15,12 +15,11 @@ pub(crate) struct Pattern {
     /// once against the first, the anchor, then checks the others. A white pattern is its
     /// lone slot 0, mostly empty words, then its run, so its anchor is in the run.
     pub(super) words: Vec<(usize, u64)>,
-    /// Used slots in each of `words`, in the same order: the room a word needs in the two
-    /// table words under it, which rules out a block of 64 starts before any bit test.
-    pub(super) counts: Vec<u8>,
-    /// The same rooms by word position, eight a number: byte `i` of number `j` is 128
-    /// minus the used slots of word `8 * j + i` (128 for an empty word or none), so that
-    /// adding eight free-pair counts sets every top bit exactly when all eight have room.
+    /// The room each word needs in the two table words under it (its used slots), which
+    /// rules out a block of 64 starts before any bit test, eight words a number: byte `i`
+    /// of number `j` is 128 minus the used slots of word `8 * j + i` (128 for an empty word
+    /// or none), so that adding eight free-pair counts sets every top bit exactly when all
+    /// eight have room.
     pub(super) room: Vec<u64>,
     /// Used indices relative to `first`, every 64-slot word in order (empty ones too):
     /// what placing and removing write, one table word after the other.
@@ -71,7 +70,6 @@ impl Pattern {
             .map(|w| (w, dense[w]))
             .collect();
         words.sort_by_key(|&(w, bits)| (core::cmp::Reverse(bits.count_ones()), w));
-        let counts = words.iter().map(|&(_, b)| b.count_ones() as u8).collect();
         let mut need = vec![128u8; dense.len().div_ceil(8) * 8];
         for (w, bits) in dense.iter().enumerate() {
             need[w] = 128 - bits.count_ones() as u8;
@@ -88,7 +86,6 @@ impl Pattern {
             bits,
             first,
             words,
-            counts,
             room,
             dense,
             head,
