@@ -206,27 +206,12 @@ impl Table {
                 base += 64;
                 continue;
             }
-            // Bit j of `free`: with start s = base + j, slots s + b are free for every set
-            // bit b of the anchor word.
-            // `base` and the anchor's offset are whole words, so every window the screen
-            // takes lies in the two table words from `at` on.
-            let two = self.two_words(base / 64 + p.words[0].0);
-            let mut free = !0u64;
-            for &b in &p.head {
-                // Below 64, which lets the shift be one funnel shift of the two words.
-                free &= !((two >> (b & 63)) as u64);
-                if free == 0 {
-                    break;
-                }
-            }
-            if free != 0 && p.words.len() > 1 {
-                // The same screen with the word that failed the last start's test.
-                let (w, mut bits) = p.words[word];
-                let two = self.two_words(base / 64 + w);
-                while bits != 0 && free != 0 {
-                    free &= !((two >> bits.trailing_zeros()) as u64);
-                    bits &= bits - 1;
-                }
+            // Bit j of `free`: with start s = base + j, the anchor word fits; then also
+            // the word that failed the last start's test.
+            let mut free = screen(self.two_words(base / 64 + anchor), p.bits_of(0), !0);
+            if free != 0 && word != 0 {
+                let two = self.two_words(base / 64 + p.words[word].0);
+                free = screen(two, p.bits_of(word), free);
             }
             while free != 0 {
                 let s = base + free.trailing_zeros() as usize;
@@ -261,4 +246,19 @@ impl Table {
         self.write(p, s, |t, bits| *t |= bits);
         self.len = self.len.max(end);
     }
+}
+
+/// Returns the bits j of `free` where a word with set `bits` (positions below 64) fits at
+/// slot j of the 128 slots in `two`, low word first: both the word's offset in its pattern
+/// and the block's first start are whole words, so each window is one funnel shift. Four
+/// bits a step, stopping once no start is left.
+fn screen(two: u128, bits: &[u8], mut free: u64) -> u64 {
+    for four in bits.chunks_exact(4) {
+        let taken = |b: u8| (two >> (b & 63)) as u64;
+        free &= !(taken(four[0]) | taken(four[1]) | taken(four[2]) | taken(four[3]));
+        if free == 0 {
+            break;
+        }
+    }
+    free
 }

@@ -24,10 +24,13 @@ pub(crate) struct Pattern {
     /// Used indices relative to `first`, every 64-slot word in order (empty ones too):
     /// what placing and removing write, one table word after the other.
     pub(super) dense: Vec<u64>,
-    /// Positions of the set bits of the anchor, in bit-reversed order: neighbouring bits
-    /// take windows one slot apart, which screen out nearly the same starts, so the screen
-    /// reaches no free start sooner with the far ones first.
-    pub(super) head: Vec<u32>,
+    /// Per word of `words`, the positions of its set bits in bit-reversed order, padded
+    /// with its last to a multiple of four (the screen ANDs four at a time, and a repeat
+    /// changes nothing): neighbouring bits take windows one slot apart, which screen out
+    /// nearly the same starts, so the screen reaches no free start sooner with the far
+    /// ones first. Word `i`'s are `bit_lists[bit_at[i]..bit_at[i + 1]]`.
+    pub(super) bit_lists: Vec<u8>,
+    pub(super) bit_at: Vec<usize>,
     /// Number of used indices.
     pub(crate) used: usize,
     /// One past the highest used index.
@@ -35,6 +38,11 @@ pub(crate) struct Pattern {
 }
 
 impl Pattern {
+    /// Returns the bit positions of word `i` of `words` (see [`Pattern::bit_lists`]).
+    pub(super) fn bits_of(&self, i: usize) -> &[u8] {
+        &self.bit_lists[self.bit_at[i]..self.bit_at[i + 1]]
+    }
+
     /// Returns the slots from its first used index to one past its last.
     pub(super) fn extent(&self) -> usize {
         self.end - self.first
@@ -78,9 +86,16 @@ impl Pattern {
             .chunks(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
             .collect();
-        let anchor = words[0].1;
-        let mut head: Vec<u32> = (0..64).filter(|b| anchor >> b & 1 != 0).collect();
-        head.sort_by_key(|b| b.reverse_bits());
+        let (mut bit_lists, mut bit_at) = (Vec::new(), vec![0]);
+        for &(_, bits) in &words {
+            let mut list: Vec<u8> = (0..64).filter(|b| bits >> b & 1 != 0).collect();
+            list.sort_by_key(|b| b.reverse_bits());
+            while list.len() % 4 != 0 {
+                list.push(list[list.len() - 1]);
+            }
+            bit_lists.extend(list);
+            bit_at.push(bit_lists.len());
+        }
         Pattern {
             magic,
             bits,
@@ -88,7 +103,8 @@ impl Pattern {
             words,
             room,
             dense,
-            head,
+            bit_lists,
+            bit_at,
             used: idx.len(),
             end,
         }
