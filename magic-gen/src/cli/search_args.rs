@@ -141,10 +141,10 @@ pub struct SearchArgs {
     /// (default 0).
     #[arg(long, default_value = "fancy", value_parser = parse_variant)]
     pub variant: Variant,
-    /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs,
-    /// about an hour on two cores), `record-per-square` (magics/records/black-per-square.rs)
-    /// or `record-white` (magics/records/white.rs). The header records the options, not
-    /// the name.
+    /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs),
+    /// `record-per-square` (magics/records/black-per-square.rs) or `record-white`
+    /// (magics/records/white.rs); docs/results/hunts.md has their times. The header records
+    /// the options, not the name.
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<&'static Preset>,
     /// Give --bits/--bits-under only to this piece's squares.
