@@ -85,7 +85,7 @@ impl<'a> Layout<'a> {
             under: Changed::default(),
             moved: Changed::default(),
             spans: Spans {
-                placed_at: vec![usize::MAX; pools.len()],
+                kept: vec![false; pools.len()],
                 ..Spans::default()
             },
         };
@@ -174,7 +174,7 @@ impl<'a> Layout<'a> {
             } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
                 let above = before.start[x] + p.extent();
-                spans.changed_under(x, above, &before, &self.start, &mut under);
+                spans.changed_under(x, above, &before, &mut under);
                 self.refit(p, lowest, before.start[x], &under)
             } else {
                 self.refit(p, lowest, before.start[x], &moved)
@@ -183,7 +183,8 @@ impl<'a> Layout<'a> {
             self.start[at] = s;
             self.end[at] = s + p.extent();
             if reordered {
-                spans.placed(x, at, s, self.end[at]);
+                let kept = s == before.start[x] && before.changed != Some(x);
+                spans.placed(x, s, self.end[at], kept);
             }
             if s != before.start[x] || before.changed == Some(x) {
                 moved.insert_sorted(true, (before.start[x], before.end[x]));
@@ -332,8 +333,9 @@ struct Spans {
     /// (first slot, end, square): before the move, and placed by it so far.
     before: Vec<(usize, usize, usize)>,
     now: Vec<(usize, usize, usize)>,
-    /// Per square: its place in the order if this move has placed it, else `usize::MAX`.
-    placed_at: Vec<usize>,
+    /// Per square: whether this move has placed it again at its old start with its old
+    /// member (its slots are those it had).
+    kept: Vec<bool>,
 }
 
 impl Spans {
@@ -346,9 +348,10 @@ impl Spans {
         self.now.clear();
     }
 
-    /// Notes that square `y` was placed at place `at` over `lo..hi`.
-    fn placed(&mut self, y: usize, at: usize, lo: usize, hi: usize) {
-        self.placed_at[y] = at;
+    /// Notes that square `y` was placed over `lo..hi`, `kept` if at its old start with its
+    /// old member.
+    fn placed(&mut self, y: usize, lo: usize, hi: usize, kept: bool) {
+        self.kept[y] = kept;
         let i = self.now.partition_point(|&(l, _, _)| l < lo);
         self.now.insert(i, (lo, hi, y));
     }
@@ -356,47 +359,27 @@ impl Spans {
     /// Ends the move: no square is placed by it any more.
     fn end(&mut self) {
         for &(_, _, y) in &self.now {
-            self.placed_at[y] = usize::MAX;
+            self.kept[y] = false;
         }
     }
 
-    /// Sets `changed` to the spans, first slots below `above`, of every reordered square
-    /// that was in the table under square `x` before the move and is not now, or is now and
-    /// was not, or is in both at another start or with another member: the old spans as
-    /// vacated, the new as taken. `start` holds the starts by place of this move.
-    fn changed_under(
-        &self,
-        x: usize,
-        above: usize,
-        before: &Before,
-        start: &[usize],
-        changed: &mut Changed,
-    ) {
+    /// Sets `changed` to the spans, first slots below `above`, of the reordered squares
+    /// that changed the table under square `x`: as vacated, the old span of each that was
+    /// under it before the move and is not now at the same start with the same member; as
+    /// taken, the span of each placed under it now that was not there so before.
+    fn changed_under(&self, x: usize, above: usize, before: &Before, changed: &mut Changed) {
         let was_under = |y: usize| before.place[y] < before.place[x];
-        // Under x before and now, at the same start with the same member: unchanged.
-        let same = |y: usize, now: usize| {
-            was_under(y) && now == before.start[y] && before.changed != Some(y)
-        };
         changed.clear();
-        let (mut i, mut j) = (0, 0);
-        loop {
-            let old = self.before.get(i).filter(|&&(lo, _, _)| lo < above);
-            let new = self.now.get(j).filter(|&&(lo, _, _)| lo < above);
-            match (old, new) {
-                (Some(&(lo, hi, y)), n) if n.is_none_or(|&(l, _, _)| lo <= l) => {
-                    i += 1;
-                    let placed = self.placed_at[y];
-                    if y != x && was_under(y) && !(placed != usize::MAX && same(y, start[placed])) {
-                        changed.vacated.push((lo, hi));
-                    }
-                }
-                (_, Some(&(lo, hi, y))) => {
-                    j += 1;
-                    if y != x && !same(y, lo) {
-                        changed.taken.push((lo, hi));
-                    }
-                }
-                _ => break,
+        let below = |&&(lo, _, _): &&(usize, usize, usize)| lo < above;
+        for &(lo, hi, y) in self.before.iter().take_while(below) {
+            if was_under(y) && !self.kept[y] {
+                changed.vacated.push((lo, hi));
+            }
+        }
+        // `x` is not placed yet, so it is not among them.
+        for &(lo, hi, y) in self.now.iter().take_while(below) {
+            if !(was_under(y) && self.kept[y]) {
+                changed.taken.push((lo, hi));
             }
         }
     }
