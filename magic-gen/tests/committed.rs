@@ -140,8 +140,7 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 }
 
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes
-/// (`magics/black.rs` about 40 on this project's 2-core machine, and of the records
-/// `black-per-square.rs` about 50, `white.rs` about 50, `fancy-dense.rs` 3):
+/// each (docs/results/hunts.md has the measured times):
 /// `cargo test --release -p magic-gen --test committed -- --ignored`.
 #[test]
 #[ignore = "minutes long: a record hunt's --candidates budget"]
