@@ -3,17 +3,17 @@
 
 use super::pattern::Pattern;
 
-/// The slots in use so far, as a bitset, with the free slots of each word beside it.
+/// The slots in use so far, as a bitset, with the free slots of each two neighbouring words
+/// beside it.
 #[derive(Clone)]
 pub(crate) struct Table {
     pub(super) taken: Vec<u64>,
-    /// Per word of `taken`: its free slots. A pattern word of `c` used slots lands in two
-    /// table words, so a block of 64 starts where those two have fewer than `c` free slots
-    /// between them holds no fit; most blocks are ruled out by this alone.
-    pub(super) free: Vec<u8>,
     /// Per word `i`: the free slots of words `i` and `i + 1` (at most 127: no pattern word
     /// needs more than 64, and a byte of 127 plus 128 never carries), and 127 for
     /// [`PAIR_PAD`] words past the end, so that the tests load slots that are always there.
+    /// A pattern word of `c` used slots lands in two table words, so a block of 64 starts
+    /// where those two have fewer than `c` free slots between them holds no fit; most
+    /// blocks are ruled out by this alone.
     pub(super) pair: Vec<u8>,
     pub(super) len: usize,
 }
@@ -33,26 +33,15 @@ impl Table {
     pub(crate) fn new() -> Table {
         Table {
             taken: Vec::new(),
-            free: Vec::new(),
             pair: vec![FREE_PAIR; PAIR_PAD],
             len: 0,
         }
     }
 
-    /// Sets [`Table::pair`] for the words a pattern placed or removed at start `s` with
-    /// `extent` slots changed, and the word before: one pass over the span rather than two
-    /// updates per pattern word.
-    fn pair_up(&mut self, s: usize, extent: usize) {
-        let (lo, hi) = ((s / 64).saturating_sub(1), (s + extent).div_ceil(64));
-        let f = |j: usize| self.free.get(j).copied().unwrap_or(64);
-        for i in lo..(hi + 1).min(self.free.len()) {
-            self.pair[i] = (f(i) + f(i + 1)).min(FREE_PAIR);
-        }
-    }
-
     /// Applies `op` to each table word under `p` at start `s` with the pattern's bits there,
-    /// word after word, then counts the free slots of those words again ([`Table::place`]
-    /// keeps every word it touches in the table).
+    /// word after word, then counts the free slots of those words and the one before
+    /// again, in pairs ([`Table::place`] keeps every word it touches and one more in the
+    /// table).
     fn write(&mut self, p: &Pattern, s: usize, op: impl Fn(&mut u64, u64)) {
         let (i, r) = (s / 64, s % 64);
         let n = p.dense.len();
@@ -63,10 +52,11 @@ impl Table {
                 op(&mut under[w + 1], bits >> (64 - r));
             }
         }
-        for (f, t) in self.free[i..=i + n].iter_mut().zip(under.iter()) {
-            *f = t.count_zeros() as u8;
+        let lo = i.saturating_sub(1);
+        let words = self.taken[lo..=i + n + 1].windows(2);
+        for (pair, two) in self.pair[lo..=i + n].iter_mut().zip(words) {
+            *pair = ((two[0].count_zeros() + two[1].count_zeros()) as u8).min(FREE_PAIR);
         }
-        self.pair_up(s, p.extent());
     }
 
     /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
@@ -236,11 +226,10 @@ impl Table {
     /// Takes the slots of `p` at start `s`.
     pub(crate) fn place(&mut self, p: &Pattern, s: usize) {
         let end = s + p.extent();
-        // One word past the end, and past every word `write` touches.
-        let words = (end.div_ceil(64) + 1).max(s / 64 + p.dense.len() + 1);
+        // One word past the end, and past every word `write` touches and counts.
+        let words = (end.div_ceil(64) + 1).max(s / 64 + p.dense.len() + 2);
         if words > self.taken.len() {
             self.taken.resize(words, 0);
-            self.free.resize(self.taken.len(), 64);
             self.pair.resize(self.taken.len() + PAIR_PAD, FREE_PAIR);
         }
         self.write(p, s, |t, bits| *t |= bits);
