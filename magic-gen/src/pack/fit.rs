@@ -39,12 +39,23 @@ impl Table {
     }
 
     /// Applies `op` to each table word under `p` at start `s` with the pattern's bits there,
-    /// word after word, then counts the free slots of those words and the one before
-    /// again, in pairs ([`Table::place`] keeps every word it touches and one more in the
-    /// table).
+    /// then counts the free slots of the words it changed, and of each word before one, in
+    /// pairs ([`Table::place`] keeps every word it touches and one more in the table).
+    /// Word after word through a dense pattern; only its non-empty words for a sparse one
+    /// (a white pattern is mostly empty words between slot 0 and its run).
     fn write(&mut self, p: &Pattern, s: usize, op: impl Fn(&mut u64, u64)) {
         let (i, r) = (s / 64, s % 64);
         let n = p.dense.len();
+        if 3 * p.words.len() < n {
+            for &(w, bits) in &p.words {
+                op(&mut self.taken[i + w], bits << r);
+                if r != 0 {
+                    op(&mut self.taken[i + w + 1], bits >> (64 - r));
+                }
+                self.pair_up((i + w).saturating_sub(1), i + w + 1);
+            }
+            return;
+        }
         let under = &mut self.taken[i..=i + n];
         for (w, &bits) in p.dense.iter().enumerate() {
             op(&mut under[w], bits << r);
@@ -52,9 +63,14 @@ impl Table {
                 op(&mut under[w + 1], bits >> (64 - r));
             }
         }
-        let lo = i.saturating_sub(1);
-        let words = self.taken[lo..=i + n + 1].windows(2);
-        for (pair, two) in self.pair[lo..=i + n].iter_mut().zip(words) {
+        self.pair_up(i.saturating_sub(1), i + n);
+    }
+
+    /// Counts the free slots of words `lo..=hi + 1` again, in pairs: [`Table::pair`]
+    /// `lo..=hi`.
+    fn pair_up(&mut self, lo: usize, hi: usize) {
+        let words = self.taken[lo..=hi + 1].windows(2);
+        for (pair, two) in self.pair[lo..=hi].iter_mut().zip(words) {
             *pair = ((two[0].count_zeros() + two[1].count_zeros()) as u8).min(FREE_PAIR);
         }
     }

@@ -141,7 +141,11 @@ fn the_pair_counts_follow_every_place_and_remove() {
     let mut table = Table::new();
     let mut placed = Vec::new();
     for n in 0..60 {
-        let slots: Vec<u32> = (0..40).map(|_| (rng.next_u64() % 700) as u32).collect();
+        let mut slots: Vec<u32> = (0..40).map(|_| (rng.next_u64() % 700) as u32).collect();
+        if n % 2 == 1 {
+            // A white-like pattern: slot 0, then a run far above it (mostly empty words).
+            slots = (0..40).map(|i| if i == 0 { 0 } else { 3000 + i }).collect();
+        }
         let p = Pattern::new(n, 12, slots);
         let s = table.first_fit(&p, (rng.next_u64() % 3000) as usize);
         table.place(&p, s);
