@@ -201,8 +201,9 @@ impl<'a> Layout<'a> {
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
     /// the one it fitted at `old` in only the `changed` stretches.
     fn refit(&self, p: &Pattern, lowest: usize, old: usize, changed: &Changed) -> usize {
-        // The starts below `old` that meet each vacated stretch, in order; overlapping ones
-        // are joined.
+        // The starts below `old` that meet each vacated stretch, in order; ones that overlap
+        // or lie within a block of 64 starts of each other are joined (the fit search takes
+        // whole blocks, and the starts between meet no vacated stretch, so none fits).
         let window = |(lo, hi): (usize, usize)| {
             let lo = lowest.max((lo + 1).saturating_sub(p.extent()));
             (lo, hi.min(old))
@@ -211,7 +212,7 @@ impl<'a> Layout<'a> {
         let mut w = 0;
         while w < vacated.len() && window(vacated[w]).0 < old {
             let (lo, mut hi) = window(vacated[w]);
-            while w + 1 < vacated.len() && window(vacated[w + 1]).0 <= hi {
+            while w + 1 < vacated.len() && window(vacated[w + 1]).0 <= hi + 64 {
                 w += 1;
                 hi = hi.max(window(vacated[w]).1);
             }
