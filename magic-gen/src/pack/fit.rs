@@ -172,11 +172,10 @@ impl Table {
         true
     }
 
-    /// Returns true if `p` fits with its first used index at `s`.
+    /// Returns true if `p` fits with its first used index at `s`: [`Table::rest_fits`] with
+    /// its hint on the anchor tests the anchor first, then every other word.
     pub(super) fn fits_at(&self, p: &Pattern, s: usize) -> bool {
-        p.words
-            .iter()
-            .all(|&(w, bits)| bits & self.window(s + 64 * w) == 0)
+        self.rest_fits(p, s, &mut 0)
     }
 
     /// Returns the lowest start (the slot its first used index lands on) at which `p`
