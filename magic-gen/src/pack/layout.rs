@@ -187,8 +187,7 @@ impl<'a> Layout<'a> {
                 spans.placed(x, s, self.end[at], kept);
             }
             if s != before.start[x] || before.changed == Some(x) {
-                moved.insert_sorted(true, (before.start[x], before.end[x]));
-                moved.insert_sorted(false, (s, self.end[at]));
+                moved.moved((before.start[x], before.end[x]), (s, self.end[at]));
             }
         }
         spans.end();
@@ -314,15 +313,13 @@ impl Changed {
         self.taken.clear();
     }
 
-    /// Adds `stretch` to the vacated stretches, or else to the taken ones, in order.
-    fn insert_sorted(&mut self, vacated: bool, stretch: (usize, usize)) {
-        let list = if vacated {
-            &mut self.vacated
-        } else {
-            &mut self.taken
-        };
-        let i = list.partition_point(|&m| m < stretch);
-        list.insert(i, stretch);
+    /// Notes that a square left `old` for `new`: the one vacated, the other taken, each
+    /// list kept in order.
+    fn moved(&mut self, old: (usize, usize), new: (usize, usize)) {
+        for (list, stretch) in [(&mut self.vacated, old), (&mut self.taken, new)] {
+            let i = list.partition_point(|&m| m < stretch);
+            list.insert(i, stretch);
+        }
     }
 }
 
