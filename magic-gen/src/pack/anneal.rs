@@ -154,11 +154,18 @@ impl<'a> Annealer<'a> {
             }
             _ => layout.order.swap(i, j),
         }
-        layout.place_from_known(from);
+        // Drawn before placing (placing draws nothing, so the stream is the same): the
+        // draw caps the rise the move may make, and a move whose table already grew past
+        // it is undone without placing the rest.
+        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
+        let cap = Annealer::cap(self.energy, self.temperature, u);
+        if !layout.place_from_known(from, cap) {
+            layout.undo(from, member);
+            return;
+        }
         let len = layout.len();
         let energy = Annealer::energy(layout, self.spread);
         let rise = energy - self.energy;
-        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
         if metropolis(rise, self.temperature, u) {
             self.current = len;
             self.energy = energy;
@@ -170,6 +177,16 @@ impl<'a> Annealer<'a> {
         } else {
             layout.undo(from, member);
         }
+    }
+
+    /// Returns the longest table a move from `energy` at `temperature`, judged with the
+    /// uniform draw `u`, may make and still be kept: any longer raises the energy by more
+    /// than the Metropolis rule takes, as the mean end never goes below 0. With a margin far
+    /// above rounding, so that a move is only cut short where the rule would undo it.
+    pub(super) fn cap(energy: f64, temperature: f64, u: f64) -> usize {
+        let rise = -temperature * u.ln() + 1e-6 * (1.0 + temperature);
+        // A float cast saturates: no cap (usize::MAX) when `u` is 0.
+        (energy + rise).floor() as usize
     }
 
     /// Returns the best layout met.

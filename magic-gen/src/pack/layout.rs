@@ -149,7 +149,10 @@ impl<'a> Layout<'a> {
     /// a slot taken since: one in the span of a square that moved or came. So only starts
     /// below the old one that meet a vacated stretch are tried, and the old start is kept
     /// if none fits and it still does: the same layout as placing afresh.
-    pub(super) fn place_from_known(&mut self, from: usize) {
+    ///
+    /// Returns false, with the squares after it not placed, once a square ends past `cap`:
+    /// the table is then longer than the caller takes, and only [`Layout::undo`] follows.
+    pub(super) fn place_from_known(&mut self, from: usize, cap: usize) -> bool {
         let before = core::mem::take(&mut self.before);
         let mut under = core::mem::take(&mut self.under);
         let mut moved = core::mem::take(&mut self.moved);
@@ -161,6 +164,7 @@ impl<'a> Layout<'a> {
             .rev()
             .find(|&k| before.place[self.order[k]] != k);
         let mut spans = core::mem::take(&mut self.spans);
+        let mut done = true;
         if let Some(last) = last {
             spans.begin(&before, &before.order[..=last - from]);
         }
@@ -186,6 +190,10 @@ impl<'a> Layout<'a> {
                 let kept = s == before.start[x] && before.changed != Some(x);
                 spans.placed(x, s, self.end[at], kept);
             }
+            if self.end[at] > cap {
+                done = false;
+                break;
+            }
             if s != before.start[x] || before.changed == Some(x) {
                 moved.moved((before.start[x], before.end[x]), (s, self.end[at]));
             }
@@ -195,6 +203,7 @@ impl<'a> Layout<'a> {
         self.under = under;
         self.moved = moved;
         self.spans = spans;
+        done
     }
 
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::anneal::Annealer;
+use super::anneal::{metropolis, Annealer};
 use super::checkpoint::pools_digest;
 use super::fit::Table;
 use super::layout::{pack_in_order, Layout};
@@ -216,6 +216,28 @@ fn every_move_leaves_each_square_at_its_first_fit() {
             changed += usize::from(l.start != old);
         }
         assert!(changed > 100, "only {changed} moves changed the layout");
+    }
+}
+
+#[test]
+fn a_move_cut_short_at_the_cap_is_one_the_rule_would_undo() {
+    // Above the cap the Metropolis rule undoes the move with the same draw; the cap is
+    // within a slot of the largest rise it keeps, so it cuts most of the moves it undoes.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    for _ in 0..100_000 {
+        let energy = (rng.next_u64() % 100_000) as f64 + (rng.next_u64() % 1000) as f64 / 1000.0;
+        let temperature = 0.5 + (rng.next_u64() % 300_000) as f64 / 1000.0;
+        let u = ((rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
+        let cap = Annealer::cap(energy, temperature, u);
+        for over in [1, 2, 10] {
+            let rise = (cap + over) as f64 - energy;
+            assert!(
+                !metropolis(rise, temperature, u),
+                "{energy} {temperature} {u}"
+            );
+        }
+        let kept = -temperature * u.ln();
+        assert!(cap as f64 <= energy + kept + 1.0 && cap as f64 > energy + kept - 1.0);
     }
 }
 
