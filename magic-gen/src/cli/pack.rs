@@ -47,8 +47,9 @@ pub struct PackCommandArgs {
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
-    /// Threads for the packings of --pack-seeds (default: all available cores). Does not
-    /// change the result.
+    /// Threads for the packings of --pack-seeds (default: all available cores): one per
+    /// packing, two where there are two per packing (the second tries the next move
+    /// ahead). Does not change the result.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// Write the set here: Rust source for `.rs`, interchange format for any other name

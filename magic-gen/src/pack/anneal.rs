@@ -26,6 +26,7 @@ pub(super) const PACK_COLD: f64 = 0.5;
 /// The annealing's random stream, counting its draws: the generator does not expose its
 /// state, so a checkpoint saves the count and a resume draws that many again (a few
 /// milliseconds per million moves).
+#[derive(Clone)]
 pub(super) struct Draws {
     pub(super) rng: Xoshiro256PlusPlus,
     pub(super) drawn: u64,
@@ -120,62 +121,25 @@ impl<'a> Annealer<'a> {
     /// Makes one move: swaps two squares in the order, moves one to another place, or
     /// gives one square another pool member, keeping it by the Metropolis rule on the
     /// energy ([`Annealer::energy`]). Only the squares from the first changed place on are
-    /// placed again.
-    pub(super) fn step(&mut self) {
+    /// placed again. Returns true if it kept the move.
+    pub(super) fn step(&mut self) -> bool {
         self.moves += 1;
         self.temperature *= self.cool;
-        let layout = &mut self.layout;
-        let rng = &mut self.rng;
-        let n = layout.order.len();
-        let (kind, i, j) = (rng.below(4), rng.below(n), rng.below(n));
-        let sq = layout.order[i];
-        let pool_len = layout.pools[sq].len();
-        let from = if kind >= 2 && pool_len > 1 {
-            i
-        } else {
-            i.min(j)
+        let Some(m) = Move::draw(&self.layout, &mut self.rng, self.temperature) else {
+            return false;
         };
-        if from == i.max(j) && !(kind >= 2 && pool_len > 1) {
-            // Swapping or moving a square onto itself changes nothing.
-            return;
-        }
-        let changed = (kind >= 2 && pool_len > 1).then_some(sq);
-        let member = layout.member[sq];
-        layout.begin_move(from, changed);
-        layout.clear_from(from);
-        match kind {
-            0 => layout.order.swap(i, j),
-            1 => {
-                let moved = layout.order.remove(i);
-                layout.order.insert(j, moved);
-            }
-            _ if pool_len > 1 => {
-                layout.member[sq] = (member + 1 + rng.below(pool_len - 1)) % pool_len;
-            }
-            _ => layout.order.swap(i, j),
-        }
-        // Drawn before placing (placing draws nothing, so the stream is the same): the
-        // draw caps the rise the move may make, and a move whose table already grew past
-        // it is undone without placing the rest.
-        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
-        let cap = Annealer::cap(self.energy, self.temperature, u);
-        if !layout.place_from_known(from, cap) {
-            layout.undo(from, member);
-            return;
-        }
-        let len = layout.len();
-        let energy = Annealer::energy(layout, self.spread);
-        let rise = energy - self.energy;
-        if metropolis(rise, self.temperature, u) {
-            self.current = len;
-            self.energy = energy;
-            if len < self.best_len {
-                self.best_len = len;
-                self.best_order.clone_from(&layout.order);
-                self.best_member.clone_from(&layout.member);
-            }
-        } else {
-            layout.undo(from, member);
+        let kept = m.try_on(&mut self.layout, self.energy, self.spread, || true);
+        kept.map(|kept| self.keep(kept)).is_some()
+    }
+
+    /// Takes the table length and energy of the layout a move just kept.
+    pub(super) fn keep(&mut self, (len, energy): (usize, f64)) {
+        self.current = len;
+        self.energy = energy;
+        if len < self.best_len {
+            self.best_len = len;
+            self.best_order.clone_from(&self.layout.order);
+            self.best_member.clone_from(&self.layout.member);
         }
     }
 
@@ -198,5 +162,99 @@ impl<'a> Annealer<'a> {
             self.best_member.clone(),
             l.negative_offsets,
         )
+    }
+}
+
+/// One annealing move as drawn, before it is made on a layout.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Move {
+    change: Change,
+    /// The first place in the order it changes, and the member the square at place `i`
+    /// had before.
+    from: usize,
+    member: usize,
+    /// The temperature it is judged at and the uniform draw that judges it.
+    temperature: f64,
+    u: f64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// Swap the squares at two places.
+    Swap(usize, usize),
+    /// Move the square at one place to the other.
+    Shift(usize, usize),
+    /// Give a square (an index into the pools) another member.
+    Member(usize, usize),
+}
+
+impl Move {
+    /// Returns the next move drawn from `rng` for `layout`, judged at `temperature`, or
+    /// `None` for one that changes nothing (a square swapped or moved onto itself). It
+    /// draws what kind of move, two places, another member where it gives one, then the
+    /// number that judges it: the numbers the packer has always drawn, in that order.
+    pub(super) fn draw(layout: &Layout, rng: &mut Draws, temperature: f64) -> Option<Move> {
+        let n = layout.order.len();
+        let (kind, i, j) = (rng.below(4), rng.below(n), rng.below(n));
+        let sq = layout.order[i];
+        let pool_len = layout.pools[sq].len();
+        let member = layout.member[sq];
+        let change = match kind {
+            _ if i == j && (kind < 2 || pool_len < 2) => return None,
+            1 => Change::Shift(i, j),
+            2 | 3 if pool_len > 1 => {
+                Change::Member(sq, (member + 1 + rng.below(pool_len - 1)) % pool_len)
+            }
+            _ => Change::Swap(i, j),
+        };
+        let from = if matches!(change, Change::Member(..)) {
+            i
+        } else {
+            i.min(j)
+        };
+        let u = (rng.below(1 << 53) as f64) / (1u64 << 53) as f64;
+        Some(Move {
+            change,
+            from,
+            member,
+            temperature,
+            u,
+        })
+    }
+
+    /// Makes this move on `layout`, whose energy is `energy`, and keeps it by the
+    /// Metropolis rule: returns the new table length and energy, or `None` with the move
+    /// undone. Stops placing, and undoes the move, once the table outgrows what the
+    /// rule could keep ([`Annealer::cap`]) or `go` returns false.
+    pub(super) fn try_on(
+        &self,
+        layout: &mut Layout,
+        energy: f64,
+        spread: f64,
+        go: impl Fn() -> bool,
+    ) -> Option<(usize, f64)> {
+        let changed = match self.change {
+            Change::Member(sq, _) => Some(sq),
+            _ => None,
+        };
+        layout.begin_move(self.from, changed);
+        layout.clear_from(self.from);
+        match self.change {
+            Change::Swap(i, j) => layout.order.swap(i, j),
+            Change::Shift(i, j) => {
+                let moved = layout.order.remove(i);
+                layout.order.insert(j, moved);
+            }
+            Change::Member(sq, k) => layout.member[sq] = k,
+        }
+        let cap = Annealer::cap(energy, self.temperature, self.u);
+        if layout.place_from_known(self.from, |end| end <= cap && go()) {
+            let now = Annealer::energy(layout, spread);
+            if metropolis(now - energy, self.temperature, self.u) {
+                return Some((layout.len(), now));
+            }
+        }
+        layout.undo(self.from, self.member);
+        None
     }
 }

@@ -93,6 +93,38 @@ impl<'a> Layout<'a> {
         layout
     }
 
+    /// Returns where this layout's squares are, for a copy of it to take.
+    pub(super) fn placing(&self) -> Placing {
+        Placing {
+            order: self.order.clone(),
+            member: self.member.clone(),
+            start: self.start.clone(),
+            end: self.end.clone(),
+            table: self.table.clone(),
+        }
+    }
+
+    /// Returns a layout that places its squares as this one does.
+    pub(super) fn copy(&self) -> Layout<'a> {
+        let mut copy = Layout::new(
+            self.pools,
+            self.order.clone(),
+            self.member.clone(),
+            self.negative_offsets,
+        );
+        copy.take_placing(&self.placing());
+        copy
+    }
+
+    /// Puts the squares where `placing` (of a layout of the same pools) has them.
+    pub(super) fn take_placing(&mut self, placing: &Placing) {
+        self.order.clone_from(&placing.order);
+        self.member.clone_from(&placing.member);
+        self.start.clone_from(&placing.start);
+        self.end.clone_from(&placing.end);
+        self.table.clone_from(&placing.table);
+    }
+
     /// Returns the pattern placed `at` in the order.
     pub(super) fn pattern(&self, at: usize) -> &'a Pattern {
         let sq = self.order[at];
@@ -150,9 +182,10 @@ impl<'a> Layout<'a> {
     /// below the old one that meet a vacated stretch are tried, and the old start is kept
     /// if none fits and it still does: the same layout as placing afresh.
     ///
-    /// Returns false, with the squares after it not placed, once a square ends past `cap`:
-    /// the table is then longer than the caller takes, and only [`Layout::undo`] follows.
-    pub(super) fn place_from_known(&mut self, from: usize, cap: usize) -> bool {
+    /// Returns false, with the squares after it not placed, once `go` refuses a square's
+    /// end (the table is then longer than the caller takes, or the move is no longer
+    /// wanted): only [`Layout::undo`] follows.
+    pub(super) fn place_from_known(&mut self, from: usize, go: impl Fn(usize) -> bool) -> bool {
         let before = core::mem::take(&mut self.before);
         let mut under = core::mem::take(&mut self.under);
         let mut moved = core::mem::take(&mut self.moved);
@@ -190,7 +223,7 @@ impl<'a> Layout<'a> {
                 let kept = s == before.start[x] && before.changed != Some(x);
                 spans.placed(x, s, self.end[at], kept);
             }
-            if self.end[at] > cap {
+            if !go(self.end[at]) {
                 done = false;
                 break;
             }
@@ -292,6 +325,16 @@ impl<'a> Layout<'a> {
         }
         out
     }
+}
+
+/// Where a layout's squares are: the order, members, starts and ends that decide it and the
+/// table they take. Its scratch (what a move notes to refit and undo) is not part of it.
+pub(super) struct Placing {
+    order: Vec<usize>,
+    member: Vec<usize>,
+    start: Vec<usize>,
+    end: Vec<usize>,
+    table: Table,
 }
 
 /// Where the squares from some place in the order on were before a move: per square (an

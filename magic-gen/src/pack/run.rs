@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::anneal::Annealer;
 use super::checkpoint::{PackCheckpoint, PackKey};
+use super::pair::with_helper;
 
 /// Counters of a packing run, for a progress bar: summed over its packings
 /// ([`PackSettings::seeds`](super::PackSettings::seeds)).
@@ -52,8 +53,9 @@ pub struct PackHooks<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// How often to save, and the function that saves a checkpoint.
     pub checkpoint: Option<SavePack<'a>>,
-    /// Threads to run the packings on, at most one per packing (0 counts as 1: the
-    /// calling thread). Never changes the result.
+    /// Threads to run the packings on (0 counts as 1: the calling thread): one per
+    /// packing, or two where there are at least two per packing (a helper tries the next
+    /// move ahead, see `pair.rs`). Never changes the result.
     pub threads: usize,
 }
 
@@ -61,20 +63,42 @@ pub struct PackHooks<'a> {
 pub(super) type Publish<'p> = (Duration, &'p mut dyn FnMut(PackCheckpoint));
 
 /// Makes the annealer's moves until its run is done or `stop` is set, adding each move to
-/// `progress` and handing a checkpoint to `publish` at its intervals.
+/// `progress` and handing a checkpoint to `publish` at its intervals: two at a time with a
+/// helper thread if `pair` (the same moves, see `pair.rs`).
 pub(super) fn anneal(
     annealer: &mut Annealer,
     key: &PackKey,
-    stop: Option<&AtomicBool>,
-    progress: Option<&PackProgress>,
+    (stop, progress): (Option<&AtomicBool>, Option<&PackProgress>),
+    publish: Option<Publish>,
+    pair: bool,
+) {
+    let watch = (stop, progress);
+    if pair && !annealer.finished() {
+        with_helper(annealer, |annealer, helper| {
+            moves(annealer, key, watch, publish, |a| helper.step_two(a));
+        });
+    } else {
+        moves(annealer, key, watch, publish, |a| {
+            a.step();
+            1
+        });
+    }
+}
+
+/// Makes moves with `step` (which returns how many it made) as [`anneal`] says.
+fn moves(
+    annealer: &mut Annealer,
+    key: &PackKey,
+    (stop, progress): (Option<&AtomicBool>, Option<&PackProgress>),
     mut publish: Option<Publish>,
+    mut step: impl FnMut(&mut Annealer) -> u64,
 ) {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let mut last = Instant::now();
     while !annealer.finished() && !stopped() {
-        annealer.step();
+        let made = step(annealer);
         if let Some(p) = progress {
-            p.moves.fetch_add(1, Ordering::Relaxed);
+            p.moves.fetch_add(made, Ordering::Relaxed);
             p.best.fetch_min(annealer.best_len, Ordering::Relaxed);
         }
         if let Some((every, publish)) = &mut publish {

@@ -82,16 +82,16 @@ struct Ended<'a> {
 }
 
 /// Runs `annealer` until done or `stop`, counting in `progress` and handing its
-/// checkpoints to `publish` every `every`.
+/// checkpoints to `publish` every `every`, on a helper thread too if `pair`.
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
-    (stop, progress): (Option<&AtomicBool>, Option<&PackProgress>),
-    every: Option<Duration>,
+    watch: (Option<&AtomicBool>, Option<&PackProgress>),
+    (every, pair): (Option<Duration>, bool),
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
     let publish = every.map(|every| (every, publish));
-    anneal(annealer, key, stop, progress, publish);
+    anneal(annealer, key, watch, publish, pair);
     let mut best = annealer.best_layout();
     if key.settings.short_spans {
         best.shorten_spans();
@@ -132,6 +132,8 @@ pub(super) fn pack_seeds<'a>(
             .collect()
     };
     let threads = hooks.threads.clamp(1, packings.len());
+    // A packing takes a helper thread where there are two threads for each.
+    let pair = hooks.threads >= 2 * packings.len();
     let mut save = hooks.checkpoint.take();
     let every = save.as_ref().map(|(every, _)| *every);
     let watch = (hooks.stop, hooks.progress);
@@ -148,7 +150,7 @@ pub(super) fn pack_seeds<'a>(
                 &mut annealer,
                 &key,
                 watch,
-                every,
+                (every, pair),
                 &mut publish,
             )));
         }
@@ -173,7 +175,7 @@ pub(super) fn pack_seeds<'a>(
                     let mut publish = |c: PackCheckpoint| {
                         *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = c;
                     };
-                    let end = run_one(&mut annealer, &key, watch, every, &mut publish);
+                    let end = run_one(&mut annealer, &key, watch, (every, pair), &mut publish);
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
                     // The receiver only stops listening once every packing has ended.
                     let _ = done.send(());
