@@ -3,7 +3,9 @@
 
 use crate::index::magic_hash;
 
-use super::table::{EpochTable, SquareData};
+use core::ops::ControlFlow;
+
+use super::table::{EpochTable, Placed, SquareData};
 
 /// Holes shorter than this between two used slots of one square count as blocked (see
 /// [`white_blocked_slots`]; a judgement, the only value measured).
@@ -30,23 +32,37 @@ impl EpochTable {
         magic: u64,
         bits: u8,
     ) -> Option<(u32, f64)> {
-        self.measure(entries, magic, bits)?;
-        let epoch = self.epoch;
+        // The used slots as bits, one word a block: the holes and the blocks come from the
+        // used slots alone, not from a pass over every slot.
+        let mut used = core::mem::take(&mut self.used);
+        used.clear();
+        used.resize(self.slots.len().div_ceil(CLUMP_BLOCK), 0);
+        let flow = self.place_all(entries, magic, bits, |_, i, placed| match placed {
+            Placed::Free => {
+                used[i / 64] |= 1 << (i % 64);
+                ControlFlow::Continue(())
+            }
+            Placed::Shared => ControlFlow::Continue(()),
+            Placed::Collision => ControlFlow::Break(()),
+        });
+        if flow.is_break() {
+            self.used = used;
+            return None;
+        }
         let (mut blocked, mut spread) = (0, 0.0);
         let mut last = None;
-        for (b, block) in self.slots.chunks(CLUMP_BLOCK).enumerate() {
-            let mut in_block = 0u32;
-            for (j, &slot) in block.iter().enumerate() {
-                if slot >> 8 == epoch {
-                    let i = b * CLUMP_BLOCK + j;
-                    let gap = last.map_or(u32::MAX, |l: usize| (i - l - 1) as u32);
-                    blocked += 1 + if gap < SHORT_HOLE { gap } else { 0 };
-                    last = Some(i);
-                    in_block += 1;
-                }
+        for (b, &block) in used.iter().enumerate() {
+            let mut rest = block;
+            while rest != 0 {
+                let i = b * CLUMP_BLOCK + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let gap = last.map_or(u32::MAX, |l: usize| (i - l - 1) as u32);
+                blocked += 1 + if gap < SHORT_HOLE { gap } else { 0 };
+                last = Some(i);
             }
-            spread += f64::from(in_block).sqrt();
+            spread += f64::from(block.count_ones()).sqrt();
         }
+        self.used = used;
         Some((blocked, spread))
     }
 }
@@ -54,6 +70,9 @@ impl EpochTable {
 /// Slots per block of the spread [`EpochTable::clumped`] measures: climbs with blocks of 64
 /// reached fewer blocked slots than with 16 or 32 (docs/results/sets.md).
 pub(crate) const CLUMP_BLOCK: usize = 64;
+
+// [`EpochTable::clumped`] holds a block's used slots in one word.
+const _: () = assert!(CLUMP_BLOCK == 64);
 
 /// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on
 /// `piece`'s `sq`, or `None` if it is not a magic there: its used slots plus the holes

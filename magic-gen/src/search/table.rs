@@ -106,6 +106,8 @@ pub(crate) struct EpochTable {
     /// epoch matches.
     pub(super) slots: Vec<u32>,
     pub(super) epoch: u32,
+    /// Scratch of [`EpochTable::clumped`]: the current candidate's used slots as bits.
+    pub(super) used: Vec<u64>,
 }
 
 impl EpochTable {
@@ -114,6 +116,7 @@ impl EpochTable {
         EpochTable {
             slots: vec![0; 1 << bits],
             epoch: 0,
+            used: Vec::new(),
         }
     }
 
@@ -132,7 +135,7 @@ impl EpochTable {
     /// candidate and calls `visit` with each entry's position, its slot and what the slot
     /// test found there ([`place`]); stops early when `visit` breaks.
     #[inline(always)]
-    fn place_all<B>(
+    pub(super) fn place_all<B>(
         &mut self,
         entries: &[(u64, u8)],
         magic: u64,
@@ -389,7 +392,7 @@ fn place(slot: &mut u32, stamp: u32, id: u8) -> Placed {
 
 /// What the slot test found for one key of a candidate.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Placed {
+pub(super) enum Placed {
     /// The slot was free: the key now holds it.
     Free,
     /// The slot holds the same attack set: a constructive collision.
