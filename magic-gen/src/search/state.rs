@@ -257,6 +257,26 @@ impl Scan {
         }
     }
 
+    /// Returns false if [`Scan::insert`] would drop `f` whatever its blocked slots, which
+    /// are at least its used ones: then they need not be measured. A find out of the pool
+    /// with more used slots than the last sparse find blocks is dropped.
+    pub(crate) fn may_keep(&self, job: &Job, f: &Found) -> bool {
+        let (pool, sparse) = self.kept();
+        if job.found.len() < pool {
+            return true;
+        }
+        let key = self.rank(f);
+        if job.found[..pool].partition_point(|g| self.rank(g) <= key) < pool {
+            return true;
+        }
+        if sparse == 0 || !self.ranks_by_blocked() {
+            return sparse > 0;
+        }
+        job.found
+            .get(pool + sparse - 1)
+            .is_none_or(|last| last.blocked >= f.used)
+    }
+
     /// Returns true when `job` has reached its goal or spent its budget.
     pub(crate) fn finished(&self, job: &Job) -> bool {
         let enough = job.found.len() >= self.keep();

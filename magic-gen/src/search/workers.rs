@@ -152,17 +152,17 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             &mut scratch.table,
             scan.patience,
         );
-        let blocked = scan.blocked(&mut scratch.table, &scratch.entries, magic, job.bits);
-        scan.insert(
-            job,
-            Found {
-                index,
-                magic,
-                used,
-                span,
-                blocked,
-            },
-        );
+        let mut found = Found {
+            index,
+            magic,
+            used,
+            span,
+            blocked: 0,
+        };
+        if scan.may_keep(job, &found) {
+            found.blocked = scan.blocked(&mut scratch.table, &scratch.entries, magic, job.bits);
+            scan.insert(job, found);
+        }
         if scan.finished(job) && !matches!(scan.budget, Budget::Candidates(_)) {
             break;
         }

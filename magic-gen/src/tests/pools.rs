@@ -178,6 +178,56 @@ fn pools_keep_the_best_by_pack_cost_then_the_sparsest_of_the_rest_in_any_order()
 }
 
 #[test]
+fn a_white_find_said_to_be_dropped_whatever_its_blocked_slots_is_dropped() {
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(4);
+    let mut scan = options(Variant::White, 1).scan;
+    scan.budget = Budget::Candidates(1 << 20);
+    let (mut skipped, mut kept) = (0, 0);
+    for (pool, sparse) in [(8, 0), (8, 5), (1, 12), (400, 3)] {
+        (scan.pool, scan.sparse) = (pool, sparse);
+        let mut job = Job {
+            piece: Piece::Rook,
+            square: 0,
+            bits: 12,
+            next: 0,
+            found: Vec::new(),
+            done: false,
+        };
+        for index in 0..300 {
+            let used = 400 + (rng.next_u64() % 40) as u32 * 8;
+            let f = Found {
+                index,
+                magic: index,
+                used,
+                span: 900 + (rng.next_u64() % 60) as u32 * 50,
+                // Blocked slots: the used ones, and maybe short holes.
+                blocked: used + (rng.next_u64() % 3) as u32 * 20,
+            };
+            if scan.may_keep(&job, &f) {
+                kept += 1;
+                scan.insert(&mut job, f);
+            } else {
+                // Whatever its blocked slots (at least its used ones), it changes nothing.
+                skipped += 1;
+                for blocked in [f.used, f.blocked, u32::MAX] {
+                    let mut tried = job.clone();
+                    scan.insert(&mut tried, Found { blocked, ..f });
+                    assert_eq!(
+                        tried.found, job.found,
+                        "pool {pool} sparse {sparse} find {index}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        skipped > 100 && kept > 100,
+        "{skipped} skipped, {kept} kept"
+    );
+}
+
+#[test]
 fn a_sparse_pool_is_saved_on_the_pool_line_and_read_back() {
     let mut o = options(Variant::Black, 1);
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
