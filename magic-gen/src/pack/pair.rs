@@ -150,8 +150,8 @@ impl Helper<'_> {
         let kept = first.try_on(&mut a.layout, a.energy, a.spread, || true);
         (a.moves, a.temperature, a.rng) = (a.moves + 1, first_t, after_first);
         if let Some(kept) = kept {
-            a.keep(kept);
             self.drop.store(true, Ordering::Relaxed);
+            a.keep(kept);
             self.take(a);
             // The dropped move's answer, read so that the next one is the next move's.
             let _ = self.tried.recv();

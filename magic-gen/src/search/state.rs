@@ -238,8 +238,7 @@ impl Scan {
     pub(crate) fn insert(&self, job: &mut Job, f: Found) {
         let (pool, sparse) = self.kept();
         let in_pool = job.found.len().min(pool);
-        let key = self.rank(&f);
-        let at = job.found[..in_pool].partition_point(|g| self.rank(g) <= key);
+        let at = self.pool_place(job, &f);
         let out = if at < pool {
             job.found.insert(at, f);
             if in_pool < pool {
@@ -257,16 +256,20 @@ impl Scan {
         }
     }
 
+    /// Returns where `f` goes among `job`'s pool by [`Scan::rank`]: at the pool size or
+    /// beyond, it is not in the pool.
+    fn pool_place(&self, job: &Job, f: &Found) -> usize {
+        let in_pool = job.found.len().min(self.kept().0);
+        let key = self.rank(f);
+        job.found[..in_pool].partition_point(|g| self.rank(g) <= key)
+    }
+
     /// Returns false if [`Scan::insert`] would drop `f` whatever its blocked slots, which
     /// are at least its used ones: then they need not be measured. A find out of the pool
     /// with more used slots than the last sparse find blocks is dropped.
     pub(crate) fn may_keep(&self, job: &Job, f: &Found) -> bool {
         let (pool, sparse) = self.kept();
-        if job.found.len() < pool {
-            return true;
-        }
-        let key = self.rank(f);
-        if job.found[..pool].partition_point(|g| self.rank(g) <= key) < pool {
+        if self.pool_place(job, f) < pool {
             return true;
         }
         if sparse == 0 || !self.ranks_by_blocked() {

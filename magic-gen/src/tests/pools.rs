@@ -125,6 +125,18 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     );
 }
 
+/// Returns an empty 12-bit job of rook a1, to insert finds into.
+fn rook_a1_job() -> Job {
+    Job {
+        piece: Piece::Rook,
+        square: 0,
+        bits: 12,
+        next: 0,
+        found: Vec::new(),
+        done: false,
+    }
+}
+
 #[test]
 fn pools_keep_the_best_by_pack_cost_then_the_sparsest_of_the_rest_in_any_order() {
     use crate::search::{pack_cost, sparse_cost};
@@ -142,14 +154,6 @@ fn pools_keep_the_best_by_pack_cost_then_the_sparsest_of_the_rest_in_any_order()
         .collect();
     let mut scan = options(Variant::Black, 1).scan;
     scan.budget = Budget::Candidates(1 << 20);
-    let job = || Job {
-        piece: Piece::Rook,
-        square: 0,
-        bits: 12,
-        next: 0,
-        found: Vec::new(),
-        done: false,
-    };
     for (pool, sparse) in [(8, 0), (8, 5), (1, 12), (400, 3)] {
         (scan.pool, scan.sparse) = (pool, sparse);
         // What is kept, by the definition: the pool, then the sparsest of the rest.
@@ -168,7 +172,7 @@ fn pools_keep_the_best_by_pack_cost_then_the_sparsest_of_the_rest_in_any_order()
             if order == 0 {
                 shuffled.reverse();
             }
-            let mut j = job();
+            let mut j = rook_a1_job();
             for &f in &shuffled {
                 scan.insert(&mut j, f);
             }
@@ -186,14 +190,7 @@ fn a_white_find_said_to_be_dropped_whatever_its_blocked_slots_is_dropped() {
     let (mut skipped, mut kept) = (0, 0);
     for (pool, sparse) in [(8, 0), (8, 5), (1, 12), (400, 3)] {
         (scan.pool, scan.sparse) = (pool, sparse);
-        let mut job = Job {
-            piece: Piece::Rook,
-            square: 0,
-            bits: 12,
-            next: 0,
-            found: Vec::new(),
-            done: false,
-        };
+        let mut job = rook_a1_job();
         for index in 0..300 {
             let used = 400 + (rng.next_u64() % 40) as u32 * 8;
             let f = Found {
