@@ -82,7 +82,9 @@ struct Ended<'a> {
 }
 
 /// Runs `annealer` until done or `stop`, counting in `progress` and handing its
-/// checkpoints to `publish` every `every`, on a helper thread too if `pair`.
+/// checkpoints to `publish` every `every` and once more at its end (a packing shorter
+/// than `every` would otherwise be saved at move 0, and a resume would make its moves
+/// again), on a helper thread too if `pair`.
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
@@ -90,16 +92,18 @@ fn run_one<'a>(
     (every, pair): (Option<Duration>, bool),
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
-    let publish = every.map(|every| (every, publish));
-    anneal(annealer, key, watch, publish, pair);
+    let mut during = |c: PackCheckpoint| publish(c);
+    let during: &mut dyn FnMut(PackCheckpoint) = &mut during;
+    anneal(annealer, key, watch, every.map(|e| (e, during)), pair);
+    let checkpoint = annealer.checkpoint(key);
+    if every.is_some() {
+        publish(checkpoint.clone());
+    }
     let mut best = annealer.best_layout();
     if key.settings.short_spans {
         best.shorten_spans();
     }
-    Ended {
-        checkpoint: annealer.checkpoint(key),
-        best,
-    }
+    Ended { checkpoint, best }
 }
 
 /// Packs `pools` placed greedily in `order` as `key` says (one packing per seed), going
@@ -191,7 +195,14 @@ pub(super) fn pack_seeds<'a>(
                     None => Duration::from_secs(3600),
                 };
                 match finished.recv_timeout(wait) {
-                    Ok(()) => left -= 1,
+                    // A packing's end is saved at once: the others' last checkpoints and
+                    // its final one, which a resume then takes as done.
+                    Ok(()) => {
+                        left -= 1;
+                        if let Some((_, save)) = &mut save {
+                            save(&snapshot());
+                        }
+                    }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         if let Some((_, save)) = &mut save {
                             save(&snapshot());

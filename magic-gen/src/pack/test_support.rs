@@ -55,6 +55,9 @@ pub(crate) fn packed_from(
     Ok((set, saved.into_iter().map(|mut c| c.remove(0)).collect()))
 }
 
+/// The checkpoints a packing run saved, one list per save.
+pub(crate) type Saves = Vec<Vec<PackCheckpoint>>;
+
 /// Packs `pools` (12 index bits each) as `settings` say on `threads` threads, going on from
 /// `resume`, and returns the set and the checkpoints saved (on one thread: after every
 /// move of every packing), the last one those returned.
@@ -64,22 +67,37 @@ pub(crate) fn packed_seeds(
     resume: &[PackCheckpoint],
     stop: &AtomicBool,
     threads: usize,
-) -> Result<(MagicSet, Vec<Vec<PackCheckpoint>>), PackMismatch> {
-    let mut saved: Vec<Vec<PackCheckpoint>> = Vec::new();
-    let mut save = |c: &[PackCheckpoint]| saved.push(c.to_vec());
-    let mut hooks = PackHooks {
-        progress: None,
-        stop: Some(stop),
-        checkpoint: Some((Duration::ZERO, &mut save)),
-        threads,
-    };
-    let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
+) -> Result<(MagicSet, Saves), PackMismatch> {
+    let (set, mut saved, end) =
+        saving_every(pools, settings, resume, stop, threads, Duration::ZERO)?;
     // Saves repeat a packing's last checkpoint; the run's end closes the list once.
     saved.dedup();
     if saved.last() != Some(&end) {
         saved.push(end);
     }
     Ok((set, saved))
+}
+
+/// Packs `pools` as [`packed_seeds`] does, saving every `every`, and returns the set, every
+/// save as it came, and the checkpoints the run returned.
+pub(crate) fn saving_every(
+    pools: &[Vec<Pattern>],
+    settings: PackSettings,
+    resume: &[PackCheckpoint],
+    stop: &AtomicBool,
+    threads: usize,
+    every: Duration,
+) -> Result<(MagicSet, Saves, Vec<PackCheckpoint>), PackMismatch> {
+    let mut saved: Saves = Vec::new();
+    let mut save = |c: &[PackCheckpoint]| saved.push(c.to_vec());
+    let mut hooks = PackHooks {
+        progress: None,
+        stop: Some(stop),
+        checkpoint: Some((every, &mut save)),
+        threads,
+    };
+    let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
+    Ok((set, saved, end))
 }
 
 /// Packs `pools` (12 index bits each) with `iterations` annealing moves.

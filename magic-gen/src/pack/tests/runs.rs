@@ -1,6 +1,8 @@
 //! Runs of the packer: checkpoints refused or resumed, several packings at once, and a
 //! packing's moves on two threads.
 
+use std::time::Duration;
+
 use super::*;
 
 #[test]
@@ -161,6 +163,37 @@ fn several_packings_resumed_mid_run_end_as_an_uninterrupted_run() {
     let (greedy, at_zero) = packed_seeds(&pools, two, &[], &halt, 2).unwrap();
     assert_eq!(greedy, packed(&pools, 0, false));
     assert!(at_zero.last().unwrap().iter().all(|c| c.moves == 0));
+}
+
+#[test]
+fn a_packing_that_ends_between_saves_is_saved_at_its_end() {
+    let pools = random_pools(7);
+    let go = AtomicBool::new(false);
+    let three = seeds(packing(150, false), 3);
+    let hour = Duration::from_secs(3600);
+    for threads in [1, 2, 3] {
+        let (_, saved, end) = saving_every(&pools, three, &[], &go, threads, hour).unwrap();
+        // Saves an hour apart come only at the packings' ends, one each, every packing
+        // either untouched or done; the last is the run's end.
+        assert_eq!(saved.len(), 3, "on {threads} threads");
+        for save in &saved {
+            assert!(
+                save.iter().all(|c| c.moves == 0 || c.moves == 150),
+                "{threads}"
+            );
+        }
+        // The k-th save follows the k-th end at least (on one thread, exactly).
+        let done = |k: usize| saved[k].iter().filter(|c| c.moves == 150).count();
+        for k in 0..3 {
+            assert!(done(k) > k, "save {k} on {threads} threads");
+            assert!(threads > 1 || done(k) == k + 1, "save {k} on one thread");
+        }
+        assert_eq!(saved.last(), Some(&end));
+        // A resume from the first save makes the moves of the two packings left alone.
+        let (set, _, after) = saving_every(&pools, three, &saved[0], &go, 1, hour).unwrap();
+        assert_eq!(set, packed_seeds(&pools, three, &[], &go, 1).unwrap().0);
+        assert_eq!(after, end);
+    }
 }
 
 #[test]
