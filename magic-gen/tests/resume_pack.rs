@@ -365,8 +365,25 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
     // Uninterrupted on one thread; killed on two once both packings have moved, then
     // resumed on one: the same set, byte for byte.
     let one = with(&["--threads", "1", "--state", "p.pack", "--out", "set.txt"]);
-    run(&whole, one).assert_success();
+    let uninterrupted = run(&whole, one);
+    uninterrupted.assert_success();
     let expected = fs::read(whole.join("set.txt")).unwrap();
+    // Each packing's shortest table is reported, as its checkpoint section holds it.
+    let out = &uninterrupted.stdout;
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("packings (seed, entries): "));
+    let state = fs::read_to_string(whole.join("p.pack")).unwrap();
+    let best: Vec<String> = state
+        .lines()
+        .filter_map(|l| l.strip_prefix("pack-progress "))
+        .map(|l| l.rsplit(' ').next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        line,
+        Some(format!("packings (seed, entries): 1 {}, 2 {}", best[0], best[1]).as_str()),
+        "{out}"
+    );
     let args = with(&["--threads", "2", "--state", "p.pack", "--out", "set.txt"]);
     let both_moved = |t: &str| {
         let sections = t.split("\npack ").skip(1).collect::<Vec<_>>();

@@ -299,6 +299,16 @@ pub fn summarise(outcome: &SearchOutcome) {
             total
         );
     }
+    if outcome.pack.len() > 1 {
+        // Each packing's shortest table: how far apart the seeds land tells a hunter
+        // whether more seeds or more moves pay.
+        let each: Vec<String> = outcome
+            .pack
+            .iter()
+            .map(|c| format!("{} {}", c.settings.seed, c.best_length))
+            .collect();
+        say!("packings (seed, entries): {}", each.join(", "));
+    }
     if !outcome.unmet.is_empty() {
         let names: Vec<String> = outcome
             .unmet
