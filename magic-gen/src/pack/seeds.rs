@@ -92,6 +92,8 @@ fn run_one<'a>(
     (every, pair): (Option<Duration>, bool),
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
+    // Lent to the annealing through a closure of its own, so that `publish` is free for
+    // the end's checkpoint once the annealing returns.
     let mut during = |c: PackCheckpoint| publish(c);
     let during: &mut dyn FnMut(PackCheckpoint) = &mut during;
     anneal(annealer, key, watch, every.map(|e| (e, during)), pair);
