@@ -63,8 +63,10 @@ pub struct PackHooks<'a> {
 pub(super) type Publish<'p> = (Duration, &'p mut dyn FnMut(PackCheckpoint));
 
 /// Makes the annealer's moves until its run is done or `stop` is set, adding each move to
-/// `progress` and handing a checkpoint to `publish` at its intervals: two at a time with a
-/// helper thread if `pair` (the same moves, see `pair.rs`).
+/// `progress` and handing a checkpoint to `publish` at its intervals and once more at the
+/// end (a packing shorter than an interval would otherwise be saved at move 0, and a
+/// resume would make its moves again): two at a time with a helper thread if `pair` (the
+/// same moves, see `pair.rs`).
 pub(super) fn anneal(
     annealer: &mut Annealer,
     key: &PackKey,
@@ -107,5 +109,8 @@ fn moves(
                 last = Instant::now();
             }
         }
+    }
+    if let Some((_, publish)) = &mut publish {
+        publish(annealer.checkpoint(key));
     }
 }

@@ -82,9 +82,7 @@ struct Ended<'a> {
 }
 
 /// Runs `annealer` until done or `stop`, counting in `progress` and handing its
-/// checkpoints to `publish` every `every` and once more at its end (a packing shorter
-/// than `every` would otherwise be saved at move 0, and a resume would make its moves
-/// again), on a helper thread too if `pair`.
+/// checkpoints to `publish` every `every` and at its end, on a helper thread too if `pair`.
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
@@ -92,20 +90,15 @@ fn run_one<'a>(
     (every, pair): (Option<Duration>, bool),
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
-    // Lent to the annealing through a closure of its own, so that `publish` is free for
-    // the end's checkpoint once the annealing returns.
-    let mut during = |c: PackCheckpoint| publish(c);
-    let during: &mut dyn FnMut(PackCheckpoint) = &mut during;
-    anneal(annealer, key, watch, every.map(|e| (e, during)), pair);
-    let checkpoint = annealer.checkpoint(key);
-    if every.is_some() {
-        publish(checkpoint.clone());
-    }
+    anneal(annealer, key, watch, every.map(|e| (e, publish)), pair);
     let mut best = annealer.best_layout();
     if key.settings.short_spans {
         best.shorten_spans();
     }
-    Ended { checkpoint, best }
+    Ended {
+        checkpoint: annealer.checkpoint(key),
+        best,
+    }
 }
 
 /// Packs `pools` placed greedily in `order` as `key` says (one packing per seed), going
