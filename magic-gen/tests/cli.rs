@@ -222,6 +222,54 @@ fn search_without_arguments_verifies_prints_a_summary_and_writes_nothing() {
         .contains("table: 107648 entries (841.0 KiB of u64)"));
     assert!(run.stdout.contains("nothing written"));
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+    assert_eq!(stages(&run.stdout), ["scan", "verification"]);
+}
+
+/// Returns the stage names of the `time by stage` line in `out`, each checked to carry a
+/// time in seconds.
+fn stages(out: &str) -> Vec<String> {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("time by stage: "))
+        .unwrap_or_else(|| panic!("no time by stage in {out}"));
+    line.split(", ")
+        .map(|stage| {
+            let (name, time) = stage.split_once(' ').expect("name and time");
+            let seconds = time.strip_suffix(" s").expect("seconds");
+            assert!(seconds.parse::<f64>().is_ok_and(|t| t >= 0.0), "{line}");
+            name.to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_packed_search_and_pack_report_the_time_of_each_stage() {
+    let dir = scratch("stages");
+    let args = [
+        "search",
+        "--variant",
+        "black",
+        "--candidates",
+        "4096",
+        "--polish",
+        "100",
+        "--pack-iterations",
+        "100",
+    ];
+    let run = magic_gen(&dir, &args);
+    run.assert_success();
+    let all = ["scan", "polish", "pools", "packing", "verification"];
+    assert_eq!(stages(&run.stdout), all);
+    let published = workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let args = [
+        "pack",
+        published.to_str().unwrap(),
+        "--pack-iterations",
+        "100",
+    ];
+    let run = magic_gen(&dir, &args);
+    run.assert_success();
+    assert_eq!(stages(&run.stdout), ["packing", "verification"]);
 }
 
 #[test]

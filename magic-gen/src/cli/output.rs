@@ -299,6 +299,13 @@ pub fn summarise(outcome: &SearchOutcome) {
             total
         );
     }
+    // Where a long hunt's time went, for choosing what to give it more or less of.
+    let stages: Vec<String> = outcome
+        .stages
+        .iter()
+        .map(|(name, time)| format!("{name} {:.2} s", time.as_secs_f64()))
+        .collect();
+    say!("time by stage: {}", stages.join(", "));
     if outcome.pack.len() > 1 {
         // Each packing's shortest table: how far apart the seeds land tells a hunter
         // whether more seeds or more moves pay.

@@ -249,6 +249,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let scanned_from = state.jobs.clone();
     let mut save_error = None;
+    let mut scan_time = Duration::ZERO;
     let result = std::thread::scope(|s| {
         let watcher = s.spawn(|| {
             watch(
@@ -268,7 +269,9 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                     }
                 }
             };
+            let scan_start = Instant::now();
             search::run(&mut state, &limits, &progress, Some((every, &mut save)));
+            scan_time = scan_start.elapsed();
             // A scan that moved on packs other pools: the saved packing is void.
             let resume: &[PackCheckpoint] = if state.jobs == scanned_from {
                 &saved_pack
@@ -300,13 +303,14 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         let _ = watcher.join();
         result
     });
-    let outcome = result?.map_err(|e| match (e, &args.resume) {
+    let mut outcome = result?.map_err(|e| match (e, &args.resume) {
         (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
         (e, _) => e.to_string(),
     })?;
     if let Some(e) = save_error {
         return Err(e);
     }
+    outcome.stages.insert(0, ("scan", scan_time));
     // A stopped packing is saved where it stopped, for --resume to go on; a finished one
     // leaves the state as the scan left it, and so does one stopped before its first move
     // (a Ctrl-C during the scan), whose checkpoint is where a fresh packing starts.

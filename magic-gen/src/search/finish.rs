@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
@@ -45,6 +46,15 @@ pub struct SearchOutcome {
     /// checkpoint after its last move, which is every move asked for unless the run was
     /// stopped.
     pub pack: Vec<PackCheckpoint>,
+    /// Wall time of each stage that made the set from the scan's finds, in order: polish,
+    /// pools and packing (black and white only), then verification.
+    pub stages: Vec<(&'static str, Duration)>,
+}
+
+/// Returns what `f` returns and the wall time it took.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    (f(), start.elapsed())
 }
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
@@ -187,7 +197,8 @@ pub fn finish(
         // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
         // their finds share the square's pool.
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let magics = polished(state, &limits.polish, limits.threads);
+        let (magics, polish) = timed(|| polished(state, &limits.polish, limits.threads));
+        let pools_start = Instant::now();
         for (job, magics) in state.jobs.iter().zip(magics) {
             let data = SquareData::new(job.piece, job.square, variant);
             let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
@@ -211,7 +222,8 @@ pub fn finish(
                 square_name((i % 64) as u8)
             )));
         }
-        return pack_pools(variant, &pools, &limits.pack, resume, hooks);
+        let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
+        return pack_pools(variant, &pools, &limits.pack, resume, hooks, stages);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -242,7 +254,7 @@ pub fn finish(
         }
         lay_out_back_to_back(&mut set);
     }
-    outcome(set, unmet, Vec::new())
+    outcome(set, unmet, Vec::new(), Vec::new())
 }
 
 /// Returns the outcome of a set the search made, verified: a failure is an internal error,
@@ -251,8 +263,11 @@ fn outcome(
     set: MagicSet,
     unmet: Vec<(Piece, u8)>,
     pack: Vec<PackCheckpoint>,
+    mut stages: Vec<(&'static str, Duration)>,
 ) -> Result<SearchOutcome, Error> {
-    let verified = verify(&set).map_err(|failures| {
+    let (verified, verification) = timed(|| verify(&set));
+    stages.push(("verification", verification));
+    let verified = verified.map_err(|failures| {
         let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
         Error::Search(format!(
             "internal: the search produced a set that fails verification:\n{}",
@@ -264,6 +279,7 @@ fn outcome(
         report: verified.report,
         unmet,
         pack,
+        stages,
     })
 }
 
@@ -306,20 +322,23 @@ pub fn repack(
             pools.push(vec![pattern(&data, e.magic, e.bits)]);
         }
     }
-    pack_pools(variant, &pools, settings, resume, hooks)
+    pack_pools(variant, &pools, settings, resume, hooks, Vec::new())
 }
 
 /// Returns the outcome of packing `pools` as `settings` say, going on from `resume` unless
-/// it is empty.
+/// it is empty, with the packing's and the verification's times after `stages`.
 fn pack_pools(
     variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
+    mut stages: Vec<(&'static str, Duration)>,
 ) -> Result<SearchOutcome, Error> {
-    let (set, end) = pack(variant, pools, settings, resume, hooks).map_err(Error::Checkpoint)?;
-    outcome(set, Vec::new(), end)
+    let (packed, packing) = timed(|| pack(variant, pools, settings, resume, hooks));
+    let (set, end) = packed.map_err(Error::Checkpoint)?;
+    stages.push(("packing", packing));
+    outcome(set, Vec::new(), end, stages)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.
