@@ -47,7 +47,8 @@ pub struct SearchOutcome {
     /// stopped.
     pub pack: Vec<PackCheckpoint>,
     /// Wall time of each stage that made the set from the scan's finds, in order: polish,
-    /// pools and packing (black and white only), then verification.
+    /// pools and packing (black and white only), then verification. `magic-gen search`
+    /// puts the scan's own time in front before printing them.
     pub stages: Vec<(&'static str, Duration)>,
 }
 
