@@ -34,6 +34,9 @@ use magic_gen::{empty_board_attacks, pext, relevant_mask, MagicSet, Piece};
 /// The backends of `src/backend/list.rs` and what the target gets of them.
 #[path = "build/backends.rs"]
 mod backends;
+/// Which CPU the build is for, and whether it runs PEXT in hardware.
+#[path = "build/cpu.rs"]
+mod cpu;
 /// The geometry tables: leapers, rays, `between`, `line`.
 #[path = "build/geometry.rs"]
 mod geometry;
@@ -267,7 +270,8 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(mb_pext)");
     println!("cargo:rustc-check-cfg=cfg(mb_line_tables)");
 
-    let target = Target::from_vars(|name| env::var(name).ok()).unwrap_or_else(|e| fail(&e));
+    let target =
+        Target::from_vars(|name| env::var(name).ok(), cpu::host_cpu()).unwrap_or_else(|e| fail(&e));
     let plan = plan(&target, feature).unwrap_or_else(|e| fail(&e));
     let compiled: Vec<&BackendSpec> = plan.compiled.iter().filter_map(|&n| spec(n)).collect();
 
@@ -276,6 +280,7 @@ fn main() {
         little_endian: target.little_endian,
     };
     println!("cargo:rustc-cfg=mb_default=\"{}\"", plan.default);
+    write(&out.dir.join("backend_why.txt"), plan.why.as_bytes());
     println!(
         "cargo:rustc-cfg=mb_const_default=\"{}\"",
         plan.const_default

@@ -2,9 +2,12 @@
 //! are compiled, which one is behind the crate-level lookups and the `const fn` ones,
 //! whether `between` and `line` are tables, and what to warn about. Everything it knows of
 //! a backend comes from its row in the list; everything it knows of the target, from
-//! cargo's `CARGO_CFG_*` variables. It uses std alone and decides without side effects,
-//! so `tests/build_choice.rs` includes it and checks the decisions for targets the host
-//! cannot build.
+//! cargo's `CARGO_CFG_*` variables and `-C target-cpu` (build/cpu.rs, a sibling module in
+//! both includers). It uses std alone and decides without side effects, so
+//! `tests/build_choice.rs` includes it and checks the decisions for targets the host cannot
+//! build.
+
+use super::cpu::{named_cpu, pext_verdict, Cpu, HostCpu};
 
 /// What a backend needs of the target (the `needs` words of the list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +58,8 @@ pub enum Kind {
     BareMetal,
     /// WebAssembly: the binary is downloaded.
     Wasm,
-    /// BMI2 and PEXT not switched off.
-    Bmi2,
+    /// BMI2, PEXT not switched off, and a CPU that runs PEXT in hardware (build/cpu.rs).
+    FastPext,
     /// Everything else: a hosted target with memory to spare.
     Hosted,
 }
@@ -67,7 +70,7 @@ impl Kind {
         Kind::NoTables,
         Kind::BareMetal,
         Kind::Wasm,
-        Kind::Bmi2,
+        Kind::FastPext,
         Kind::Hosted,
     ];
 }
@@ -131,8 +134,8 @@ macro_rules! kind {
     (wasm) => {
         Kind::Wasm
     };
-    (bmi2) => {
-        Kind::Bmi2
+    (fast_pext) => {
+        Kind::FastPext
     };
     (hosted) => {
         Kind::Hosted
@@ -172,13 +175,19 @@ pub fn default_for(kind: Kind) -> Result<&'static BackendSpec, String> {
     }
 }
 
-/// What cargo tells the build script about the target (never the host it runs on).
+/// What cargo tells the build script about the target (the host only for `native`).
 #[derive(Clone, Debug)]
 pub struct Target {
     /// `x86_64` with `bmi2` enabled and PEXT not switched off.
     pub pext: bool,
+    /// `--cfg magic_bitboards_no_pext`.
+    pub no_pext_asked: bool,
     /// `x86_64` with `avx2` enabled.
     pub avx2: bool,
+    /// `x86_64` with `avx512f` enabled.
+    pub avx512f: bool,
+    /// The CPU named by `-C target-cpu`, `native` resolved to the host.
+    pub cpu: Cpu,
     pub little_endian: bool,
     pub pointer_width: u32,
     /// `target_os = "none"`.
@@ -192,8 +201,12 @@ pub struct Target {
 }
 
 impl Target {
-    /// Reads the target from `var`, which returns cargo's variable of that name if set.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Target, String> {
+    /// Reads the target from `var`, which returns cargo's variable of that name if set, and
+    /// `host`, the identity of the host CPU if it is an x86 one (what `native` means there).
+    pub fn from_vars(
+        var: impl Fn(&str) -> Option<String>,
+        host: Option<HostCpu>,
+    ) -> Result<Target, String> {
         let get = |name: &str| var(name).unwrap_or_default();
         let features = get("CARGO_CFG_TARGET_FEATURE");
         let has = |feature: &str| features.split(',').any(|f| f == feature);
@@ -209,9 +222,14 @@ impl Target {
         let pointer_width = get("CARGO_CFG_TARGET_POINTER_WIDTH")
             .parse()
             .map_err(|_| "CARGO_CFG_TARGET_POINTER_WIDTH is not a number".to_string())?;
+        // `native` is the host's CPU, which only an x86 host building for x86 can stand for.
+        let host = host.filter(|_| x86_64);
         Ok(Target {
             pext: x86_64 && has("bmi2") && !no_pext,
+            no_pext_asked: no_pext,
             avx2: x86_64 && has("avx2"),
+            avx512f: x86_64 && has("avx512f"),
+            cpu: Cpu::from_name(named_cpu(&get("CARGO_ENCODED_RUSTFLAGS")), host),
             little_endian,
             pointer_width,
             bare_metal: get("CARGO_CFG_TARGET_OS") == "none",
@@ -238,10 +256,32 @@ impl Target {
             Kind::BareMetal
         } else if self.wasm {
             Kind::Wasm
-        } else if self.pext {
-            Kind::Bmi2
+        } else if self.pext && self.pext_verdict().0 {
+            Kind::FastPext
         } else {
             Kind::Hosted
+        }
+    }
+
+    /// Whether the CPU runs PEXT in hardware, and why (build/cpu.rs).
+    pub fn pext_verdict(&self) -> (bool, String) {
+        pext_verdict(&self.cpu, self.avx512f)
+    }
+
+    /// Why `kind` (this target's) gets its default, in a few words after the backend's name.
+    fn why(&self, kind: Kind) -> String {
+        match kind {
+            Kind::NoTables => format!("no attack table fits a {}-bit target", self.pointer_width),
+            Kind::BareMetal => "bare metal (target_os = \"none\"), where flash is counted in \
+                                KiB"
+            .to_string(),
+            Kind::Wasm => "WebAssembly, where black magics are the fastest lookups".to_string(),
+            Kind::FastPext => self.pext_verdict().1,
+            Kind::Hosted if self.no_pext_asked => {
+                "PEXT switched off by --cfg magic_bitboards_no_pext".to_string()
+            }
+            Kind::Hosted if self.pext => self.pext_verdict().1,
+            Kind::Hosted => "no BMI2: the fastest multiply backend".to_string(),
         }
     }
 
@@ -276,6 +316,8 @@ impl Target {
 pub struct Plan {
     /// The backend behind the crate-level lookups.
     pub default: &'static str,
+    /// Why it is the crate-level one, in a few words after its name.
+    pub why: String,
     /// The backend behind the crate-level `const fn` lookups.
     pub const_default: &'static str,
     /// Every compiled backend, in the list's order.
@@ -289,7 +331,7 @@ pub struct Plan {
 /// Decides the build for `target`, with `feature(name)` telling whether a backend's cargo
 /// feature is on. An error is a request the target cannot meet.
 pub fn plan(target: &Target, feature: impl Fn(&str) -> bool) -> Result<Plan, String> {
-    let default = match &target.backend_asked {
+    let (default, why) = match &target.backend_asked {
         Some(name) => {
             let Some(backend) = spec(name) else {
                 let names: Vec<&str> = BACKENDS.iter().map(|b| b.name).collect();
@@ -300,7 +342,10 @@ pub fn plan(target: &Target, feature: impl Fn(&str) -> bool) -> Result<Plan, Str
             if let Some(why) = target.lacks(backend) {
                 return Err(format!("--cfg magic_bitboards_backend=\"{name}\": {why}"));
             }
-            backend
+            (
+                backend,
+                "asked for by --cfg magic_bitboards_backend".to_string(),
+            )
         }
         // By measurement (docs/backends.md): the list says which backend is the default
         // on each kind of target.
@@ -314,7 +359,7 @@ pub fn plan(target: &Target, feature: impl Fn(&str) -> bool) -> Result<Plan, Str
             if let Some(why) = target.lacks(backend) {
                 return Err(format!("src/backend/list.rs: the default {why}"));
             }
-            backend
+            (backend, target.why(target.kind()))
         }
     };
     // The crate-level `const fn` lookups: the crate-level backend if its lookups are
@@ -372,6 +417,7 @@ pub fn plan(target: &Target, feature: impl Fn(&str) -> bool) -> Result<Plan, Str
     };
     Ok(Plan {
         default: default.name,
+        why,
         const_default: const_default.name,
         compiled,
         line_tables,

@@ -37,11 +37,13 @@
 //! The crate-level [`rook_attacks`], [`bishop_attacks`] and [`queen_attacks`] use the
 //! fastest backend for the target, chosen at compile time and named by [`BACKEND`]:
 //!
-//! * `pext_compact` where the target has BMI2 (e.g. `-C target-cpu=x86-64-v3`): PEXT
-//!   indices into 249 KiB of tables (u16 rook entries expanded by PDEP, u64 bishop
-//!   entries). Build with `--cfg magic_bitboards_no_pext` for AMD Zen 1/Zen 2 (and older
-//!   AMD), which run PEXT in microcode, slower than a multiply;
-//! * otherwise `black` (black magics), the fastest multiply backend in perft;
+//! * `pext_compact` where the target has BMI2 and the CPU runs PEXT in hardware: a CPU
+//!   named by `-C target-cpu` (Intel from Haswell, AMD from Zen 3, `native` on such a
+//!   host) or a level with AVX-512 (`x86-64-v4`). PEXT indices into 249 KiB of tables (u16
+//!   rook entries expanded by PDEP, u64 bishop entries);
+//! * otherwise `black` (black magics), the fastest multiply backend in perft: without
+//!   BMI2, on AMD before Zen 3 (`znver1`, `znver2`, or `native` on such a host), which runs
+//!   PEXT in microcode, and on a generic level such as `x86-64-v3`, which may run there;
 //! * `hyperbola` on bare-metal targets (`target_os = "none"`), whose flash is counted in
 //!   KiB, and on 16-bit targets, where no attack table fits. There `between` and `line` are
 //!   computed from the rays instead of read from 32 KiB tables; on bare metal `--cfg
@@ -79,7 +81,8 @@
 //! (vector Hyperbola Quintessence with 4.5 KiB of tables, only on x86_64 targets with AVX2).
 //!
 //! These docs describe the build they were generated from: they list the modules it
-//! compiled, and [`BACKEND`], [`CONST_BACKEND`] and [`PEXT_AVAILABLE`] say what it picked.
+//! compiled, and [`BACKEND`] (with [`BACKEND_WHY`]), [`CONST_BACKEND`] and
+//! [`PEXT_AVAILABLE`] say what it picked.
 #![cfg_attr(
     docsrs,
     doc = "On docs.rs that is an x86-64 build with BMI2 and AVX2 and every feature, so \
@@ -168,6 +171,22 @@ with_backend_names! { doc mb_default:
     /// ```
     pub const BACKEND: &str = chosen::NAME;
 }
+
+/// Why the build chose [`BACKEND`], in a few words that follow its name: e.g. `black:
+/// znver2 runs PEXT in microcode` under `-C target-cpu=znver2`, `pext_compact: haswell runs
+/// PEXT in hardware`, or `black: x86-64-v3 names no CPU, ...` for a generic level, which
+/// may run on AMD Zen 1 or 2 (docs/backends.md has the table of CPUs).
+///
+/// ```
+/// println!("{}: {}", magic_bitboards::BACKEND, magic_bitboards::BACKEND_WHY);
+/// # assert!(!magic_bitboards::BACKEND_WHY.is_empty());
+/// ```
+#[doc = concat!(
+    "\nIn the build these docs come from: `",
+    include_str!(concat!(env!("OUT_DIR"), "/backend_why.txt")),
+    "`."
+)]
+pub const BACKEND_WHY: &str = include_str!(concat!(env!("OUT_DIR"), "/backend_why.txt"));
 
 /// Whether this build has the PEXT backends: the target is `x86_64` with BMI2 (e.g. `-C
 /// target-cpu=x86-64-v3`) and PEXT is not switched off with `--cfg

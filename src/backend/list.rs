@@ -13,8 +13,9 @@
 // `pext_compact` from magic-gen's PEXT layout, the others from the committed set
 // `magics/<name>.rs` or the user's, `none` no table); `reads` the variants of set its
 // lookup can index; `default for` the kinds of target whose crate-level default it is, one
-// backend per kind (`no_tables`: 16-bit; `bare_metal`: target_os "none"; `wasm`; `bmi2`:
-// BMI2 and PEXT not switched off; `hosted`: the rest), chosen by the measurements in
+// backend per kind (`no_tables`: 16-bit; `bare_metal`: target_os "none"; `wasm`;
+// `fast_pext`: BMI2, PEXT not switched off, and a CPU that runs PEXT in hardware, as
+// build/cpu.rs judges it; `hosted`: the rest), chosen by the measurements in
 // docs/backends.md.
 backends! {
     fancy: "fancy", needs [tables], const fn: true,
@@ -26,7 +27,7 @@ backends! {
     pext: "pext", needs [tables, pext], const fn: false,
         layout: pext, reads [], default for [];
     pext_compact: "pext_compact", needs [tables, pext], const fn: false,
-        layout: pext_compact, reads [], default for [bmi2];
+        layout: pext_compact, reads [], default for [fast_pext];
     hyperbola: "hyperbola", needs [], const fn: true,
         layout: none, reads [], default for [no_tables, bare_metal];
     hyperbola_avx2: "hyperbola_avx2", needs [avx2], const fn: false,
