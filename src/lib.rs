@@ -161,8 +161,9 @@ with_backend_names!(names);
 
 with_backend_names! { doc mb_default:
     /// The backend behind the crate-level [`rook_attacks`], [`bishop_attacks`] and
-    /// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` on x86-64-v3
-    /// and `"black"` on baseline x86-64 (see the crate documentation).
+    /// [`queen_attacks`]: the name of a backend module, e.g. `"pext_compact"` under `-C
+    /// target-cpu=haswell` and `"black"` on baseline x86-64 (see the crate documentation;
+    /// [`BACKEND_WHY`] says why).
     ///
     /// ```
     /// // Only the table-free backend links no attack table.
