@@ -20,7 +20,7 @@ use super::output::{
     write_atomic, write_set,
 };
 use super::progress::{stop_on_ctrl_c, watch};
-use super::verify::{read_and_verify, rejected};
+use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
 /// run ends with the set of an uninterrupted one, byte for byte.
@@ -161,10 +161,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         check_writable(path)?;
     }
     let file = &args.file;
-    let (set, before, input) = match read_and_verify(file)? {
-        Ok(ok) => ok,
-        Err(count) => return Err(rejected(file, count)),
-    };
+    let (set, before, input) = read_and_verify(file)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let settings = args.pack.settings(PackSettings::default().seed);
     let stop = Arc::new(AtomicBool::new(false));
