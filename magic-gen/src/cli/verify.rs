@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::{verify, MagicSet, Provenance, Verified};
+use magic_gen::{squares_at_fault, verify, MagicSet, Provenance, Verified};
 
 use super::output::{read_set, show};
 
@@ -31,13 +31,24 @@ pub fn read_and_verify(file: &Path) -> Result<Checked, String> {
                 eprintln!("error: {}", lines.locate(f));
             }
             let count = failures.len();
-            let noun = if count == 1 { "failure" } else { "failures" };
+            let squares = squares_at_fault(&failures);
+            let (noun, square_noun) = (plural(count, "failure"), plural(squares.len(), "square"));
             Err(format!(
-                "{}: rejected: {count} verification {noun} on {}",
+                "{}: rejected: {count} verification {noun} on {} {square_noun}: {}",
                 show(file),
-                lines.name_squares(&failures, 8)
+                squares.len(),
+                lines.name_squares(&squares, 8)
             ))
         }
+    }
+}
+
+/// Returns `noun`, with an `s` unless `count` is 1.
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        noun.to_string()
+    } else {
+        format!("{noun}s")
     }
 }
 

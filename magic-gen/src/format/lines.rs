@@ -7,7 +7,9 @@ use core::fmt;
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 use crate::set::{check_entry, Entry, MagicSet};
-use crate::verify::{squares_at_fault, Failure};
+#[cfg(doc)]
+use crate::verify::squares_at_fault;
+use crate::verify::Failure;
 
 /// A problem with a set file, at a line where there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,11 +90,9 @@ impl EntryLines {
         }
     }
 
-    /// Returns `N squares: piece square (line L, in K failures), ...`: the squares
-    /// `failures` involve, the likeliest at fault first (see [`squares_at_fault`]), at
-    /// most `shown` of them named.
-    pub fn name_squares(&self, failures: &[Failure], shown: usize) -> String {
-        let squares = squares_at_fault(failures);
+    /// Returns `piece square (line L, in K failures), ...`: `squares` as
+    /// [`squares_at_fault`] returns them, at most `shown` named.
+    pub fn name_squares(&self, squares: &[(Piece, u8, usize)], shown: usize) -> String {
         let mut names: Vec<String> = squares
             .iter()
             .take(shown)
@@ -109,12 +109,7 @@ impl EntryLines {
         if squares.len() > shown {
             names.push(format!("and {} more", squares.len() - shown));
         }
-        let noun = if squares.len() == 1 {
-            "square"
-        } else {
-            "squares"
-        };
-        format!("{} {noun}: {}", squares.len(), names.join(", "))
+        names.join(", ")
     }
 }
 
