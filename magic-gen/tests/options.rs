@@ -96,6 +96,22 @@ fn search_rejects_bad_options_cleanly() {
         "{}",
         run.stderr
     );
+    // A negative seed is a seed that is not unsigned, not an unknown argument.
+    for args in [
+        &["search", "--seed", "-1"][..],
+        &["pack", "--pack-seed", "-1", "set.txt"],
+    ] {
+        let option = args[1];
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains(&format!(
+                "invalid value '-1' for '{option} <SEED>': seed '-1' is not an unsigned number"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
     // An unwritable destination fails without leaving a temporary file.
     let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
     run.assert_clean_failure();
