@@ -129,6 +129,12 @@ fn help_says_only_what_each_command_does() {
         !pack.contains("--short-spans") && !pack.contains("pool member"),
         "{pack}"
     );
+    // Its default packing is the one declared, not the parser's 0 that search and merge share.
+    let moves = magic_gen::pack::PackSettings::REPACK_MOVES;
+    assert!(pack.contains(&format!("(default {moves}, ")), "{pack}");
+    let iterations = &pack[pack.find("--pack-iterations <MOVES>").unwrap()..];
+    let iterations = &iterations[..iterations.find("--negative-offsets").unwrap()];
+    assert!(!iterations.contains("[default"), "{iterations}");
     let merge = help("merge");
     assert!(
         merge.contains("--partial") && !merge.contains("--patience"),
