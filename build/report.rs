@@ -9,8 +9,11 @@ use std::process::Command;
 pub(crate) struct SquareProblem {
     /// `rook e4`.
     pub place: String,
-    /// What is wrong, as said of this square alone.
-    pub message: String,
+    /// The line of its entry in the set file, where known.
+    pub line: Option<usize>,
+    /// The problem as one error line of its own: the file, the line where known, the piece
+    /// and square, and what is wrong.
+    pub detail: String,
     /// The kind of problem, as said of several squares; squares with the same kind are
     /// listed together.
     pub kind: String,
@@ -55,19 +58,44 @@ impl Unfit {
         let mut details = Vec::new();
         for (kind, list) in kinds {
             if let [one] = list[..] {
-                details.push(format!("{file}: {}: {}", one.place, one.message));
+                details.push(one.detail.clone());
                 continue;
             }
             details.push(format!("{file}: {} squares with {kind}:", list.len()));
-            let items = list.iter().map(|p| match p.figure.as_str() {
-                "" => p.place.clone(),
-                figure => format!("{} ({figure})", p.place),
+            let items = list.iter().map(|p| match (p.line, p.figure.as_str()) {
+                (None, "") => p.place.clone(),
+                (None, figure) => format!("{} ({figure})", p.place),
+                (Some(line), "") => format!("{} (line {line})", p.place),
+                (Some(line), figure) => format!("{} (line {line}: {figure})", p.place),
             });
             details.extend(wrap(items, 96));
         }
         details.push(format!("help: {file}: {fix}"));
         Unfit { summary, details }
     }
+}
+
+/// Returns the distinct squares of `problems`, in order of first appearance, as
+/// `rook e4 (line 12), ...`: at most `shown` named, then how many more.
+pub(crate) fn name_places(problems: &[SquareProblem], shown: usize) -> (usize, String) {
+    let mut places: Vec<(&str, Option<usize>)> = Vec::new();
+    for p in problems {
+        if !places.iter().any(|(place, _)| *place == p.place) {
+            places.push((&p.place, p.line));
+        }
+    }
+    let mut names: Vec<String> = places
+        .iter()
+        .take(shown)
+        .map(|(place, line)| match line {
+            Some(l) => format!("{place} (line {l})"),
+            None => place.to_string(),
+        })
+        .collect();
+    if places.len() > shown {
+        names.push(format!("and {} more", places.len() - shown));
+    }
+    (places.len(), names.join(", "))
 }
 
 /// Joins `items` with commas into indented lines of at most about `width` characters.

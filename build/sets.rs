@@ -5,10 +5,13 @@
 use std::env;
 use std::path::PathBuf;
 
-use magic_gen::{read_set_file, set_from_magics, square_name, verify, MagicSet, Piece, Variant};
+use magic_gen::{
+    read_set_file_with_lines, set_from_magics, square_name, squares_at_fault, verify, EntryLines,
+    Failure, MagicSet, Piece, ReadError, Variant,
+};
 
 use crate::backends::{spec, BackendSpec, Layout};
-use crate::report::{SquareProblem, Unfit};
+use crate::report::{name_places, SquareProblem, Unfit};
 use crate::{fail, magics};
 
 /// The variable whose path replaces the committed set of `backend` (docs/own-set.md).
@@ -104,28 +107,31 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
             "regenerate it with magic-gen".to_string(),
         ),
     };
-    let squares = |problems: &[SquareProblem]| {
-        let mut places: Vec<&str> = problems.iter().map(|p| p.place.as_str()).collect();
-        places.dedup();
-        places.len()
-    };
-    let failed = |failures: Vec<magic_gen::Failure>| {
-        let problems: Vec<SquareProblem> = failures.iter().map(failure_problem).collect();
-        let summary = format!(
-            "{which} ({file}) failed verification on {} of 128 squares",
-            squares(&problems)
-        );
-        Unfit::squares(summary, &file, problems, fix.clone())
-    };
+    // Where each entry is in the file, for errors that name the line: read with the user's
+    // set, and for a committed set (built from the included constants) read from its file
+    // only when it fails.
+    let mut lines: Option<EntryLines> = None;
     let set = match &user {
         Some(path) => {
-            read_set_file(path)
-                .map_err(|e| Unfit::line(format!("{e} (the set {var} names)")))?
-                .0
+            let (set, provenance, entry_lines) = read_set_file_with_lines(path)
+                .map_err(|e| Unfit::line(format!("{e} (the set {var} names)")))?;
+            if let Some(note) = provenance.unfinished {
+                println!("cargo:warning={}", unfinished_warning(&var, &file, &note));
+            }
+            lines = Some(entry_lines);
+            set
         }
-        None => {
-            set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(failed)?
-        }
+        None => set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(
+            |failures| match committed_lines(committed.file) {
+                Ok(lines) => failed(&which, &file, Some(&lines), &failures, &fix),
+                // magic-gen's reader checks what `set_from_magics` does (masks, shifts), and
+                // its error names the line as well as the piece and square.
+                Err(e) => Unfit {
+                    summary: format!("{which}: {e}"),
+                    details: vec![e.to_string(), format!("help: {file}: {fix}")],
+                },
+            },
+        )?,
     };
     if !reads(backend, set.variant) {
         return Err(Unfit::line(format!(
@@ -133,15 +139,18 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
             unreadable(backend, set.variant)
         )));
     }
-    let problems = unindexable(backend, &set);
+    let problems = unindexable(backend, &set, &file, lines.as_ref());
     if !problems.is_empty() {
+        let (count, named) = name_places(&problems, 8);
         let summary = format!(
-            "{which} ({file}) has {} of 128 squares the {name} backend cannot index",
-            squares(&problems)
+            "{which} ({file}) has {count} of 128 squares the {name} backend cannot index: {named}"
         );
         return Err(Unfit::squares(summary, &file, problems, fix));
     }
-    let verified = verify(&set).map_err(failed)?;
+    let verified = verify(&set).map_err(|failures| {
+        let lines = lines.or_else(|| committed_lines(committed.file).ok());
+        failed(&which, &file, lines.as_ref(), &failures, &fix)
+    })?;
     if user.is_none() && verified.table.len() != committed.table_len {
         return Err(Unfit::line(format!(
             "{file} declares TABLE_LEN = {} but its table has {} entries",
@@ -152,31 +161,86 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
     Ok((set, verified.table))
 }
 
-/// A failure of magic-gen's verification as a problem of its square.
-fn failure_problem(failure: &magic_gen::Failure) -> SquareProblem {
+/// Returns the warning for an unfinished set (`unfinished: NOTE` in its header) named in
+/// `var`: it verified and builds, but it is not what its command gives (docs/own-set.md).
+fn unfinished_warning(var: &str, file: &str, note: &str) -> String {
+    format!(
+        "{var} names an unfinished set ({file}: `unfinished: {note}`): it verifies, so the \
+         table built from it is right, but the run that made it was stopped before its end \
+         (docs/own-set.md)"
+    )
+}
+
+/// Returns the line of each entry of the committed set `file` (relative to the package),
+/// or why it cannot be read.
+fn committed_lines(file: &str) -> Result<EntryLines, ReadError> {
+    let root = env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
+    // Named as the errors name the committed file, relative to the package.
+    let named = |mut e: ReadError| {
+        e.file = file.to_string();
+        e
+    };
+    let (_, _, mut lines) =
+        read_set_file_with_lines(&PathBuf::from(root).join(file)).map_err(named)?;
+    lines.file = file.to_string();
+    Ok(lines)
+}
+
+/// Returns why `which` set (`file`) failed verification: the first line names the squares
+/// at fault, the likeliest first, with their lines where `lines` knows them; the details
+/// name the file and line of each failure.
+fn failed(
+    which: &str,
+    file: &str,
+    lines: Option<&EntryLines>,
+    failures: &[Failure],
+    fix: &str,
+) -> Unfit {
+    let squares = squares_at_fault(failures);
+    let problems: Vec<SquareProblem> = failures
+        .iter()
+        .map(|f| failure_problem(f, file, lines))
+        .collect();
+    let named = match lines {
+        Some(lines) => lines.name_squares(&squares, 8),
+        None => name_places(&problems, 8).1,
+    };
+    let summary = format!(
+        "{which} ({file}) failed verification on {} of 128 squares: {named}",
+        squares.len()
+    );
+    Unfit::squares(summary, file, problems, fix.to_string())
+}
+
+/// A failure of magic-gen's verification as a problem of its square, at its line in
+/// `file` where `lines` knows it.
+fn failure_problem(failure: &Failure, file: &str, lines: Option<&EntryLines>) -> SquareProblem {
     let (piece, sq) = failure.place();
-    let place = format!("{piece} {}", square_name(sq));
-    let full = failure.to_string();
-    let message = full
-        .strip_prefix(&format!("{place}: "))
-        .unwrap_or(&full)
-        .to_string();
     let (kind, figure) = match failure {
-        magic_gen::Failure::Collision(c) => (
-            "destructive collisions (occupancies that need different attacks on one slot)"
-                .to_string(),
-            format!(
-                "index {}, against {} {}",
-                c.index,
-                c.other_piece,
-                square_name(c.other_square)
-            ),
-        ),
-        magic_gen::Failure::Entry { reason, .. } => (reason.clone(), String::new()),
+        Failure::Collision(c) => {
+            let other_line = lines.map_or(String::new(), |l| {
+                format!(" at line {}", l.line(c.other_piece, c.other_square))
+            });
+            (
+                "destructive collisions (occupancies that need different attacks on one slot)"
+                    .to_string(),
+                format!(
+                    "index {}, against {} {}{other_line}",
+                    c.index,
+                    c.other_piece,
+                    square_name(c.other_square)
+                ),
+            )
+        }
+        Failure::Entry { reason, .. } => (reason.clone(), String::new()),
     };
     SquareProblem {
-        place,
-        message,
+        place: format!("{piece} {}", square_name(sq)),
+        line: lines.map(|l| l.line(piece, sq)),
+        detail: match lines {
+            Some(lines) => lines.locate(failure),
+            None => format!("{file}: {failure}"),
+        },
         kind,
         figure,
     }
@@ -188,17 +252,25 @@ fn failure_problem(failure: &magic_gen::Failure) -> SquareProblem {
 /// the table (an offset of 0 or more).
 /// (magic-gen's variants allow more: black and white sets may shift per square and start a
 /// range before the table.)
-pub(crate) fn unindexable(backend: &BackendSpec, set: &MagicSet) -> Vec<SquareProblem> {
+pub(crate) fn unindexable(
+    backend: &BackendSpec,
+    set: &MagicSet,
+    file: &str,
+    lines: Option<&EntryLines>,
+) -> Vec<SquareProblem> {
     let mut problems = Vec::new();
     let name = backend.name;
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entry(piece, sq);
             let place = format!("{piece} {}", square_name(sq));
+            let line = lines.map(|l| l.line(piece, sq));
+            let at = line.map_or(String::new(), |l| format!(":{l}"));
             let mut problem = |message: String, kind: String, figure: String| {
                 problems.push(SquareProblem {
                     place: place.clone(),
-                    message,
+                    line,
+                    detail: format!("{file}{at}: {place}: {message}"),
                     kind,
                     figure,
                 })

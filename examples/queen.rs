@@ -15,12 +15,25 @@ pub fn lookup(sq: Square, occupied: u64) -> u64 {
     queen_attacks(sq, occupied)
 }
 
+/// What the example takes, for its error messages.
+const USAGE: &str =
+    "usage: queen [SQUARE [OCCUPANCY]]: a square (default e4) and a hex occupancy (default 0)";
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let given: Vec<String> = std::env::args().skip(1).collect();
+    if given.len() > 2 {
+        eprintln!(
+            "{} arguments given, at most 2 taken: {:?} left over\n{USAGE}",
+            given.len(),
+            &given[2..]
+        );
+        std::process::exit(2);
+    }
+    let mut args = given.into_iter();
     let sq: Square = match args.next().as_deref().unwrap_or("e4").parse() {
         Ok(sq) => sq,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{e}\n{USAGE}");
             std::process::exit(2);
         }
     };
@@ -29,7 +42,7 @@ fn main() {
         .map(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16))
         .unwrap_or(Ok(0))
         .unwrap_or_else(|e| {
-            eprintln!("occupancy must be hex: {e}");
+            eprintln!("occupancy must be hex: {e}\n{USAGE}");
             std::process::exit(2);
         });
     let attacks = lookup(sq, occupied);

@@ -2,7 +2,8 @@
 //! `magics.rs`, `src/`, `magics/`) are copied into a temporary crate, one bit of one
 //! committed set is flipped, and `cargo build` there must either fail with a message
 //! naming the set file, the piece and the square, or (only when the flipped set still
-//! verifies exhaustively, so the table it builds is right) succeed.
+//! verifies exhaustively, so the table it builds is right) succeed. The failure's first
+//! line names the square with the line of its entry.
 //!
 //! Flips are seeded and cover the three sets the build can use (`--features
 //! fancy,plain,black` makes build.rs load all of them): several magic bits, and one bit of
@@ -16,7 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use magic_gen::{parse_emitted, verify, Piece};
+use magic_gen::{parse_emitted, parse_set_bytes_with_lines, verify, Piece};
 
 mod common;
 
@@ -205,9 +206,26 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
                 !valid,
                 "{what}: the build rejected a set that verifies:\n{stderr}"
             );
+            // The build script's first line names the square at fault with its line; the
+            // details, the file and line.
+            // The line of the entry: where the reader stops, or where verification points.
+            let line = match parse_set_bytes_with_lines(&file, corrupted.as_bytes(), true) {
+                Ok((_, _, lines)) => lines.line(piece, sq),
+                Err(e) => e.line.expect("a flipped value is reported at its line"),
+            };
+            let first = stderr
+                .lines()
+                .find(|l| l.starts_with("error: magic-bitboards@"))
+                .unwrap_or("");
             assert!(
-                stderr.contains(&format!("error: {file}: ")) && stderr.contains(&place),
-                "{what}: the message must name the file, piece and square:\n{stderr}"
+                first.contains(&place)
+                    && (first.contains(&format!("{place} (line {line}"))
+                        || first.contains(&format!("{file}:{line}: {place}: "))),
+                "{what}: the first line must name {place} and line {line}:\n{stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("error: {file}:")),
+                "{what}: the message must name the file and line:\n{stderr}"
             );
             failed += 1;
         }

@@ -24,7 +24,8 @@ mod common;
 use common::COMMITTED_SETS;
 use magic_bitboards::registry::checksum;
 use magic_gen::{
-    empty_board_attacks, parse_emitted, slow_attacks, verify, write_interchange, MagicSet, Piece,
+    empty_board_attacks, parse_emitted, read_set_file_with_lines, slow_attacks, verify,
+    write_interchange, MagicSet, Piece,
 };
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -195,6 +196,19 @@ fn text(set: &MagicSet) -> String {
     write_interchange(set, &["written by tests/own_set.rs".to_string()])
 }
 
+/// Returns `piece square (line N`: how errors name a square of the set file `path` and the
+/// line of its entry.
+fn at_line(path: &Path, piece: Piece, sq: u8) -> String {
+    let (_, _, lines) = read_set_file_with_lines(path).unwrap();
+    let line = lines.line(piece, sq);
+    format!("{piece} {} (line {line}", magic_gen::square_name(sq))
+}
+
+/// Returns the line of the entry of `piece` on `sq` in the set file `path`.
+fn line_of(path: &Path, piece: Piece, sq: u8) -> usize {
+    read_set_file_with_lines(path).unwrap().2.line(piece, sq)
+}
+
 /// The plain set with rook a1's magic replaced by the first one-bit neighbour that still
 /// verifies (about half of them do) and puts some attacks in other slots.
 fn plain_with_a_new_magic() -> MagicSet {
@@ -277,6 +291,27 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     assert_eq!(lines[0], const_line);
     assert_eq!(lines[1..], want);
 
+    // An unfinished set (a stopped run's, `unfinished:` in its header) verifies and builds,
+    // with a warning that says so (docs/own-set.md). Not quiet: `-q` hides warnings.
+    let unfinished = consumer.write(
+        "sets/unfinished.txt",
+        &format!(
+            "# unfinished: scan stopped at 3 of 128 jobs\n{}",
+            text(&black)
+        ),
+    );
+    let (ok, _, stderr) = consumer.cargo(
+        &["build"],
+        &[("MAGIC_BITBOARDS_BLACK_SET", unfinished.as_path())],
+    );
+    assert!(ok, "an unfinished set that verifies builds:\n{stderr}");
+    let warning = format!(
+        "warning: magic-bitboards@0.1.0: MAGIC_BITBOARDS_BLACK_SET names an unfinished set ({}: \
+         `unfinished: scan stopped at 3 of 128 jobs`)",
+        unfinished.display()
+    );
+    assert!(stderr.contains(&warning), "{stderr}");
+
     // Bad sets: every one is reported in one failed build, none by a panic.
     let bad = |env: &[(&str, &Path)], messages: &[String]| {
         let (ok, _, stderr) = consumer.cargo(&["build", "-q"], env);
@@ -327,6 +362,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     let mut shifted = black.clone();
     shifted.entry_mut(Piece::Rook, 63).bits = 11;
     let shifted = consumer.write("sets/shifted.txt", &text(&shifted));
+    // Each error names the file and the line; the summaries that lead name the squares.
     bad(
         &[
             ("MAGIC_BITBOARDS_FANCY_SET", colliding.as_path()),
@@ -335,15 +371,54 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         ],
         &[
             format!(
-                "error: {}: bishop e4: destructive collision",
-                colliding.display()
+                "({}) failed verification on 1 of 128 squares: {})\n",
+                colliding.display(),
+                at_line(&colliding, Piece::Bishop, 28)
+            ),
+            format!(
+                "error: {}:{}: bishop e4: destructive collision",
+                colliding.display(),
+                line_of(&colliding, Piece::Bishop, 28)
             ),
             "error: MAGIC_BITBOARDS_PLAIN_SET=sets/plain.txt: a relative path".to_string(),
             format!(
-                "error: {}: rook h8: 11 index bits, but the black backend's shift is fixed at 12",
-                shifted.display()
+                "({}) has 1 of 128 squares the black backend cannot index: {})\n",
+                shifted.display(),
+                at_line(&shifted, Piece::Rook, 63)
+            ),
+            format!(
+                "error: {}:{}: rook h8: 11 index bits, but the black backend's shift is fixed at 12",
+                shifted.display(),
+                line_of(&shifted, Piece::Rook, 63)
             ),
         ],
+    );
+
+    // A damaged offset moves rook e1's range over others' (it was blamed on the other
+    // square alone): the summary names rook e1 first, with its line, and each collision
+    // names both squares and both lines.
+    let mut overlapping = black.clone();
+    overlapping.entry_mut(Piece::Rook, 4).offset += 4096;
+    let overlapping = consumer.write("sets/overlapping.txt", &text(&overlapping));
+    let e1 = line_of(&overlapping, Piece::Rook, 4);
+    let stderr = bad(
+        &[("MAGIC_BITBOARDS_BLACK_SET", overlapping.as_path())],
+        &[format!(
+            "({}) failed verification on ",
+            overlapping.display()
+        )],
+    );
+    let summary = stderr.lines().next().unwrap();
+    assert!(
+        summary.contains(&format!("128 squares: rook e1 (line {e1}, in ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "error: {}:{e1}: rook e1 and ",
+            overlapping.display()
+        )) || stderr.contains(&format!(" against rook e1 at line {e1})")),
+        "{stderr}"
     );
 
     // magic-gen's black sets may also start a range before the table; the runtime's ranges
@@ -357,12 +432,29 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         &[
             format!(
                 "error: magic-bitboards@0.1.0: the black set MAGIC_BITBOARDS_BLACK_SET names \
-                 ({file}) has 81 of 128 squares the black backend cannot index\n"
+                 ({file}) has 81 of 128 squares the black backend cannot index: {}), {}), ",
+                at_line(&per_square, Piece::Rook, 3),
+                at_line(&per_square, Piece::Rook, 8),
             ),
+            " and 73 more\n".to_string(),
             format!("error: {file}: 78 squares with index bits (in brackets) other than the black backend's fixed shift"),
-            "rook d1 (11), rook a2 (11)".to_string(),
+            format!(
+                "rook d1 (line {}: 11), rook a2 (line {}: 11)",
+                line_of(&per_square, Piece::Rook, 3),
+                line_of(&per_square, Piece::Rook, 8)
+            ),
             format!("error: {file}: 4 squares with ranges that start before the table"),
-            "rook h6 (-299), rook c8 (-16), bishop a5 (-368), bishop g7 (-209)\n".to_string(),
+            // Wrapped after the third.
+            format!(
+                "rook h6 (line {}: -299), rook c8 (line {}: -16), bishop a5 (line {}: -368),\n",
+                line_of(&per_square, Piece::Rook, 47),
+                line_of(&per_square, Piece::Rook, 58),
+                line_of(&per_square, Piece::Bishop, 32),
+            ),
+            format!(
+                " bishop g7 (line {}: -209)\n",
+                line_of(&per_square, Piece::Bishop, 54)
+            ),
         ],
     );
     let errors = stderr.lines().filter(|l| l.contains("error:")).count();

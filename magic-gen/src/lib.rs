@@ -26,12 +26,13 @@ pub use geometry::{
 };
 pub use index::{magic_hash, pdep, pext, table_index, Variant};
 pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
-pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
+pub use verify::{squares_at_fault, verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use format::{
     emit_rust, line_of, looks_like_rust_source, magic_of, parse_emitted, parse_interchange,
-    parse_set_bytes, read_set_file, render_set_file, set_from_magics, write_interchange, Magic,
-    Provenance, ReadError, MAX_FILE_BYTES,
+    parse_set_bytes, parse_set_bytes_with_lines, read_set_file, read_set_file_with_lines,
+    render_set_file, set_from_magics, write_interchange, EntryLines, Magic, Provenance, ReadError,
+    MAX_FILE_BYTES,
 };
 #[cfg(feature = "search")]
 mod files;

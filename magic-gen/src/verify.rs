@@ -46,33 +46,81 @@ pub struct Collision {
 }
 
 impl Failure {
-    /// Returns the piece and square the failure is reported under.
+    /// Returns the piece and square the failure is reported under: for a collision, the
+    /// square whose occupancy found the slot taken.
     pub fn place(&self) -> (Piece, u8) {
         match self {
             Failure::Entry { piece, square, .. } => (*piece, *square),
             Failure::Collision(c) => (c.piece, c.square),
         }
     }
+
+    /// Returns the other square of a collision between two squares (the one verified
+    /// first, which holds the slot), or `None` for a failure of one square alone.
+    pub fn other_square(&self) -> Option<(Piece, u8)> {
+        match self {
+            Failure::Collision(c) if (c.other_piece, c.other_square) != (c.piece, c.square) => {
+                Some((c.other_piece, c.other_square))
+            }
+            _ => None,
+        }
+    }
+
+    /// Returns the failure as `piece square: what is wrong`. A collision between two
+    /// squares names both, the one verified first leading, and gives the other's line in
+    /// its file where `place_line` (the line of [`Failure::place`]) is known: either entry
+    /// may be the wrong one.
+    pub fn describe(&self, place_line: Option<usize>) -> String {
+        let c = match self {
+            Failure::Entry {
+                piece,
+                square,
+                reason,
+            } => return format!("{piece} {}: {reason}", square_name(*square)),
+            Failure::Collision(c) => c,
+        };
+        let here = format!("{} {}", c.piece, square_name(c.square));
+        if self.other_square().is_none() {
+            return format!(
+                "{here}: destructive collision at index {}: occupancies {:#018x} and {:#018x} \
+                 need different attacks",
+                c.index, c.other_occupancy, c.occupancy
+            );
+        }
+        let first = format!("{} {}", c.other_piece, square_name(c.other_square));
+        let at = place_line.map_or(String::new(), |line| format!(" (line {line})"));
+        format!(
+            "{first} and {here}{at}: destructive collision at index {}: occupancy {:#018x} of \
+             {first} and {:#018x} of {here} need different attacks; their ranges overlap, so \
+             the magic, bits or offset of one of the two is wrong",
+            c.index, c.other_occupancy, c.occupancy
+        )
+    }
+}
+
+/// Returns the squares `failures` involve (both of a collision between two squares), each
+/// with the number of failures it is in: most first, ties in order of first appearance. A
+/// square in many failures is the likeliest to be wrong (a bad offset overlaps several
+/// ranges).
+pub fn squares_at_fault(failures: &[Failure]) -> Vec<(Piece, u8, usize)> {
+    let mut squares: Vec<(Piece, u8, usize)> = Vec::new();
+    for f in failures {
+        let (piece, square) = f.place();
+        for (p, sq) in f.other_square().into_iter().chain([(piece, square)]) {
+            match squares.iter_mut().find(|(q, s, _)| (*q, *s) == (p, sq)) {
+                Some((_, _, n)) => *n += 1,
+                None => squares.push((p, sq, 1)),
+            }
+        }
+    }
+    // Stable: ties keep their order of first appearance.
+    squares.sort_by_key(|&(_, _, n)| core::cmp::Reverse(n));
+    squares
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Entry { piece, square, reason } => {
-                write!(f, "{piece} {}: {reason}", square_name(*square))
-            }
-            Failure::Collision(c) => write!(
-                f,
-                "{} {}: destructive collision at index {}: occupancy {:#018x} and {} {} occupancy {:#018x} need different attacks",
-                c.piece,
-                square_name(c.square),
-                c.index,
-                c.occupancy,
-                c.other_piece,
-                square_name(c.other_square),
-                c.other_occupancy
-            ),
-        }
+        f.write_str(&self.describe(None))
     }
 }
 

@@ -246,10 +246,12 @@ fn a_destructive_collision_is_rejected_by_piece_and_square() {
     let dir = scratch("collision");
     // In the Rust source: replace rook e4's magic by one that collides.
     let source = fs::read_to_string(committed("fancy")).unwrap();
+    let is_rook_e4 = |l: &str| l.ends_with("// e4") && l.contains("shift: 54");
+    let e4_line = source.lines().position(is_rook_e4).unwrap() + 1;
     let broken: String = source
         .lines()
         .map(|l| {
-            if l.ends_with("// e4") && l.contains("shift: 54") {
+            if is_rook_e4(l) {
                 let start = l.find("magic: 0x").unwrap() + "magic: ".len();
                 format!("{}0x0000000000000001{}", &l[..start], &l[start + 18..])
             } else {
@@ -267,47 +269,80 @@ fn a_destructive_collision_is_rejected_by_piece_and_square() {
         }
         let run = magic_gen(&dir, &args);
         run.assert_clean_failure();
-        assert!(
-            run.stderr
-                .contains("error: broken.rs: rook e4: destructive collision"),
-            "{}",
-            run.stderr
+        let at = format!("error: broken.rs:{e4_line}: rook e4: destructive collision");
+        assert!(run.stderr.contains(&at), "{}", run.stderr);
+        let summary = format!(
+            "error: broken.rs: rejected: 1 verification failure on 1 square: rook e4 (line {e4_line})\n"
         );
-        assert!(
-            run.stderr.contains("rejected: 1 square fails"),
-            "{}",
-            run.stderr
-        );
+        assert!(run.stderr.contains(&summary), "{}", run.stderr);
     }
     assert!(!dir.join("out.rs").exists());
 
     // In the interchange format: two bishop squares get a magic of 1, which keeps only
     // the key's top bits and collides on every square.
     let mut lines = fancy_interchange();
+    let mut at = Vec::new();
     for square in ["c1", "f1"] {
-        let at = line_of(&lines, &format!("bishop {square} ")) - 1;
-        let old = lines[at].split_whitespace().nth(2).unwrap().to_string();
-        lines[at] = lines[at].replace(&old, "0x1");
+        at.push(line_of(&lines, &format!("bishop {square} ")));
+        let i = at[at.len() - 1] - 1;
+        let old = lines[i].split_whitespace().nth(2).unwrap().to_string();
+        lines[i] = lines[i].replace(&old, "0x1");
     }
     let run = verify_lines(&dir, "collide.txt", &lines);
     run.assert_clean_failure();
-    assert!(
-        run.stderr
-            .contains("error: collide.txt: bishop c1: destructive collision"),
-        "{}",
-        run.stderr
+    for (square, line) in ["c1", "f1"].iter().zip(&at) {
+        let error = format!("error: collide.txt:{line}: bishop {square}: destructive collision");
+        assert!(run.stderr.contains(&error), "{}", run.stderr);
+    }
+    let summary = format!(
+        "rejected: 2 verification failures on 2 squares: bishop c1 (line {}), bishop f1 (line {})",
+        at[0], at[1]
     );
-    assert!(
-        run.stderr
-            .contains("error: collide.txt: bishop f1: destructive collision"),
-        "{}",
-        run.stderr
+    assert!(run.stderr.contains(&summary), "{}", run.stderr);
+}
+
+/// A damaged offset moves one range over others: each collision names both squares and
+/// both lines, at the line of the square verified first, and the summary names the square
+/// that is in every collision first. (The offset of the published set's rook e1 moved
+/// into the middle of the table: it used to be blamed on the other square alone.)
+#[test]
+fn a_collision_between_two_squares_names_both_and_their_lines() {
+    let dir = scratch("overlap");
+    let mut lines = published_black();
+    let e1 = line_of(&lines, "rook e1 ");
+    let fields: Vec<String> = lines[e1 - 1]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    lines[e1 - 1] = format!(
+        "{} {} {} {} 69760",
+        fields[0], fields[1], fields[2], fields[3]
     );
-    assert!(
-        run.stderr.contains("rejected: 2 squares fail"),
-        "{}",
-        run.stderr
+    let run = verify_lines(&dir, "c2.txt", &lines);
+    run.assert_clean_failure();
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("destructive collision"))
+        .collect();
+    assert!(errors.len() >= 2, "{}", run.stderr);
+    for error in &errors {
+        // `c2.txt:E1: rook e1 and SQUARE (line N): ...`, N that square's line.
+        let prefix = format!("error: c2.txt:{e1}: rook e1 and ");
+        let rest = error
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{error}"));
+        let (other, rest) = rest.split_once(" (line ").unwrap();
+        let line: usize = rest.split_once(')').unwrap().0.parse().unwrap();
+        assert!(lines[line - 1].starts_with(&format!("{other} ")), "{error}");
+        assert!(error.contains("one of the two is wrong"), "{error}");
+    }
+    let summary = format!(
+        "rejected: {n} verification failures on {} squares: rook e1 (line {e1}, in {n} failures), ",
+        errors.len() + 1,
+        n = errors.len()
     );
+    assert!(run.stderr.contains(&summary), "{}", run.stderr);
 }
 
 /// Returns the published 87,988-entry black set (test data) as interchange lines.

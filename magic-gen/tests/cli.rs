@@ -152,6 +152,19 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
             }
         }
     }
+    // Without options it anneals PackSettings::REPACK_MOVES moves (about 10 s), which
+    // shorten the published set, and records them as if given.
+    let run = magic_gen(&dir, &["pack", published, "--out", "default.txt"]);
+    run.assert_success();
+    let moves = magic_gen::pack::PackSettings::REPACK_MOVES;
+    let (set, provenance) = read_set_file(&dir.join("default.txt")).unwrap();
+    let len = magic_gen::verify(&set).unwrap().report.table_len;
+    assert!(len < before_len, "{len} {before_len}\n{}", run.stdout);
+    let command = provenance.command.unwrap();
+    assert!(
+        command.ends_with(&format!("--pack-iterations {moves} --out default.txt")),
+        "{command}"
+    );
     // A checkpoint interval with no file to save does nothing: refused.
     let run = magic_gen(&dir, &["pack", published, "--checkpoint", "5"]);
     run.assert_clean_failure();

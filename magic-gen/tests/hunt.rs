@@ -89,6 +89,17 @@ fn shards_merged_equal_one_run() {
         "{}",
         merged.stdout
     );
+    // It quotes the search the shards are parts of, not the command of shard 0.
+    let summary = merged
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("merged 3"))
+        .unwrap();
+    assert!(!summary.contains("--shard"), "{summary}");
+    assert!(
+        summary.contains("`magic-gen search --variant black"),
+        "{summary}"
+    );
     assert_eq!(
         set_body(&dir.join("merged.rs")),
         set_body(&dir.join("whole.rs"))

@@ -96,6 +96,22 @@ fn search_rejects_bad_options_cleanly() {
         "{}",
         run.stderr
     );
+    // A negative seed is a seed that is not unsigned, not an unknown argument.
+    for args in [
+        &["search", "--seed", "-1"][..],
+        &["pack", "--pack-seed", "-1", "set.txt"],
+    ] {
+        let option = args[1];
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains(&format!(
+                "invalid value '-1' for '{option} <SEED>': seed '-1' is not an unsigned number"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
     // An unwritable destination fails without leaving a temporary file.
     let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
     run.assert_clean_failure();
@@ -113,6 +129,12 @@ fn help_says_only_what_each_command_does() {
         !pack.contains("--short-spans") && !pack.contains("pool member"),
         "{pack}"
     );
+    // Its default packing is the one declared, not the parser's 0 that search and merge share.
+    let moves = magic_gen::pack::PackSettings::REPACK_MOVES;
+    assert!(pack.contains(&format!("(default {moves}, ")), "{pack}");
+    let iterations = &pack[pack.find("--pack-iterations <MOVES>").unwrap()..];
+    let iterations = &iterations[..iterations.find("--negative-offsets").unwrap()];
+    assert!(!iterations.contains("[default"), "{iterations}");
     let merge = help("merge");
     assert!(
         merge.contains("--partial") && !merge.contains("--patience"),

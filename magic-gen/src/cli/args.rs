@@ -50,7 +50,7 @@ pub struct PackArgs {
     pub short_spans: bool,
     /// Seed of the packing's annealing (default: the scan's --seed for `search` and
     /// `merge`, 1 for `pack`). Another seed packs the same pools another way.
-    #[arg(long, value_name = "SEED", help_heading = PACKING)]
+    #[arg(long, value_name = "SEED", value_parser = parse_seed, allow_negative_numbers = true, help_heading = PACKING)]
     pub pack_seed: Option<u64>,
     /// Pack the same pools N times, seeded SEED to SEED+N-1 (SEED: the packing seed), on up
     /// to --threads threads, and keep the shortest table (ties: the lowest seed). The
@@ -105,6 +105,18 @@ impl PolishArgs {
             clump: self.clump,
         })
     }
+}
+
+/// Parses a seed: an unsigned 64-bit number. (Its options take negative numbers as values,
+/// so that `--seed -1` gets this error rather than clap's `unexpected argument '-1'`.)
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.parse::<u64>().map_err(|_| {
+        format!(
+            "seed '{s}' is not an unsigned number: seeds are 0 to {} (any one gives a \
+             different, reproducible run)",
+            u64::MAX
+        )
+    })
 }
 
 /// Parses a packing spread: a number in 0..=`PackSettings::MAX_SPREAD`.

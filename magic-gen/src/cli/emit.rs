@@ -8,7 +8,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::render_set_file;
 
 use super::output::{claim_stdout_for, is_stdio, recorded_command, show, write_output};
-use super::verify::{read_and_verify, rejected};
+use super::verify::read_and_verify;
 
 /// Arguments of `emit`.
 #[derive(Args, Debug, Clone)]
@@ -25,10 +25,7 @@ pub struct EmitArgs {
 pub fn run(args: &EmitArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let (file, out) = (&args.file, &args.out);
     claim_stdout_for(Some(out));
-    let (set, v, input) = match read_and_verify(file)? {
-        Ok(ok) => ok,
-        Err(count) => return Err(rejected(file, count)),
-    };
+    let (set, v, input) = read_and_verify(file)?;
     // The input's header says how its magics were found: keep it, and add this step.
     let step = recorded_command(
         &EmitArgs::augment_args(clap::Command::new("emit")),

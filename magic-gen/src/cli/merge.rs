@@ -136,7 +136,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         states.len(),
         first.scan.shard.count,
         if partial.is_some() { " (partial)" } else { "" },
-        first.command
+        without_shard(&first.command)
     );
     summarise(&outcome);
     // Where the merged state is saved never changes the set.
@@ -159,4 +159,37 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     };
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns a shard's recorded `command` without its `--shard K/N`: the search that all the
+/// shards are parts of. (Words are split at spaces and joined again, so quoted paths with
+/// spaces come back as they were.)
+fn without_shard(command: &str) -> String {
+    let mut kept = Vec::new();
+    let mut words = command.split(' ');
+    while let Some(word) = words.next() {
+        if word == "--shard" {
+            words.next();
+        } else {
+            kept.push(word);
+        }
+    }
+    kept.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_shard;
+
+    #[test]
+    fn the_search_of_a_shard_is_its_command_without_the_shard() {
+        assert_eq!(
+            without_shard("magic-gen search --variant black --shard 0/2 --out 'a b.rs' --seed 1"),
+            "magic-gen search --variant black --out 'a b.rs' --seed 1"
+        );
+        assert_eq!(
+            without_shard("magic-gen search --seed 1"),
+            "magic-gen search --seed 1"
+        );
+    }
 }

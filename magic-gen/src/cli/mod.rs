@@ -79,13 +79,17 @@ enum Command {
     /// Pack a verified black or white set again, its magics and bits unchanged.
     ///
     /// For published sets and sets packed by older versions: the same greedy pass and
-    /// annealing (--pack-iterations) a search ends with, on one magic per square. With
+    /// annealing a search ends with, on one magic per square; --pack-iterations says how
+    /// many moves (default 30000, which shortens the published black set). With
     /// --state FILE the packer saves a checkpoint every --checkpoint seconds; after a kill
     /// or a Ctrl-C (which writes the best layout so far, exit code 130), the same command
     /// with --resume FILE goes on and writes the set an uninterrupted run writes. The table
     /// written is never longer than the input's: where this packing is not shorter, the
     /// input's layout is kept. The header keeps the input's and adds this command.
-    #[command(mut_arg("short_spans", |a| a.hide(true)))]
+    #[command(
+        mut_arg("short_spans", |a| a.hide(true)),
+        mut_arg("pack_iterations", |a| a.hide_default_value(true))
+    )]
     Pack(pack::PackCommandArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///

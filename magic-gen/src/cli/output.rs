@@ -11,8 +11,8 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
 use magic_gen::{
-    looks_like_rust_source, parse_set_bytes, relevant_mask, render_set_file, square_name, MagicSet,
-    Piece, Provenance, ReadError, MAX_FILE_BYTES,
+    looks_like_rust_source, parse_set_bytes_with_lines, relevant_mask, render_set_file,
+    square_name, EntryLines, MagicSet, Piece, Provenance, ReadError, MAX_FILE_BYTES,
 };
 
 /// Set once a command writes its set to standard output (`--out -`): from then on its
@@ -39,10 +39,11 @@ pub fn claim_stdout_for(out: Option<&Path>) {
 }
 
 /// Reads a set from `path`, or from standard input for `-` (Rust source if it has a
-/// `pub const VARIANT` line, else the interchange format); errors name the file and line.
-pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance), String> {
+/// `pub const VARIANT` line, else the interchange format), with the line of each entry;
+/// errors name the file and line.
+pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), String> {
     if !is_stdio(path) {
-        return magic_gen::read_set_file(path).map_err(|e| e.to_string());
+        return magic_gen::read_set_file_with_lines(path).map_err(|e| e.to_string());
     }
     use std::io::Read;
     let name = "<stdin>";
@@ -60,7 +61,8 @@ pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance), String> {
         };
         return Err(e.to_string());
     }
-    parse_set_bytes(name, &bytes, looks_like_rust_source(&bytes)).map_err(|e| e.to_string())
+    parse_set_bytes_with_lines(name, &bytes, looks_like_rust_source(&bytes))
+        .map_err(|e| e.to_string())
 }
 
 /// Writes `contents` to `path` atomically ([`write_atomic`]), or to standard output for `-`.

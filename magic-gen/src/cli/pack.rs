@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{ArgMatches, Args};
+use clap::{ArgMatches, Args, FromArgMatches};
 use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
@@ -17,10 +17,10 @@ use magic_gen::search::{self, Error};
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
-    write_atomic, write_set,
+    with_implied, write_atomic, write_set,
 };
 use super::progress::{stop_on_ctrl_c, watch};
-use super::verify::{read_and_verify, rejected};
+use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
 /// run ends with the set of an uninterrupted one, byte for byte.
@@ -160,11 +160,18 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
-    let file = &args.file;
-    let (set, before, input) = match read_and_verify(file)? {
-        Ok(ok) => ok,
-        Err(count) => return Err(rejected(file, count)),
+    // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
+    // recorded as if given.
+    let moves = PackSettings::REPACK_MOVES.to_string();
+    let implied: Vec<(&str, &str)> = match given(matches, "pack_iterations") {
+        true => Vec::new(),
+        false => vec![("pack_iterations", moves.as_str())],
     };
+    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
+    let matches = &with_implied(&command, matches, &implied)?;
+    let args = &PackCommandArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
+    let file = &args.file;
+    let (set, before, input) = read_and_verify(file)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let settings = args.pack.settings(PackSettings::default().seed);
     let stop = Arc::new(AtomicBool::new(false));
@@ -226,7 +233,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         before.report.table_len,
         outcome.report.table_len,
         if kept_input && packed_len > before.report.table_len {
-            format!(" (this packing gave {packed_len}: the input's layout is kept)")
+            format!(
+                " (this packing of {} moves gave {packed_len}: the input's layout is kept; \
+                 more moves, --pack-iterations, or more packings, --pack-seeds, may find a \
+                 shorter one)",
+                settings.iterations
+            )
         } else {
             String::new()
         }
@@ -235,7 +247,6 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         say!("resumed from {} at move {}", show(path), moves_of(from).0);
     }
     summarise(&outcome);
-    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let step = recorded_command(&command, matches, &UNRECORDED, &[]);
     // The input's header says how its magics were found: keep it, and add this step. A set
     // without one (a published set) is seeded by this packing.

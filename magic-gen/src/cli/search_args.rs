@@ -9,8 +9,8 @@ use magic_gen::search::state::{Scan, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
-    parse_piece, parse_pool, parse_seconds, parse_shard, parse_square_arg, parse_variant, PackArgs,
-    PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
+    parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
+    parse_variant, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
 };
 use super::output::{given, recorded_command, with_implied};
 
@@ -216,7 +216,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Seed of the search's random streams.
-    #[arg(long, default_value_t = Scan::DEFAULT_SEED)]
+    #[arg(long, default_value_t = Scan::DEFAULT_SEED, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Write the set here: Rust source for `.rs`, interchange format for any other name
     /// (`-`: standard output, the messages then going to standard error). Without it

@@ -9,7 +9,7 @@ use magic_gen::{square_name, Piece};
 use super::board::{board, ABOVE, BELOW};
 use super::output::{is_stdio, show, write_output};
 use super::picture::svg;
-use super::verify::{print_size, read_and_verify, rejected};
+use super::verify::{print_size, read_and_verify};
 
 /// Arguments of `stats`.
 #[derive(Args, Debug, Clone)]
@@ -25,10 +25,7 @@ pub struct StatsArgs {
 /// `magic-gen stats FILE`.
 pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     let file = &args.file;
-    let (set, v, _) = match read_and_verify(file)? {
-        Ok(ok) => ok,
-        Err(count) => return Err(rejected(file, count)),
-    };
+    let (set, v, _) = read_and_verify(file)?;
     let r = &v.report;
     say!("{}: {} set", show(file), set.variant);
     print_size(&v);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::{verify, MagicSet, Provenance, Verified};
+use magic_gen::{squares_at_fault, verify, MagicSet, Provenance, Verified};
 
 use super::output::{read_set, show};
 
@@ -20,28 +20,36 @@ pub struct VerifyArgs {
 pub type Checked = (MagicSet, Verified, Provenance);
 
 /// Reads and verifies `file` (`-`: standard input). On failure prints each failure as
-/// `error: FILE: piece square: ...` and returns `Err(count)`.
-pub fn read_and_verify(file: &Path) -> Result<Result<Checked, usize>, String> {
-    let (set, provenance) = read_set(file)?;
+/// `error: FILE:LINE: piece square: ...` and returns the error that ends the command, which
+/// names the squares at fault.
+pub fn read_and_verify(file: &Path) -> Result<Checked, String> {
+    let (set, provenance, lines) = read_set(file)?;
     match verify(&set) {
-        Ok(v) => Ok(Ok((set, v, provenance))),
+        Ok(v) => Ok((set, v, provenance)),
         Err(failures) => {
             for f in &failures {
-                eprintln!("error: {}: {f}", show(file));
+                eprintln!("error: {}", lines.locate(f));
             }
-            Ok(Err(failures.len()))
+            let count = failures.len();
+            let squares = squares_at_fault(&failures);
+            let (noun, square_noun) = (plural(count, "failure"), plural(squares.len(), "square"));
+            Err(format!(
+                "{}: rejected: {count} verification {noun} on {} {square_noun}: {}",
+                show(file),
+                squares.len(),
+                lines.name_squares(&squares, 8)
+            ))
         }
     }
 }
 
-/// Returns the error for a set file in which `count` squares fail verification.
-pub fn rejected(file: &Path, count: usize) -> String {
-    let squares = if count == 1 {
-        "square fails"
+/// Returns `noun`, with an `s` unless `count` is 1.
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        noun.to_string()
     } else {
-        "squares fail"
-    };
-    format!("{}: rejected: {count} {squares} verification", show(file))
+        format!("{noun}s")
+    }
 }
 
 /// Prints the table length and slots used lines shared by `verify` and `stats`.
@@ -64,19 +72,15 @@ pub fn print_size(v: &Verified) {
 /// `magic-gen verify FILE`.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode, String> {
     let file = &args.file;
-    match read_and_verify(file)? {
-        Ok((set, v, provenance)) => {
-            say!(
-                "{}: {} set, collision-free (every occupancy of all 128 squares checked)",
-                show(file),
-                set.variant
-            );
-            print_size(&v);
-            if let Some(note) = &provenance.unfinished {
-                say!("unfinished: {note}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(count) => Err(rejected(file, count)),
+    let (set, v, provenance) = read_and_verify(file)?;
+    say!(
+        "{}: {} set, collision-free (every occupancy of all 128 squares checked)",
+        show(file),
+        set.variant
+    );
+    print_size(&v);
+    if let Some(note) = &provenance.unfinished {
+        say!("unfinished: {note}");
     }
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,9 +5,9 @@ use std::path::Path;
 use crate::set::MagicSet;
 use crate::verify::Report;
 
-use super::lines::{text_lines, Provenance, ReadError};
-use super::rust::{emit_rust, parse_emitted};
-use super::text::{parse_interchange, write_interchange};
+use super::lines::{text_lines, EntryLines, Provenance, ReadError};
+use super::rust::{emit_rust, parse_emitted_lines};
+use super::text::{parse_interchange_lines, write_interchange};
 
 /// Returns true if `path` names Rust source (`.rs`); every other file is interchange format.
 fn is_rust_source(path: &Path) -> bool {
@@ -20,6 +20,14 @@ pub const MAX_FILE_BYTES: u64 = 4 << 20;
 /// Reads a set from `path`: the Rust source format for `.rs` files, the interchange format
 /// otherwise. Checks the format and each entry's rules, not collisions (see [`crate::verify()`]).
 pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance), ReadError> {
+    read_set_file_with_lines(path).map(|(set, provenance, _)| (set, provenance))
+}
+
+/// Reads a set from `path` as [`read_set_file`] does; returns it with the line of each
+/// entry, where [`EntryLines::locate`] puts a verification failure.
+pub fn read_set_file_with_lines(
+    path: &Path,
+) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     use std::io::Read;
     let file = path.display().to_string();
     let cannot_read = |e: std::io::Error| ReadError {
@@ -39,7 +47,7 @@ pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance), ReadError> {
             message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
         });
     }
-    parse_set_bytes(&file, &bytes, is_rust_source(path))
+    parse_set_bytes_with_lines(&file, &bytes, is_rust_source(path))
 }
 
 /// Reads a set from `bytes` already read (from standard input, say) and named `file` in
@@ -49,11 +57,22 @@ pub fn parse_set_bytes(
     bytes: &[u8],
     rust_source: bool,
 ) -> Result<(MagicSet, Provenance), ReadError> {
+    parse_set_bytes_with_lines(file, bytes, rust_source)
+        .map(|(set, provenance, _)| (set, provenance))
+}
+
+/// Reads a set from `bytes` as [`parse_set_bytes`] does; returns it with the line of each
+/// entry.
+pub fn parse_set_bytes_with_lines(
+    file: &str,
+    bytes: &[u8],
+    rust_source: bool,
+) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     if rust_source {
-        parse_emitted(file, bytes)
+        parse_emitted_lines(file, bytes)
     } else {
-        let set = parse_interchange(file, bytes)?;
-        Ok((set, interchange_provenance(file, bytes)?))
+        let (set, lines) = parse_interchange_lines(file, bytes)?;
+        Ok((set, interchange_provenance(file, bytes)?, lines))
     }
 }
 

@@ -7,6 +7,9 @@ use core::fmt;
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 use crate::set::{check_entry, Entry, MagicSet};
+#[cfg(doc)]
+use crate::verify::squares_at_fault;
+use crate::verify::Failure;
 
 /// A problem with a set file, at a line where there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +32,86 @@ impl fmt::Display for ReadError {
 }
 
 impl std::error::Error for ReadError {}
+
+/// Where each entry of a set file is: the file and the line of every piece and square, so
+/// that a verification failure points at the line to fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryLines {
+    /// The file as the reader named it.
+    pub file: String,
+    /// 1-based line numbers, `[piece][square]`.
+    lines: [[usize; 64]; 2],
+}
+
+impl EntryLines {
+    /// Returns the 1-based line of the entry of `piece` on `square`.
+    pub fn line(&self, piece: Piece, square: u8) -> usize {
+        self.lines[piece.index()][square as usize]
+    }
+
+    /// Returns `failure` as `FILE:LINE: piece square: ...`, at the line of the entry at
+    /// fault; a collision between two squares is put at the line of the one verified first
+    /// and names the other with its line, since either entry may be the wrong one.
+    ///
+    /// ```
+    /// use magic_gen::{parse_set_bytes_with_lines, verify, Piece};
+    ///
+    /// let mut text = String::from("variant fancy\n");
+    /// let mut offset = 0;
+    /// for piece in Piece::ALL {
+    ///     for sq in 0..64u8 {
+    ///         let bits = magic_gen::relevant_bits(piece, sq);
+    ///         // A magic of 1 keeps only the key's top bits: every square collides.
+    ///         text += &format!("{piece} {} 0x1 {bits} {offset}\n", magic_gen::square_name(sq));
+    ///         offset += 1 << bits;
+    ///     }
+    /// }
+    /// let (set, _, lines) = parse_set_bytes_with_lines("bad.txt", text.as_bytes(), false).unwrap();
+    /// let failures = verify(&set).unwrap_err();
+    /// assert!(lines.locate(&failures[0]).starts_with("bad.txt:2: rook a1: destructive collision"));
+    /// ```
+    pub fn locate(&self, failure: &Failure) -> String {
+        let (piece, square) = failure.place();
+        match failure.other_square() {
+            Some((other_piece, other_square)) => {
+                let other_line = self.line(other_piece, other_square);
+                format!(
+                    "{}:{other_line}: {}",
+                    self.file,
+                    failure.describe(Some(self.line(piece, square)))
+                )
+            }
+            None => format!(
+                "{}:{}: {}",
+                self.file,
+                self.line(piece, square),
+                failure.describe(None)
+            ),
+        }
+    }
+
+    /// Returns `piece square (line L, in K failures), ...`: `squares` as
+    /// [`squares_at_fault`] returns them, at most `shown` named.
+    pub fn name_squares(&self, squares: &[(Piece, u8, usize)], shown: usize) -> String {
+        let mut names: Vec<String> = squares
+            .iter()
+            .take(shown)
+            .map(|&(piece, sq, n)| {
+                let line = self.line(piece, sq);
+                let count = if n > 1 {
+                    format!(", in {n} failures")
+                } else {
+                    String::new()
+                };
+                format!("{piece} {} (line {line}{count})", square_name(sq))
+            })
+            .collect();
+        if squares.len() > shown {
+            names.push(format!("and {} more", squares.len() - shown));
+        }
+        names.join(", ")
+    }
+}
 
 /// Where a set came from, recorded in the emitted header.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -189,9 +272,9 @@ impl<'a> EntryCollector<'a> {
         Ok(())
     }
 
-    /// Returns the set, or an error listing the missing entries, reported at `end_line`
-    /// (the file's last line, where the reader noticed).
-    pub(crate) fn finish(self, end_line: usize) -> Result<MagicSet, ReadError> {
+    /// Returns the set with the line of each entry, or an error listing the missing
+    /// entries, reported at `end_line` (the file's last line, where the reader noticed).
+    pub(crate) fn finish(self, end_line: usize) -> Result<(MagicSet, EntryLines), ReadError> {
         let missing: Vec<String> = Piece::ALL
             .iter()
             .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
@@ -199,7 +282,12 @@ impl<'a> EntryCollector<'a> {
             .map(|(p, sq)| format!("{p} {}", square_name(sq)))
             .collect();
         if missing.is_empty() {
-            return Ok(self.set);
+            let lines = self.seen.map(|piece| piece.map(|line| line.unwrap_or(0)));
+            let lines = EntryLines {
+                file: self.file.to_string(),
+                lines,
+            };
+            return Ok((self.set, lines));
         }
         let shown = missing
             .iter()

@@ -9,9 +9,10 @@ mod rust;
 mod text;
 
 pub use file::{
-    looks_like_rust_source, parse_set_bytes, read_set_file, render_set_file, MAX_FILE_BYTES,
+    looks_like_rust_source, parse_set_bytes, parse_set_bytes_with_lines, read_set_file,
+    read_set_file_with_lines, render_set_file, MAX_FILE_BYTES,
 };
-pub use lines::{line_of, Provenance, ReadError};
+pub use lines::{line_of, EntryLines, Provenance, ReadError};
 pub use rust::{emit_rust, magic_of, parse_emitted, set_from_magics, Magic};
 pub use text::{parse_interchange, write_interchange};
 

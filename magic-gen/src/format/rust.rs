@@ -9,7 +9,9 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{Failure, Report};
 
-use super::lines::{end_line, parse_hex, text_lines, EntryCollector, Provenance, ReadError};
+use super::lines::{
+    end_line, parse_hex, text_lines, EntryCollector, EntryLines, Provenance, ReadError,
+};
 
 /// One square as emitted: what a runtime lookup needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +157,15 @@ pub fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance) -> St
 
 /// Reads Rust source written by [`emit_rust`] back into a set and its provenance.
 pub fn parse_emitted(file: &str, bytes: &[u8]) -> Result<(MagicSet, Provenance), ReadError> {
+    parse_emitted_lines(file, bytes).map(|(set, provenance, _)| (set, provenance))
+}
+
+/// Reads Rust source written by [`emit_rust`]; returns the set, its provenance and the
+/// line of each entry.
+pub(crate) fn parse_emitted_lines(
+    file: &str,
+    bytes: &[u8],
+) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     let err = |line: Option<usize>, message: String| ReadError {
         file: file.to_string(),
         line,
@@ -223,7 +234,8 @@ pub fn parse_emitted(file: &str, bytes: &[u8]) -> Result<(MagicSet, Provenance),
             "no 'pub const VARIANT' line: not a magic-gen set".to_string(),
         )
     })?;
-    Ok((c.finish(end_line(bytes))?, provenance))
+    let (set, lines) = c.finish(end_line(bytes))?;
+    Ok((set, provenance, lines))
 }
 
 /// Parses ` magic: 0x.., mask: 0x.., shift: N, offset: N }, // sq`.

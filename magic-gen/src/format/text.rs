@@ -7,10 +7,18 @@ use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-use super::lines::{end_line, parse_hex, text_lines, EntryCollector, ReadError};
+use super::lines::{end_line, parse_hex, text_lines, EntryCollector, EntryLines, ReadError};
 
 /// Parses the interchange format (see the module documentation).
 pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
+    parse_interchange_lines(file, bytes).map(|(set, _)| set)
+}
+
+/// Parses the interchange format; returns the set with the line of each entry.
+pub(crate) fn parse_interchange_lines(
+    file: &str,
+    bytes: &[u8],
+) -> Result<(MagicSet, EntryLines), ReadError> {
     let err = |line: usize, message: String| ReadError {
         file: file.to_string(),
         line: Some(line),

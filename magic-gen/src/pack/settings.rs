@@ -40,6 +40,12 @@ pub struct PackSettings {
 }
 
 impl PackSettings {
+    /// The annealing moves `magic-gen pack` makes unless given `--pack-iterations`: enough
+    /// to shorten the published 87,988-entry black set (to 87,925 entries) in well under a
+    /// minute of one core (measured in docs/results/hunts.md, "Published sets repacked"). A
+    /// count, so the table is the same on any machine.
+    pub const REPACK_MOVES: u64 = 30_000;
+
     /// The largest spread the packer takes.
     pub const MAX_SPREAD: f64 = 1000.0;
 
