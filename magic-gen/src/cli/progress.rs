@@ -40,10 +40,10 @@ const HOLD_AT: &str = "MAGIC_GEN_HOLD_AT";
 const BAR_DELAY: Duration = Duration::from_secs(1);
 
 /// The first moments of a stage, left out of its rate: threads starting, first blocks.
-const WARM_UP: Duration = Duration::from_secs(2);
+const WARM_UP: Duration = Duration::from_secs(1);
 
 /// How long a stage's rate must have been measured before it gives a time left.
-const STEADY: Duration = Duration::from_secs(3);
+const STEADY: Duration = Duration::from_secs(2);
 
 /// The stretch of the latest samples a rate is measured over.
 const WINDOW: Duration = Duration::from_secs(60);
@@ -331,6 +331,13 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     }
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    // A stop the loop had no time to see (the stage ended at once): said now, before the
+    // run writes its set.
+    let said = printed.is_some_and(|(_, stopping)| stopping);
+    if w.stop.load(Ordering::Relaxed) && !said {
+        let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
+        eprintln!("{} {}", stamp(start), report(stage, None, "", None, true));
     }
 }
 
