@@ -40,7 +40,8 @@ fn flip_one_to_three(magic: u64, r: u64) -> u64 {
 /// seen within milliseconds, and the look costs nothing next to the moves.
 const STOP_CHECK_EVERY: u32 = 1024;
 
-/// Returns true if `stop` is set, looking only at every [`STOP_CHECK_EVERY`]th `moves`.
+/// Returns true if `stop` is set, looking only when `moves` is a multiple of
+/// [`STOP_CHECK_EVERY`].
 fn stopped(stop: Option<&AtomicBool>, moves: u32) -> bool {
     moves % STOP_CHECK_EVERY == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed))
 }
@@ -65,9 +66,9 @@ pub(crate) fn density_climb(
         return (start, (u32::MAX, u32::MAX));
     };
     let mut stale = 0;
-    let mut moves = 0u32;
-    while stale < patience && !stopped(stop, moves) {
-        moves = moves.wrapping_add(1);
+    // `stale` counts every move but an improving one, after which it is 0: a look at least
+    // every STOP_CHECK_EVERY moves, without a counter of its own.
+    while stale < patience && !stopped(stop, stale) {
         let trial = flip_one_to_three(magic, rng.next_u64());
         stale += 1;
         if let Some(m) = table.measure(entries, trial, bits) {
