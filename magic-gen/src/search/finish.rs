@@ -409,7 +409,8 @@ fn pack_pools(
     mut stages: Vec<(&'static str, Duration)>,
 ) -> Result<SearchOutcome, Error> {
     if let Some(stages) = hooks.stages {
-        stages.begin(Stage::Packing, settings.iterations * settings.seeds.max(1));
+        // Its moves are counted in `hooks.progress`.
+        stages.begin(Stage::Packing, 0);
     }
     let (packed, packing) = timed(|| pack(variant, pools, settings, resume, hooks));
     let (set, end) = packed.map_err(Error::Checkpoint)?;
