@@ -40,6 +40,8 @@ mod files;
 pub mod pack;
 #[cfg(feature = "search")]
 pub mod search;
+#[cfg(feature = "search")]
+mod stages;
 
 #[cfg(all(test, feature = "search"))]
 mod tests;

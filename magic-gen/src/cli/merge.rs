@@ -4,10 +4,13 @@
 use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
 
 use clap::{ArgMatches, Args, FromArgMatches};
-use magic_gen::pack::PackHooks;
-use magic_gen::search::{self, Limits};
+use magic_gen::pack::{PackHooks, PackProgress};
+use magic_gen::search::{self, Limits, Stage, Stages};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};
@@ -15,8 +18,11 @@ use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, show, summarise, with_implied,
     write_set,
 };
+use super::pack::moves_of;
+use super::progress::{holder, watching, ProgressArgs, Watched};
 use super::search::{read_state, save_state};
 use super::search_args::finish_defaults;
+use super::stop::signalled_flag;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -40,6 +46,8 @@ pub struct MergeArgs {
     /// Save the merged state here.
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// Write the set here: Rust source for `.rs`, interchange format for any other name
     /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
@@ -125,11 +133,30 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged, &[])?;
     }
-    let mut hooks = PackHooks {
-        threads: limits.threads,
-        ..PackHooks::default()
+    let stop = signalled_flag();
+    let start = Instant::now();
+    let stages = {
+        let stop = Arc::clone(&stop);
+        Stages::new(holder(start, move || stop.load(Ordering::SeqCst)))
     };
-    let outcome = search::finish(&merged, &limits, &[], &mut hooks).map_err(|e| e.to_string())?;
+    let pack_progress = PackProgress::default();
+    let watched = Watched {
+        scan: None,
+        pack: &pack_progress,
+        stages: &stages,
+        stop: &stop,
+    };
+    let outcome = watching(&watched, args.progress.every(), start, || {
+        let mut hooks = PackHooks {
+            progress: Some(&pack_progress),
+            stop: Some(&stop),
+            stages: Some(&stages),
+            threads: limits.threads,
+            ..PackHooks::default()
+        };
+        search::finish(&merged, &limits, &[], &mut hooks)
+    })
+    .map_err(|e| e.to_string())?;
     let first = &states[0];
     say!(
         "merged {} of {} shards{} of `{}`",
@@ -140,24 +167,46 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     );
     summarise(&outcome);
     // Where the merged state is saved never changes the set.
+    let recorded = recorded_command(
+        &command,
+        matches,
+        &["state", "threads", "progress_every"],
+        &[],
+    );
+    let partial = partial.map(|missing| {
+        format!(
+            "a partial merge of {} of {count} shards; missing {}: merge with their state \
+             files to finish",
+            states.len(),
+            missing.join(", ")
+        )
+    });
+    // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
+    let (made, total) = moves_of(&outcome.pack);
+    let (climbed, climbs) = outcome.polish;
+    let cut = if climbed < climbs {
+        Some(format!(
+            "the polish stopped after {climbed} of {climbs} climbs"
+        ))
+    } else {
+        (made < total).then(|| format!("the packing stopped after {made} of {total} moves"))
+    };
+    let cut = cut.map(|what| format!("{what}; rerun `{recorded}`"));
+    let unfinished = match (partial, cut) {
+        (Some(p), Some(c)) => Some(format!("{p}; then {c}")),
+        (p, c) => p.or(c),
+    };
     let provenance = Provenance {
         seed: Some(first.scan.seed),
-        command: Some(recorded_command(
-            &command,
-            matches,
-            &["state", "threads"],
-            &[],
-        )),
-        unfinished: partial.map(|missing| {
-            format!(
-                "a partial merge of {} of {count} shards; missing {}: merge with their state \
-                 files to finish",
-                states.len(),
-                missing.join(", ")
-            )
-        }),
+        command: Some(recorded),
+        unfinished,
     };
+    stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
+    if stop.load(Ordering::SeqCst) {
+        eprintln!("interrupted: the set above is verified, the best the merge had when stopped");
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -30,6 +30,7 @@ mod progress;
 mod search;
 mod search_args;
 mod stats;
+mod stop;
 mod verify;
 
 use std::process::ExitCode;
@@ -57,12 +58,13 @@ enum Command {
     /// Without arguments: standard-bit fancy magics from seed 1, on all cores, verified and
     /// summarised; nothing is written unless --out is given. The result depends only on the
     /// arguments and the seed, never on --threads (except when a --seconds budget runs out).
-    /// Ctrl-C stops the scan: unfinished squares fall back (default bits, or the first magic
-    /// of the space), the state is saved, and the complete, verified set is still written
-    /// (exit code 130). During the packing it stops the annealing, with the best layout so
-    /// far, and the state saved goes on with --resume. A second Ctrl-C exits at once. A set
-    /// written by a stopped run says so in its header (`unfinished:`), with the command
-    /// that finishes it.
+    /// Ctrl-C (or SIGTERM, SIGHUP) stops any stage within about a second: unfinished
+    /// squares fall back (default bits, or the first magic of the space), the polish leaves
+    /// the finds not climbed as scanned, the packing keeps its best layout; the state is
+    /// saved, and the complete, verified set is still written (exit code 130). A stopped
+    /// packing goes on with --resume. Stops less than a second apart count as one; a
+    /// second stop later exits at once. A set written by a stopped run says so in its
+    /// header (`unfinished:`), with the command that finishes it.
     #[command(
         mut_arg("pool", |a| a.hide_default_value(true)),
         mut_arg("sparse_pool", |a| a.hide_default_value(true)),

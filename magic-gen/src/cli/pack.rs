@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,19 +12,20 @@ use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
-use magic_gen::search::{self, Error};
+use magic_gen::search::{self, Error, Stage, Stages};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
     with_implied, write_atomic, write_set,
 };
-use super::progress::{stop_on_ctrl_c, watch};
+use super::progress::{holder, watching, ProgressArgs, Watched};
+use super::stop::signalled_flag;
 use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
 /// run ends with the set of an uninterrupted one, byte for byte.
-const UNRECORDED: [&str; 4] = ["resume", "state", "checkpoint", "threads"];
+const UNRECORDED: [&str; 5] = ["resume", "state", "checkpoint", "threads", "progress_every"];
 
 /// Arguments of `pack`.
 #[derive(Args, Debug, Clone)]
@@ -47,6 +48,8 @@ pub struct PackCommandArgs {
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     checkpoint: f64,
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// Threads for the packings of --pack-seeds (default: all available cores): one per
     /// packing, two where there are two per packing (the second tries the next move
     /// ahead). Does not change the result.
@@ -174,16 +177,21 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let (set, before, input) = read_and_verify(file)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let settings = args.pack.settings(PackSettings::default().seed);
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        stop_on_ctrl_c(move || stop.swap(true, Ordering::SeqCst));
-    }
+    let stop = signalled_flag();
     let progress = PackProgress::default();
-    let (start, done) = (Instant::now(), AtomicBool::new(false));
+    let start = Instant::now();
+    let stages = {
+        let stop = Arc::clone(&stop);
+        Stages::new(holder(start, move || stop.load(Ordering::SeqCst)))
+    };
     let mut save_error = None;
-    let result = std::thread::scope(|s| {
-        let watcher = s.spawn(|| watch(None, None, &progress, &stop, &done, start));
+    let watched = Watched {
+        scan: None,
+        pack: &progress,
+        stages: &stages,
+        stop: &stop,
+    };
+    let result = watching(&watched, args.progress.every(), start, || {
         let mut save = |c: &[PackCheckpoint]| {
             if let Some(path) = &state_path {
                 if let Err(e) = write_atomic(path, PackCheckpoint::file_text(c).as_bytes()) {
@@ -195,18 +203,11 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             progress: Some(&progress),
             stop: Some(&stop),
             checkpoint: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
+            stages: Some(&stages),
             threads: threads_or_all(args.threads),
         };
-        let result = search::repack(
-            &set,
-            &settings,
-            resume.as_deref().unwrap_or(&[]),
-            &mut hooks,
-        );
-        done.store(true, Ordering::Release);
-        watcher.thread().unpark();
-        let _ = watcher.join();
-        result
+        let resume = resume.as_deref().unwrap_or(&[]);
+        search::repack(&set, &settings, resume, &mut hooks)
     });
     let mut outcome = result.map_err(|e| match (e, &args.resume) {
         (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
@@ -268,8 +269,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             None => note,
         });
     }
+    stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    if end.is_empty() {
+    let stopped = stop.load(Ordering::SeqCst);
+    if end.is_empty() || (made >= total && stopped) {
+        if stopped {
+            eprintln!("stopped after the last step: the set above is complete and verified");
+            return Ok(ExitCode::from(130));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &state_path {

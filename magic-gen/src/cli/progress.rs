@@ -1,28 +1,94 @@
-//! The progress bar of a search and of a packing, and the Ctrl-C handler that stops them.
+//! Progress of a search, merge or packing: a bar on a terminal, plain lines in a batch log
+//! (standard error not a terminal: Slurm, nohup), each with the stage, its fraction done,
+//! its rate and the time left, and what a stopped run is finishing.
 
+use std::collections::VecDeque;
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use magic_gen::pack::PackProgress;
-use magic_gen::search::Progress;
+use magic_gen::search::{OnBegin, Progress, Stage, Stages};
+
+use super::args::{parse_seconds, LONG_RUNS};
+
+/// How progress is reported: the option `search`, `merge` and `pack` share.
+#[derive(Args, Debug, Clone)]
+pub struct ProgressArgs {
+    /// Seconds between progress lines (stage, fraction done, rate, time left) when standard
+    /// error is not a terminal, as in a batch log; each stage's start and a stop are
+    /// reported at once. On a terminal a bar shows the same.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
+    pub progress_every: f64,
+}
+
+impl ProgressArgs {
+    /// Returns the time between progress lines in a batch log.
+    pub fn every(&self) -> Duration {
+        Duration::from_secs_f64(self.progress_every)
+    }
+}
+
+/// The environment variable that holds a run at the start of the stage it names (`scan`,
+/// `polish`, `pools`, `packing`, `verification`, `writing`) until it is stopped: how the
+/// tests stop a run in a stage too short to catch otherwise.
+const HOLD_AT: &str = "MAGIC_GEN_HOLD_AT";
 
 /// A run shorter than this shows no progress bar.
 const BAR_DELAY: Duration = Duration::from_secs(1);
 
-/// What the bar is showing.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    /// The scan: the fraction of its budget done.
-    Scan,
-    /// Before the annealing: the greedy packing, or the layout of a set without a scan.
-    Layout,
-    /// The annealing: moves made.
-    Pack,
+/// The first moments of a stage, left out of its rate: threads starting, first blocks.
+const WARM_UP: Duration = Duration::from_secs(1);
+
+/// How long a stage's rate must have been measured before it gives a time left.
+const STEADY: Duration = Duration::from_secs(2);
+
+/// The stretch of the latest samples a rate is measured over.
+const WINDOW: Duration = Duration::from_secs(60);
+
+/// Steps of the bar: its position is the fraction of the stage done, in these.
+const BAR_STEPS: u64 = 10_000;
+
+/// Returns true if progress goes to a batch log: standard error is not a terminal.
+fn batch_log() -> bool {
+    !std::io::stderr().is_terminal()
 }
 
-/// Steps of the scan's bar: its position is the fraction of the budget done, in these.
-const SCAN_STEPS: u64 = 10_000;
+/// Returns `[  12.3 s]`: the time since `start`, as progress lines begin.
+fn stamp(start: Instant) -> String {
+    format!("[{:>8.1} s]", start.elapsed().as_secs_f64())
+}
+
+/// Returns what the run does as each stage begins: with `MAGIC_GEN_HOLD_AT` naming the
+/// stage, it says so and waits until `stopped` returns true (at most a minute); otherwise
+/// nothing.
+pub fn holder(start: Instant, stopped: impl Fn() -> bool + Send + Sync + 'static) -> OnBegin {
+    let hold = std::env::var(HOLD_AT).ok();
+    Box::new(move |stage: Stage, _| {
+        if hold.as_deref() == Some(stage.name()) {
+            eprintln!(
+                "{} holding at {} until stopped ({HOLD_AT})",
+                stamp(start),
+                stage.name()
+            );
+            let held = Instant::now();
+            while !stopped() && held.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    })
+}
+
+/// What a watcher reads: the scan's counters (and its time budget), the packer's, the
+/// stage running and the run's stop flag.
+pub struct Watched<'a> {
+    pub scan: Option<(&'a Progress, Option<f64>)>,
+    pub pack: &'a PackProgress,
+    pub stages: &'a Stages,
+    pub stop: &'a AtomicBool,
+}
 
 /// Returns the fraction of the scan done, 0 to 1: of the candidate budget if it is a count,
 /// of the time budget if there is one (whichever is further: the scan stops at the first
@@ -42,120 +108,249 @@ fn scan_fraction(scan: &Progress, seconds: Option<f64>, elapsed: Duration) -> f6
     fraction.clamp(0.0, 1.0)
 }
 
-/// Draws a progress bar on stderr once the run has gone on for [`BAR_DELAY`], until
-/// `done`: the fraction of the scan's budget done (if there is a scan; `seconds` is its
-/// time budget), then the packer's moves and best table length, each with an estimate of
-/// the time left. `stop` is the flag Ctrl-C sets. The bar hides itself when stderr is not
-/// a terminal.
-pub fn watch(
-    scan: Option<&Progress>,
-    seconds: Option<f64>,
-    pack: &PackProgress,
-    stop: &AtomicBool,
-    done: &AtomicBool,
-    start: Instant,
-) {
-    let mut bar: Option<(ProgressBar, Stage)> = None;
-    while !done.load(Ordering::Acquire) {
-        std::thread::park_timeout(Duration::from_millis(100));
-        if done.load(Ordering::Acquire) || start.elapsed() < BAR_DELAY {
-            continue;
-        }
-        let total_moves = pack.total.load(Ordering::Relaxed);
-        let scanning =
-            scan.filter(|p| p.done.load(Ordering::Relaxed) < p.total.load(Ordering::Relaxed));
-        let stage = match (total_moves, scanning) {
-            (1.., _) => Stage::Pack,
-            (0, Some(_)) => Stage::Scan,
-            (0, None) => Stage::Layout,
-        };
-        let stopping = if stop.load(Ordering::Relaxed) {
-            ", stopping"
-        } else {
-            ""
-        };
-        // What the bar shows now: its position (budget steps or moves) and message.
-        let (position, message) = match (stage, scanning) {
-            (Stage::Scan, Some(p)) => {
-                let tried = p.candidates.load(Ordering::Relaxed) as f64;
-                let rate = tried / start.elapsed().as_secs_f64().max(1e-3);
-                let reached = p.reached.load(Ordering::Relaxed);
-                let fraction = scan_fraction(p, seconds, start.elapsed());
-                (
-                    (fraction * SCAN_STEPS as f64) as u64,
-                    format!(
-                        "{} of {} squares done, {:.1}M candidates tried ({:.1}M/s), {reached} \
-                         reached{stopping}",
-                        p.done.load(Ordering::Relaxed),
-                        p.total.load(Ordering::Relaxed),
-                        tried / 1e6,
-                        rate / 1e6
-                    ),
-                )
-            }
-            (Stage::Scan | Stage::Layout, _) => (0, format!("laying out, verifying{stopping}")),
-            (Stage::Pack, _) => {
-                let moves = pack.moves.load(Ordering::Relaxed);
-                let best = pack.best.load(Ordering::Relaxed);
-                let verifying = if moves >= total_moves {
-                    ", verifying"
-                } else {
-                    ""
-                };
-                (moves, format!("best {best} entries{verifying}{stopping}"))
-            }
-        };
-        match &bar {
-            Some((b, shown)) if *shown == stage => {
-                b.set_message(message);
-                b.set_position(position);
-            }
-            _ => {
-                let (len, template) = match stage {
-                    Stage::Scan => (
-                        SCAN_STEPS,
-                        "{spinner} [{elapsed_precise}] {bar:24} {percent:>3}% of the scan's budget (~{eta} left), {msg}",
-                    ),
-                    Stage::Layout => (0, "{spinner} [{elapsed_precise}] {msg}"),
-                    Stage::Pack => (
-                        total_moves,
-                        "{spinner} [{elapsed_precise}] {bar:24} {pos}/{len} packing moves (~{eta} left), {msg}",
-                    ),
-                };
-                if let Some((old, _)) = bar.take() {
-                    old.finish_and_clear();
-                }
-                let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
-                    .with_style(
-                        ProgressStyle::with_template(template)
-                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                    )
-                    .with_elapsed(start.elapsed())
-                    .with_message(message)
-                    .with_position(position);
-                // A resumed scan or packing starts part of the way: time the rest from here.
-                b.reset_eta();
-                bar = Some((b, stage));
-            }
-        }
-        if let Some((b, _)) = &bar {
-            b.tick();
-        }
-    }
-    if let Some((b, _)) = bar {
-        b.finish_and_clear();
+/// Returns `, 12.5 moves a second` for `rate` steps a second of `what`, nothing before
+/// the rate is measured.
+fn per_second(rate: f64, what: &str) -> String {
+    if rate > 0.0 {
+        format!(", {rate:.1} {what} a second")
+    } else {
+        String::new()
     }
 }
 
-/// Makes the first Ctrl-C (or SIGTERM or SIGHUP, which batch systems send before they
-/// kill a job) call `stop` (which stops the run: the result so far is still
-/// verified and written, exit code 130) and the second exit at once without writing.
-/// `stop` returns whether the run was stopped already.
-pub fn stop_on_ctrl_c(stop: impl Fn() -> bool + Send + 'static) {
-    let _ = ctrlc::set_handler(move || {
-        if stop() {
-            eprintln!("\ninterrupted twice: exiting without writing");
-            std::process::exit(130);
+/// Returns the running stage, its fraction done (if it counts its steps) and what it has
+/// done, as a progress line says it; `rate` is its steps per second.
+fn state_of(
+    w: &Watched,
+    start: Instant,
+    since: Duration,
+    rate: f64,
+) -> (Stage, Option<f64>, String) {
+    let Some((stage, done, total)) = w.stages.now() else {
+        return (Stage::Scan, None, "starting".into());
+    };
+    let of = |done: u64, total: u64| (total > 0).then(|| (done as f64 / total as f64).min(1.0));
+    match stage {
+        Stage::Scan => {
+            let Some((p, seconds)) = w.scan else {
+                return (stage, None, String::new());
+            };
+            let tried = p.candidates.load(Ordering::Relaxed) as f64;
+            let text = format!(
+                "{} of {} squares done, {:.1}M candidates tried, {:.2}M a second, {} reached",
+                p.done.load(Ordering::Relaxed),
+                p.total.load(Ordering::Relaxed),
+                tried / 1e6,
+                tried / 1e6 / start.elapsed().as_secs_f64().max(1e-3),
+                p.reached.load(Ordering::Relaxed)
+            );
+            (stage, Some(scan_fraction(p, seconds, since)), text)
         }
-    });
+        Stage::Polish => {
+            let text = format!("{done} of {total} climbs{}", per_second(rate, "climbs"));
+            (stage, of(done, total), text)
+        }
+        Stage::Pools => (
+            stage,
+            of(done, total),
+            format!("{done} of {total} pools measured"),
+        ),
+        Stage::Packing => {
+            let moves = w.pack.moves.load(Ordering::Relaxed);
+            let total = w.pack.total.load(Ordering::Relaxed);
+            if total == 0 {
+                return (stage, None, "laying out greedily".into());
+            }
+            let best = w.pack.best.load(Ordering::Relaxed);
+            let text = format!(
+                "{moves} of {total} moves{}, best {best} entries",
+                per_second(rate, "moves")
+            );
+            (stage, of(moves, total), text)
+        }
+        Stage::Verification | Stage::Writing => (stage, None, String::new()),
+    }
+}
+
+/// A stage's rate, measured over its latest samples once past its first moments, and the
+/// time left that follows from it.
+struct Rate {
+    stage: Stage,
+    began: Instant,
+    /// (when, fraction done, steps done) of the latest samples, oldest first.
+    samples: VecDeque<(Instant, f64, u64)>,
+}
+
+impl Rate {
+    /// Returns the rate of `stage`, begun `began`, with no samples yet.
+    fn new(stage: Stage, began: Instant) -> Rate {
+        Rate {
+            stage,
+            began,
+            samples: VecDeque::new(),
+        }
+    }
+
+    /// Takes a sample at `now`: `fraction` and `steps` done.
+    fn sample(&mut self, now: Instant, fraction: f64, steps: u64) {
+        if now.duration_since(self.began) < WARM_UP {
+            return;
+        }
+        self.samples.push_back((now, fraction, steps));
+        while self.samples.len() > 2 && now.duration_since(self.samples[0].0) > WINDOW {
+            self.samples.pop_front();
+        }
+    }
+
+    /// Returns the steps per second over the samples (0 before two).
+    fn steps_per_second(&self) -> f64 {
+        match (self.samples.front(), self.samples.back()) {
+            (Some(a), Some(b)) if b.0 > a.0 => {
+                b.2.saturating_sub(a.2) as f64 / (b.0 - a.0).as_secs_f64()
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Returns the time left at the measured rate, once measured for [`STEADY`] and moving.
+    fn left(&self) -> Option<Duration> {
+        let (a, b) = (self.samples.front()?, self.samples.back()?);
+        let over = b.0.duration_since(a.0);
+        if over < STEADY || b.1 <= a.1 {
+            return None;
+        }
+        let per_second = (b.1 - a.1) / over.as_secs_f64();
+        Duration::try_from_secs_f64((1.0 - b.1) / per_second).ok()
+    }
+}
+
+/// Returns `d` as a person reads it: `45 s`, `3 min 20 s`, `2 h 5 min`.
+fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// Returns one progress report: `stage: 12% (what it has done), ~3 min 20 s left`, or
+/// what a stopped run is finishing.
+fn report(
+    stage: Stage,
+    fraction: Option<f64>,
+    text: &str,
+    left: Option<Duration>,
+    stopping: bool,
+) -> String {
+    if stopping {
+        return format!(
+            "stopping: finishing the {} with the best so far{}",
+            stage.name(),
+            if text.is_empty() {
+                String::new()
+            } else {
+                format!(" ({text})")
+            }
+        );
+    }
+    let mut out = stage.name().to_string();
+    if let Some(f) = fraction {
+        out += &format!(": {:.0}%", 100.0 * f);
+    }
+    if !text.is_empty() {
+        out += &format!(", {text}");
+    }
+    out += &match (fraction, left) {
+        (Some(_), Some(left)) => format!(", ~{} left", human(left)),
+        (Some(_), None) => ", time left: measuring".into(),
+        (None, _) => String::new(),
+    };
+    out
+}
+
+/// Reports progress on stderr until `done`, once the run has gone on for [`BAR_DELAY`]: on
+/// a terminal a bar, in a batch log a line as each stage begins and every `every` (and one
+/// at once when the run is stopped, and as each stage it then finishes begins).
+fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
+    let batch = batch_log();
+    let mut bar: Option<ProgressBar> = None;
+    let mut rate: Option<Rate> = None;
+    let mut last_line = Instant::now();
+    // The stage of the last line printed, and whether it said the run is stopping.
+    let mut printed: Option<(Stage, bool)> = None;
+    while !done.load(Ordering::Acquire) {
+        std::thread::park_timeout(Duration::from_millis(100));
+        if done.load(Ordering::Acquire) {
+            break;
+        }
+        let now = Instant::now();
+        let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
+        if rate.as_ref().is_none_or(|r| r.stage != stage) {
+            rate = Some(Rate::new(stage, now));
+        }
+        let r = rate.as_mut().expect("set above");
+        let per_second = r.steps_per_second();
+        let (stage, fraction, text) = state_of(w, start, now.duration_since(r.began), per_second);
+        let steps = match stage {
+            Stage::Packing => w.pack.moves.load(Ordering::Relaxed),
+            _ => w.stages.now().map_or(0, |(_, d, _)| d),
+        };
+        if let Some(f) = fraction {
+            r.sample(now, f, steps);
+        }
+        let stopping = w.stop.load(Ordering::Relaxed);
+        let line = report(stage, fraction, &text, r.left(), stopping);
+        if batch {
+            // Quiet in a run's first moments (a short run prints nothing), except a stop.
+            let quiet = start.elapsed() < BAR_DELAY && !stopping;
+            let due = !every.is_zero() && last_line.elapsed() >= every;
+            let news = printed != Some((stage, stopping));
+            if !quiet && (due || news) {
+                eprintln!("{} {line}", stamp(start));
+                last_line = now;
+                printed = Some((stage, stopping));
+            }
+            continue;
+        }
+        if start.elapsed() < BAR_DELAY {
+            continue;
+        }
+        let b = bar.get_or_insert_with(|| {
+            let b = ProgressBar::with_draw_target(Some(BAR_STEPS), ProgressDrawTarget::stderr())
+                .with_elapsed(start.elapsed());
+            b.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:24} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b
+        });
+        b.set_position((fraction.unwrap_or(0.0) * BAR_STEPS as f64) as u64);
+        b.set_message(line);
+        b.tick();
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    // A stop the loop had no time to see (the stage ended at once): said now, before the
+    // run writes its set.
+    let said = printed.is_some_and(|(_, stopping)| stopping);
+    if w.stop.load(Ordering::Relaxed) && !said {
+        let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
+        eprintln!("{} {}", stamp(start), report(stage, None, "", None, true));
+    }
+}
+
+/// Runs `work` on this thread while another reports its progress (see [`watch`]); returns
+/// what `work` returns.
+pub fn watching<T>(w: &Watched, every: Duration, start: Instant, work: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let watcher = s.spawn(|| watch(w, every, &done, start));
+        let out = work();
+        done.store(true, Ordering::Release);
+        watcher.thread().unpark();
+        let _ = watcher.join();
+        out
+    })
 }

@@ -4,14 +4,16 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
 use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress, PackSettings};
 use magic_gen::search::state::{Budget, Scan, Shard};
-use magic_gen::search::{self, Error, Limits, Options, PolishSettings, Progress, SearchState};
+use magic_gen::search::{
+    self, Error, Limits, Options, PolishSettings, Progress, SearchState, Stage, Stages,
+};
 use magic_gen::{Piece, Provenance, Variant};
 
 use super::args::threads_or_all;
@@ -20,9 +22,10 @@ use super::output::{
     write_set,
 };
 use super::pack::{mismatch_at, moves_of};
-use super::progress::{stop_on_ctrl_c, watch};
+use super::progress::{holder, watching, Watched};
 pub use super::search_args::SearchArgs;
 use super::search_args::{expand, recorded, refuse_no_ops};
+use super::stop::stop_on_signal;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -169,10 +172,11 @@ fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
 }
 
 /// Returns what an interrupted run left undone and the command that finishes it, for the
-/// set's header; `None` if nothing was left (the signal came after the last step).
+/// set's header: the first stage it cut short (the scan, the polish or the packing); `None`
+/// if nothing was left (the stop came after the last step).
 fn unfinished_note(
     state: &SearchState,
-    pack: &[PackCheckpoint],
+    (polish, pack): ((u64, u64), &[PackCheckpoint]),
     state_path: Option<&Path>,
     args: &SearchArgs,
     matches: &ArgMatches,
@@ -189,6 +193,12 @@ fn unfinished_note(
         format!(
             "the scan stopped{budget}: {open} of {} squares unfinished fell back",
             state.jobs.len()
+        )
+    } else if polish.0 < polish.1 {
+        format!(
+            "the polish stopped after {} of {} climbs, the other finds left as scanned, \
+             before the packing",
+            polish.0, polish.1
         )
     } else {
         let (made, total) = moves_of(pack);
@@ -236,31 +246,29 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
+    // The run's stop flag is the scan's, handed to every later stage.
     let progress = Arc::new(Progress::default());
     {
-        // First Ctrl-C: stop the scan (or the packing) and keep the verified set.
         let progress = Arc::clone(&progress);
-        stop_on_ctrl_c(move || progress.stop.swap(true, Ordering::SeqCst));
+        stop_on_signal(move || progress.stop.store(true, Ordering::SeqCst));
     }
-
     let pack_progress = PackProgress::default();
     let start = Instant::now();
-    let done = AtomicBool::new(false);
+    let stages = {
+        let progress = Arc::clone(&progress);
+        Stages::new(holder(start, move || progress.stop.load(Ordering::SeqCst)))
+    };
     let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let scanned_from = state.jobs.clone();
     let mut save_error = None;
     let mut scan_time = Duration::ZERO;
-    let result = std::thread::scope(|s| {
-        let watcher = s.spawn(|| {
-            watch(
-                Some(&progress),
-                limits.seconds,
-                &pack_progress,
-                &progress.stop,
-                &done,
-                start,
-            )
-        });
+    let watched = Watched {
+        scan: Some((&progress, limits.seconds)),
+        pack: &pack_progress,
+        stages: &stages,
+        stop: &progress.stop,
+    };
+    let result = watching(&watched, args.progress.every(), start, || {
         let mut work = || -> Result<_, String> {
             let mut save = |st: &SearchState| {
                 if let Some(path) = &state_path {
@@ -270,6 +278,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 }
             };
             let scan_start = Instant::now();
+            stages.begin(Stage::Scan, 0);
             search::run(&mut state, &limits, &progress, Some((every, &mut save)));
             scan_time = scan_start.elapsed();
             // A scan that moved on packs other pools: the saved packing is void.
@@ -293,15 +302,12 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
                 progress: Some(&pack_progress),
                 stop: Some(&progress.stop),
                 checkpoint: Some((every, &mut save_pack)),
+                stages: Some(&stages),
                 threads,
             };
             Ok(search::finish(&state, &finish_limits, resume, &mut hooks))
         };
-        let result = work();
-        done.store(true, Ordering::Release);
-        watcher.thread().unpark();
-        let _ = watcher.join();
-        result
+        work()
     });
     let mut outcome = result?.map_err(|e| match (e, &args.resume) {
         (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
@@ -322,6 +328,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         save_state(path, &state, &stopped_pack)?;
     }
     let elapsed = start.elapsed();
+    // Stopped before the set was made: it says in its header what was cut short.
     let interrupted = progress.stop.load(Ordering::SeqCst);
 
     say!(
@@ -358,32 +365,50 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         // A resumed state records the run that started it, then every resume.
         command: Some(history),
         unfinished: interrupted
-            .then(|| unfinished_note(&state, &outcome.pack, state_path.as_deref(), args, matches))
+            .then(|| {
+                let cut = (outcome.polish, &outcome.pack[..]);
+                unfinished_note(&state, cut, state_path.as_deref(), args, matches)
+            })
             .flatten(),
     };
+    let finished = provenance.unfinished.is_none();
+    stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    if interrupted {
-        match stopped_pack.first() {
-            Some(c) if open == 0 => {
-                let how = match &state_path {
-                    Some(path) => format!(
-                        "; --resume {} --pack-iterations {} goes on from there",
-                        show(path),
-                        c.settings.iterations
-                    ),
-                    None => " (give --state FILE to keep a checkpoint)".into(),
-                };
-                let (made, total) = moves_of(&stopped_pack);
-                eprintln!(
-                    "interrupted after {made} of {total} packing moves: the set above is the \
-                     best layout met, verified{how}"
-                )
-            }
-            _ => eprintln!(
-                "interrupted: the set above is complete and verified; unfinished squares fell back"
-            ),
-        }
-        return Ok(ExitCode::from(130));
+    // A stop while writing changes nothing written, but the run was stopped all the same.
+    if !progress.stop.load(Ordering::SeqCst) {
+        return Ok(ExitCode::SUCCESS);
     }
-    Ok(ExitCode::SUCCESS)
+    let (made, total) = moves_of(&outcome.pack);
+    let (climbed, climbs) = outcome.polish;
+    match stopped_pack.first() {
+        _ if finished => {
+            eprintln!("stopped after the last step: the set above is complete and verified")
+        }
+        _ if open > 0 => eprintln!(
+            "interrupted: the set above is complete and verified; unfinished squares fell back"
+        ),
+        _ if climbed < climbs => eprintln!(
+            "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
+             verified, the finds not climbed packed as scanned, greedily"
+        ),
+        Some(c) => {
+            let how = match &state_path {
+                Some(path) => format!(
+                    "; --resume {} --pack-iterations {} goes on from there",
+                    show(path),
+                    c.settings.iterations
+                ),
+                None => " (give --state FILE to keep a checkpoint)".into(),
+            };
+            eprintln!(
+                "interrupted after {made} of {total} packing moves: the set above is the \
+                 best layout met, verified{how}"
+            )
+        }
+        None => eprintln!(
+            "interrupted before the packing's first move: the set above is the greedy \
+             layout, verified"
+        ),
+    }
+    Ok(ExitCode::from(130))
 }

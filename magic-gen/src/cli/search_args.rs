@@ -13,12 +13,13 @@ use super::args::{
     parse_variant, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
 };
 use super::output::{given, recorded_command, with_implied};
+use super::progress::ProgressArgs;
 
 /// The arguments that never change the set, left out of the recorded command: how many
 /// threads, how often and where the state is saved, and the preset (its options are
 /// recorded one by one instead). (`--resume` is recorded, but only after the command that
 /// started the state.)
-pub const UNRECORDED: [&str; 4] = ["threads", "checkpoint", "state", "preset"];
+pub const UNRECORDED: [&str; 5] = ["threads", "checkpoint", "state", "preset", "progress_every"];
 
 /// The arguments the recorded command spells out even at their default values, so the
 /// command says what was searched without knowing the defaults.
@@ -212,6 +213,8 @@ pub struct SearchArgs {
     /// and the packing: an interrupted run loses at most this much.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
     pub checkpoint: f64,
+    #[command(flatten)]
+    pub progress: ProgressArgs,
     /// Worker threads (default: all available cores). Does not change the result.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,

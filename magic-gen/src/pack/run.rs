@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::anneal::Annealer;
 use super::checkpoint::{PackCheckpoint, PackKey};
 use super::pair::with_helper;
+use crate::stages::Stages;
 
 /// Counters of a packing run, for a progress bar: summed over its packings
 /// ([`PackSettings::seeds`](super::PackSettings::seeds)).
@@ -53,6 +54,9 @@ pub struct PackHooks<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// How often to save, and the function that saves a checkpoint.
     pub checkpoint: Option<SavePack<'a>>,
+    /// Where the stages of a search's finish (polish, pools, packing, verification) are
+    /// recorded as they begin, for a progress display.
+    pub stages: Option<&'a Stages>,
     /// Threads to run the packings on (0 counts as 1: the calling thread): one per
     /// packing, or two where there are at least two per packing (a helper tries the next
     /// move ahead, see `pair.rs`). Never changes the result.

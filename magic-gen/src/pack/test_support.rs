@@ -95,6 +95,7 @@ pub(crate) fn saving_every(
         stop: Some(stop),
         checkpoint: Some((every, &mut save)),
         threads,
+        ..PackHooks::default()
     };
     let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
     Ok((set, saved, end))

@@ -1,6 +1,8 @@
 //! The local-search moves: a climb that removes destructive collisions (fewer bits than
 //! the mask popcount) and a climb that makes a valid fixed-shift magic denser.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::pack::{cooling, metropolis};
@@ -34,17 +36,28 @@ fn flip_one_to_three(magic: u64, r: u64) -> u64 {
     m
 }
 
+/// Moves between two looks at a climb's stop flag: a move costs microseconds, so a stop is
+/// seen within milliseconds, and the look costs nothing next to the moves.
+const STOP_CHECK_EVERY: u32 = 1024;
+
+/// Returns true if `stop` is set, looking only when `moves` is a multiple of
+/// [`STOP_CHECK_EVERY`].
+fn stopped(stop: Option<&AtomicBool>, moves: u32) -> bool {
+    moves % STOP_CHECK_EVERY == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
 /// A local search that makes a valid fixed-shift magic denser: flip one to three random
 /// bits, keep the change if the magic stays valid and its [`pack_cost`] does not grow
 /// (moves at equal cost drift freely: preferring the shorter span among them packed
-/// worse). Returns the magic with its (used, span).
+/// worse). Returns the magic with its (used, span): the densest met before `stop` was set,
+/// if it was.
 pub(crate) fn density_climb(
     entries: &[(u64, u8)],
     bits: u8,
     start: u64,
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
-    patience: u32,
+    (patience, stop): (u32, Option<&AtomicBool>),
 ) -> (u64, (u32, u32)) {
     use rand_xoshiro::rand_core::RngCore;
     let score = |(used, span): (u32, u32)| pack_cost(used, span);
@@ -53,7 +66,9 @@ pub(crate) fn density_climb(
         return (start, (u32::MAX, u32::MAX));
     };
     let mut stale = 0;
-    while stale < patience {
+    // `stale` counts every move but an improving one, after which it is 0: a look at least
+    // every STOP_CHECK_EVERY moves, without a counter of its own.
+    while stale < patience && !stopped(stop, stale) {
         let trial = flip_one_to_three(magic, rng.next_u64());
         stale += 1;
         if let Some(m) = table.measure(entries, trial, bits) {
@@ -79,7 +94,7 @@ const CLUMP_COLD: f64 = 0.5;
 /// ([`EpochTable::clumped`]: the spread falls as slots gather), flipping one to three bits
 /// a move and keeping valid trials by the Metropolis rule. Returns the magic of the fewest
 /// blocked slots met (`start` itself unless one blocks fewer), or `None` if `start` is not
-/// a magic. The scan's candidates spread their slots evenly over the range, which leaves
+/// a magic; stopped early when `stop` is set. The scan's candidates spread their slots evenly over the range, which leaves
 /// other squares no room; clumped ones leave long holes (docs/results/sets.md).
 pub(crate) fn clump_climb(
     entries: &[(u64, u8)],
@@ -87,14 +102,17 @@ pub(crate) fn clump_climb(
     start: u64,
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
-    moves: u32,
+    (moves, stop): (u32, Option<&AtomicBool>),
 ) -> Option<u64> {
     use rand_xoshiro::rand_core::RngCore;
     let (blocked, mut spread) = table.clumped(entries, start, bits)?;
     let (mut magic, mut best) = (start, (start, blocked));
     let cool = cooling(CLUMP_HOT, CLUMP_COLD, u64::from(moves));
     let mut temperature = CLUMP_HOT;
-    for _ in 0..moves {
+    for made in 0..moves {
+        if stopped(stop, made) {
+            break;
+        }
         temperature *= cool;
         let trial = flip_one_to_three(magic, rng.next_u64());
         let Some((blocked, s)) = table.clumped(entries, trial, bits) else {

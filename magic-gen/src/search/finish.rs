@@ -1,7 +1,7 @@
 //! Set assembly: a scan state becomes a verified set, each job's best find laid out back
 //! to back (fancy, plain) or the fixed-shift pools packed into one table.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -11,6 +11,7 @@ use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
 use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
+use crate::stages::{Stage, Stages};
 
 use super::climb::{clump_climb, density_climb};
 use super::options::{Error, Limits, PolishSettings};
@@ -46,6 +47,9 @@ pub struct SearchOutcome {
     /// checkpoint after its last move, which is every move asked for unless the run was
     /// stopped.
     pub pack: Vec<PackCheckpoint>,
+    /// Climbs of the polish finished, and asked for: fewer finished if the run was
+    /// stopped during the polish (black and white; (0, 0) otherwise).
+    pub polish: (u64, u64),
     /// Wall time of each stage that made the set from the scan's finds, in order: polish,
     /// pools and packing (black and white only), then verification. `magic-gen search`
     /// puts the scan's own time in front before printing them.
@@ -86,17 +90,47 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 /// the find itself; duplicates dropped. A climb has its own stream per find, so the result
 /// does not depend on the threads (`threads` share the jobs). Climbing only the finds a
 /// pool keeps costs little next to the scan, where `--patience` climbs every valid
-/// candidate (measured in docs/results/hunts.md).
-pub(crate) fn polished(
+/// candidate (measured in docs/results/hunts.md). Once `stop` is set, a climb keeps what it
+/// has reached and the finds not yet climbed go in as scanned; `stages` counts the climbs.
+/// Also returns the climbs finished and asked for (fewer finished only if stopped).
+fn polish_pools(
     state: &SearchState,
     polish: &PolishSettings,
     threads: usize,
-) -> Vec<Vec<u64>> {
+    (stop, stages): (Option<&AtomicBool>, Option<&Stages>),
+) -> (Vec<Vec<u64>>, (u64, u64)) {
     let variant = state.scan.variant;
     let clump = if variant == Variant::White {
         polish.clump
     } else {
         0
+    };
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let asked: u64 = state
+        .jobs
+        .iter()
+        .map(|job| {
+            let polished = if polish.polish == 0 {
+                0
+            } else {
+                job.found.len().min(state.scan.pool)
+            };
+            let clumped = if clump == 0 { 0 } else { job.found.len() };
+            (polished + clumped) as u64
+        })
+        .sum();
+    if let Some(stages) = stages {
+        stages.begin(Stage::Polish, asked);
+    }
+    let finished = AtomicU64::new(0);
+    // Counts a climb that ran to its end, before `stop`.
+    let count = || {
+        if !stopped() {
+            finished.fetch_add(1, Ordering::Relaxed);
+            if let Some(stages) = stages {
+                stages.advance(1);
+            }
+        }
     };
     let climb_job = |job: &Job| -> Vec<u64> {
         if polish.polish == 0 && clump == 0 {
@@ -119,7 +153,7 @@ pub(crate) fn polished(
             bits: job.bits,
         };
         for (at, f) in job.found.iter().enumerate() {
-            if at >= state.scan.pool || polish.polish == 0 {
+            if at >= state.scan.pool || polish.polish == 0 || stopped() {
                 // Without a polish every find goes in as scanned, and a sparse find always
                 // does: it keeps its long span and its holes. Climbed to a lower pack
                 // cost it uses fewer slots but leaves holes no square fills.
@@ -134,16 +168,25 @@ pub(crate) fn polished(
                 f.magic,
                 &mut rng,
                 &mut table,
-                polish.polish,
+                (polish.polish, stop),
             );
+            count();
             keep(m);
         }
         if clump > 0 {
-            for f in &job.found {
+            for f in job.found.iter().take_while(|_| !stopped()) {
                 // Apart from the polish's streams (bit 62) and the scan's.
                 let mut rng = stream.block_rng(f.index | 1 << 61);
                 // The climb returns the find itself unless it met one that blocks fewer.
-                let climbed = clump_climb(&entries, job.bits, f.magic, &mut rng, &mut table, clump);
+                let climbed = clump_climb(
+                    &entries,
+                    job.bits,
+                    f.magic,
+                    &mut rng,
+                    &mut table,
+                    (clump, stop),
+                );
+                count();
                 if let Some(m) = climbed.filter(|&m| m != f.magic) {
                     keep(m);
                 }
@@ -163,14 +206,28 @@ pub(crate) fn polished(
             });
         }
     });
-    done.into_inner().unwrap_or_else(|e| e.into_inner())
+    let pools = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    (pools, (finished.into_inner(), asked))
+}
+
+/// Returns the pools [`polish_pools`] gives when nothing watches or stops it.
+#[cfg(test)]
+pub(crate) fn polished(
+    state: &SearchState,
+    polish: &PolishSettings,
+    threads: usize,
+) -> Vec<Vec<u64>> {
+    polish_pools(state, polish, threads, (None, None)).0
 }
 
 /// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
 /// without one fall back to default bits, listed as unmet) or the packed pools (fixed
 /// shift), polished and packed as `limits` say. The packer goes on from `resume` (a
 /// checkpoint of the same packing, saved with the state) unless it is empty, and reports
-/// progress, stops, saves checkpoints and takes its threads through `hooks`.
+/// progress and stages, stops, saves checkpoints and takes its threads through `hooks`.
+/// Once `hooks.stop` is set every stage ends in at most milliseconds with what it has: the
+/// polish leaves the finds not yet climbed as scanned, the packing keeps its best layout;
+/// the set is verified all the same.
 ///
 /// ```
 /// use magic_gen::pack::PackHooks;
@@ -198,9 +255,17 @@ pub fn finish(
         // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
         // their finds share the square's pool.
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let (magics, polish) = timed(|| polished(state, &limits.polish, limits.threads));
+        let watch = (hooks.stop, hooks.stages);
+        let ((magics, climbs), polish) =
+            timed(|| polish_pools(state, &limits.polish, limits.threads, watch));
         let pools_start = Instant::now();
+        if let Some(stages) = hooks.stages {
+            stages.begin(Stage::Pools, state.jobs.len() as u64);
+        }
         for (job, magics) in state.jobs.iter().zip(magics) {
+            if let Some(stages) = hooks.stages {
+                stages.advance(1);
+            }
             let data = SquareData::new(job.piece, job.square, variant);
             let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
             let before = pool.len();
@@ -224,7 +289,9 @@ pub fn finish(
             )));
         }
         let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
-        return pack_pools(variant, &pools, &limits.pack, resume, hooks, stages);
+        let mut outcome = pack_pools(variant, &pools, &limits.pack, resume, hooks, stages)?;
+        outcome.polish = climbs;
+        return Ok(outcome);
     } else {
         for job in &state.jobs {
             let default = variant.default_bits(job.piece, job.square);
@@ -255,17 +322,21 @@ pub fn finish(
         }
         lay_out_back_to_back(&mut set);
     }
-    outcome(set, unmet, Vec::new(), Vec::new())
+    outcome(set, unmet, Vec::new(), Vec::new(), hooks.stages)
 }
 
-/// Returns the outcome of a set the search made, verified: a failure is an internal error,
-/// since every square's magic was checked before.
+/// Returns the outcome of a set the search made, verified (the stage `stages` is told of):
+/// a failure is an internal error, since every square's magic was checked before.
 fn outcome(
     set: MagicSet,
     unmet: Vec<(Piece, u8)>,
     pack: Vec<PackCheckpoint>,
     mut stages: Vec<(&'static str, Duration)>,
+    watch: Option<&Stages>,
 ) -> Result<SearchOutcome, Error> {
+    if let Some(watch) = watch {
+        watch.begin(Stage::Verification, 0);
+    }
     let (verified, verification) = timed(|| verify(&set));
     stages.push(("verification", verification));
     let verified = verified.map_err(|failures| {
@@ -280,6 +351,7 @@ fn outcome(
         report: verified.report,
         unmet,
         pack,
+        polish: (0, 0),
         stages,
     })
 }
@@ -336,10 +408,14 @@ fn pack_pools(
     hooks: &mut PackHooks,
     mut stages: Vec<(&'static str, Duration)>,
 ) -> Result<SearchOutcome, Error> {
+    if let Some(stages) = hooks.stages {
+        // Its moves are counted in `hooks.progress`.
+        stages.begin(Stage::Packing, 0);
+    }
     let (packed, packing) = timed(|| pack(variant, pools, settings, resume, hooks));
     let (set, end) = packed.map_err(Error::Checkpoint)?;
     stages.push(("packing", packing));
-    outcome(set, Vec::new(), end, stages)
+    outcome(set, Vec::new(), end, stages, hooks.stages)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.

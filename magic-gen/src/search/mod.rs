@@ -32,6 +32,8 @@ pub use options::{Error, Limits, Options, PolishSettings};
 pub use state::SearchState;
 pub use workers::{run, Progress};
 
+pub use crate::stages::{OnBegin, Stage, Stages};
+
 use crate::pack::PackHooks;
 
 #[cfg(test)]

@@ -150,7 +150,9 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             magic,
             &mut rng,
             &mut scratch.table,
-            scan.patience,
+            // Not stopped inside: a stop ends the scan between blocks, where its state is
+            // what a resume goes on from.
+            (scan.patience, None),
         );
         let mut found = Found {
             index,

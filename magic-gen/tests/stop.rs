@@ -1,0 +1,388 @@
+//! Stopping a run in each of its stages (scan, polish, clump climb, pools, packing,
+//! verification, writing): a verified set is written within seconds, its header saying what
+//! was cut short; a stop delivered twice at once counts once; `timeout -s INT` and SIGTERM
+//! stop a hunt the same way; and a batch log gets progress lines.
+//!
+//! Each test waits for the stage to be running before it signals: for a stage made long by
+//! its options, the progress line naming it (`--progress-every 0.1`, stderr being a pipe);
+//! for a stage too short to catch, `MAGIC_GEN_HOLD_AT`, which holds the run at the stage's
+//! start until it is stopped. The time limits only turn a hang into a failure: each run
+//! takes a second or two here. (The scan is also stopped in `cli.rs`.)
+
+#![cfg(unix)]
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use common::{magic_gen, scratch};
+
+/// How long a run may take to end after a stop: generous, for a loaded machine.
+const ENDS_WITHIN: Duration = Duration::from_secs(15);
+
+/// How long a run may take to reach a stage: its scan is small, this is for a hang.
+const READY_WITHIN: Duration = Duration::from_secs(120);
+
+/// A run of the binary, its stderr read line by line as it comes.
+struct Running {
+    child: Child,
+    lines: Receiver<String>,
+    stderr: Vec<String>,
+}
+
+impl Running {
+    /// Starts `program args...` in `dir` with `env` set, stdout and stderr piped.
+    fn start(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Running {
+        let mut child = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Running {
+            child,
+            lines,
+            stderr: Vec::new(),
+        }
+    }
+
+    /// Starts `magic-gen args...` in `dir` with `env` set.
+    fn magic_gen(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Running {
+        Running::start(dir, env!("CARGO_BIN_EXE_magic-gen"), args, env)
+    }
+
+    /// Waits for a line of stderr that `ready` accepts, and returns it.
+    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) -> String {
+        let started = Instant::now();
+        loop {
+            match self.lines.recv_timeout(Duration::from_millis(50)) {
+                Ok(line) => {
+                    self.stderr.push(line.clone());
+                    if ready(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => {
+                    let ended = self.child.try_wait().unwrap();
+                    assert!(
+                        ended.is_none(),
+                        "the run ended ({ended:?}) before the line awaited:\n{}",
+                        self.stderr.join("\n")
+                    );
+                    assert!(
+                        started.elapsed() < READY_WITHIN,
+                        "no such line within {READY_WITHIN:?}:\n{}",
+                        self.stderr.join("\n")
+                    );
+                }
+            }
+        }
+    }
+
+    /// Sends `signal` (`INT`, `TERM`) to the run.
+    fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+
+    /// Waits for the run to end, at most [`ENDS_WITHIN`] (else kills it and fails), and
+    /// returns its exit code and its whole stderr.
+    fn end(mut self) -> (i32, String) {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > ENDS_WITHIN {
+                let _ = self.child.kill();
+                panic!(
+                    "still running {ENDS_WITHIN:?} after the stop:\n{}",
+                    self.stderr.join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The reader ends with the pipe, once the run has ended.
+        self.stderr.extend(self.lines.iter());
+        (status.code().unwrap_or(-1), self.stderr.join("\n"))
+    }
+}
+
+/// Returns true for a progress line of `stage` (`[   1.2 s] polish: 3%, ...`).
+fn progress_of(stage: &str) -> impl Fn(&str) -> bool + '_ {
+    move |line| {
+        line.split("] ")
+            .nth(1)
+            .is_some_and(|rest| rest.starts_with(&format!("{stage}:")))
+    }
+}
+
+/// Returns true for the line of a run held at the start of `stage`.
+fn held_at(stage: &str) -> impl Fn(&str) -> bool + '_ {
+    move |line| line.contains(&format!("holding at {stage} until stopped"))
+}
+
+/// Returns the options of a small black hunt (a scan of 16384 candidates a square unless
+/// `more` gives `--candidates`, pools of 8), writing `set.rs`, with `more` after them.
+fn black<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["search", "--variant", "black", "--threads", "1"];
+    if !more.contains(&"--candidates") {
+        args.extend(["--candidates", "16384"]);
+    }
+    args.extend(["--progress-every", "0.1", "--out", "set.rs"]);
+    args.extend_from_slice(more);
+    args
+}
+
+/// Asserts the set `dir/set.rs` verifies and returns its `unfinished:` note, if any.
+fn verified_note(dir: &Path) -> Option<String> {
+    magic_gen(dir, &["verify", "set.rs"]).assert_success();
+    let text = fs::read_to_string(dir.join("set.rs")).unwrap();
+    let note = text
+        .lines()
+        .find_map(|l| l.strip_prefix("// unfinished: "))
+        .map(str::to_string);
+    note
+}
+
+/// Runs `args` (with `env`) until a line `ready` accepts, sends `signal`, and returns the
+/// exit code, the stderr and the set's `unfinished:` note once the run has ended.
+fn stop_when(
+    name: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    ready: impl Fn(&str) -> bool,
+    signal: &str,
+) -> (i32, String, Option<String>) {
+    let dir = scratch(name);
+    let mut run = Running::magic_gen(&dir, args, env);
+    run.wait_for(ready);
+    run.signal(signal);
+    let (code, stderr) = run.end();
+    assert_eq!(code, 130, "{stderr}");
+    assert!(!stderr.contains("second time"), "{stderr}");
+    (code, stderr.clone(), verified_note(&dir))
+}
+
+#[test]
+fn a_stop_during_the_scan_writes_the_set_with_the_squares_scanned() {
+    let args = black(&["--candidates", "1099511627776"]);
+    let (_, stderr, note) = stop_when("stop-scan", &args, &[], progress_of("scan"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the scan stopped at "), "{note}");
+}
+
+#[test]
+fn sigterm_during_the_polish_of_a_black_hunt_writes_the_set_within_seconds() {
+    // A polish of a billion moves without improvement: hours, unless it sees the stop.
+    let args = black(&["--polish", "1000000000", "--state", "run.state"]);
+    let (_, stderr, note) = stop_when("stop-polish", &args, &[], progress_of("polish"), "TERM");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the polish stopped after "), "{note}");
+    assert!(
+        note.contains("finish with `magic-gen search --resume run.state"),
+        "{note}"
+    );
+    // Said once seen (the polish may have ended by then: it ends within milliseconds).
+    assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
+}
+
+#[test]
+fn a_stop_during_the_clump_climb_writes_the_set_within_seconds() {
+    let args = [
+        "search",
+        "--variant",
+        "white",
+        "--candidates",
+        "16384",
+        "--threads",
+        "1",
+        "--polish",
+        "0",
+        "--clump",
+        "1000000000",
+        "--progress-every",
+        "0.1",
+        "--out",
+        "set.rs",
+    ];
+    let (_, stderr, note) = stop_when("stop-clump", &args, &[], progress_of("polish"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the polish stopped after 0 of "), "{note}");
+}
+
+#[test]
+fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
+    let args = black(&["--polish", "0"]);
+    let hold = [("MAGIC_GEN_HOLD_AT", "pools")];
+    let (_, stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(
+        note.starts_with("the packing stopped after 0 of 30000 moves"),
+        "{note}"
+    );
+}
+
+#[test]
+fn a_stop_during_the_packing_writes_the_best_layout_met() {
+    let args = black(&["--polish", "0", "--pack-iterations", "1000000000"]);
+    let (_, stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the packing stopped after "), "{note}");
+    assert!(note.contains(" of 1000000000 moves"), "{note}");
+}
+
+#[test]
+fn a_stop_during_verification_or_writing_cuts_nothing() {
+    // Everything is done by then: the set is complete, its header without `unfinished:`,
+    // and the exit code still says the run was stopped.
+    for stage in ["verification", "writing"] {
+        let args = black(&["--polish", "0", "--pack-iterations", "100"]);
+        let hold = [("MAGIC_GEN_HOLD_AT", stage)];
+        let name = format!("stop-{stage}");
+        let (_, stderr, note) = stop_when(&name, &args, &hold, held_at(stage), "INT");
+        assert_eq!(note, None, "{stage}");
+        assert!(stderr.contains("stopped after the last step"), "{stderr}");
+    }
+}
+
+#[test]
+fn one_stop_delivered_twice_at_once_counts_once() {
+    let dir = scratch("stop-twice");
+    let args = black(&["--polish", "1000000000"]);
+    let mut run = Running::magic_gen(&dir, &args, &[]);
+    run.wait_for(progress_of("polish"));
+    // As a supervisor signals a process and its group: the same signal, milliseconds apart.
+    run.signal("INT");
+    std::thread::sleep(Duration::from_millis(5));
+    run.signal("INT");
+    let (code, stderr) = run.end();
+    assert_eq!(code, 130, "{stderr}");
+    assert!(!stderr.contains("second time"), "{stderr}");
+    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the polish stopped after "), "{note}");
+}
+
+#[test]
+fn timeout_s_int_stops_a_hunt_that_still_writes_its_set() {
+    // `timeout` signals the run and its own process group: one stop, delivered twice. When
+    // it comes, the scan or the endless polish is running: either is cut short.
+    let dir = scratch("stop-timeout");
+    let binary = env!("CARGO_BIN_EXE_magic-gen");
+    let mut args = vec!["-s", "INT", "2", binary];
+    args.extend(black(&["--polish", "1000000000"]));
+    let started = Instant::now();
+    let run = Running::start(&dir, "timeout", &args, &[]);
+    let (code, stderr) = run.end();
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    // 124: timeout's own code for a command it stopped.
+    assert_eq!(code, 124, "{stderr}");
+    assert!(!stderr.contains("second time"), "{stderr}");
+    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(
+        note.starts_with("the polish stopped after ") || note.starts_with("the scan stopped"),
+        "{note}"
+    );
+}
+
+#[test]
+fn a_stopped_merge_writes_its_best_set() {
+    let dir = scratch("stop-merge");
+    for shard in ["0/2", "1/2"] {
+        let state = format!("{}.state", &shard[..1]);
+        let args = [
+            "search",
+            "--variant",
+            "black",
+            "--candidates",
+            "16384",
+            "--threads",
+            "1",
+            "--shard",
+            shard,
+            "--state",
+            &state,
+        ];
+        magic_gen(&dir, &args).assert_success();
+    }
+    let args = [
+        "merge",
+        "0.state",
+        "1.state",
+        "--polish",
+        "1000000000",
+        "--threads",
+        "1",
+        "--progress-every",
+        "0.1",
+        "--out",
+        "set.rs",
+    ];
+    let mut run = Running::magic_gen(&dir, &args, &[]);
+    run.wait_for(progress_of("polish"));
+    run.signal("TERM");
+    let (code, stderr) = run.end();
+    assert_eq!(code, 130, "{stderr}");
+    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the polish stopped after "), "{note}");
+    assert!(note.contains("rerun `magic-gen merge "), "{note}");
+}
+
+#[test]
+fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
+    let dir = scratch("progress-lines");
+    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let args = [
+        "pack",
+        published.to_str().unwrap(),
+        "--pack-iterations",
+        "1000000000",
+        "--threads",
+        "1",
+        "--progress-every",
+        "0.2",
+        "--out",
+        "set.rs",
+    ];
+    let mut run = Running::magic_gen(&dir, &args, &[]);
+    // `[   3.4 s] packing: 0%, 2100 of 1000000000 moves, 700.0 moves a second, best 88010
+    // entries, ~16 d 2 h left`, once the rate is measured.
+    let line = run.wait_for(|l| progress_of("packing")(l) && l.ends_with(" left"));
+    let fields: Vec<&str> = line.split(", ").collect();
+    assert!(
+        fields[0].contains("packing: ") && fields[0].ends_with('%'),
+        "{line}"
+    );
+    assert!(fields[1].ends_with(" of 1000000000 moves"), "{line}");
+    assert!(fields[2].ends_with(" moves a second"), "{line}");
+    let left = fields.last().unwrap();
+    assert!(
+        left.starts_with('~') && left.chars().nth(1).unwrap().is_ascii_digit(),
+        "{line}"
+    );
+    run.signal("INT");
+    let (code, stderr) = run.end();
+    assert_eq!(code, 130, "{stderr}");
+    assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
+    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("packing stopped after "), "{note}");
+}
