@@ -37,6 +37,8 @@ pub use format::{
 #[cfg(feature = "search")]
 mod files;
 #[cfg(feature = "search")]
+pub mod hunt;
+#[cfg(feature = "search")]
 pub mod pack;
 #[cfg(feature = "search")]
 pub mod search;

@@ -18,6 +18,15 @@
 //! A search that keeps sparse finds besides its pool (`--sparse-pool`) says so on the pool
 //! line: `pool 32 sparse 16`.
 //!
+//! A fixed-shift (black, white) state says after its `command` line how the hunt finishes,
+//! so that a resume or a merge polishes and packs as the one run would:
+//!
+//! ```text
+//! finish polish 10000 clump 0 pack-seed 1 pack-iterations 30000 negative-offsets 0 pack-spread 0 short-spans 0 pack-seeds 1
+//! ```
+//!
+//! A state without it (written before it existed) finishes with its variant's defaults.
+//!
 //! A packed (black, white) square may have one job per shift it may take, each with its
 //! own `job` line and finds (`--also-fixed-shift`: the mask popcount and the fixed 12/9);
 //! the packer chooses among all of them.
@@ -30,9 +39,9 @@
 use crate::format::{parse_hex, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
-use crate::pack::PackCheckpoint;
+use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
-use crate::search::SearchState;
+use crate::search::{Finish, Options, PolishSettings, SearchState};
 
 use super::reader::{number, Lines};
 
@@ -70,6 +79,21 @@ impl SearchState {
             scan.patience,
             self.command
         ));
+        if scan.variant.is_packed() {
+            let (polish, pack) = (&self.finish.polish, &self.finish.pack);
+            out.push_str(&format!(
+                "finish polish {} clump {} pack-seed {} pack-iterations {} negative-offsets {} \
+                 pack-spread {} short-spans {} pack-seeds {}\n",
+                polish.polish,
+                polish.clump,
+                pack.seed,
+                pack.iterations,
+                u8::from(pack.negative_offsets),
+                pack.spread,
+                u8::from(pack.short_spans),
+                pack.seeds
+            ));
+        }
         for j in &self.jobs {
             out.push_str(&format!(
                 "job {} {} {} next {} done {}\n",
@@ -188,6 +212,9 @@ impl SearchState {
                 patience,
             },
             command,
+            // A state written before the finish line existed finishes as a fresh search of
+            // its variant did then: with the variant's defaults.
+            finish: Options::for_variant(variant).limits.finish(),
             jobs: Vec::new(),
         };
         let mut pack_lines = Vec::new();
@@ -213,6 +240,41 @@ impl SearchState {
             };
             let num = |s: &str| number(s).map_err(|m| err(line, m));
             match f[..] {
+                ["finish", "polish", polish, "clump", clump, "pack-seed", seed, "pack-iterations", iterations, "negative-offsets", negative, "pack-spread", spread, "short-spans", short, "pack-seeds", seeds]
+                    if state.jobs.is_empty() && state.scan.variant.is_packed() =>
+                {
+                    let flag = |v: &str| match v {
+                        "0" => Ok(false),
+                        "1" => Ok(true),
+                        _ => Err(err(line, format!("expected 0 or 1, found '{v}'"))),
+                    };
+                    let u32_of = |v: &str| {
+                        u32::try_from(num(v)?).map_err(|_| err(line, format!("'{v}' is too large")))
+                    };
+                    let spread: f64 = spread
+                        .parse()
+                        .ok()
+                        .filter(|&x| PackSettings::valid_spread(x))
+                        .ok_or_else(|| err(line, format!("bad pack-spread '{spread}'")))?;
+                    let seeds = num(seeds)?;
+                    if !PackSettings::valid_seeds(seeds) {
+                        return Err(err(line, format!("bad pack-seeds '{seeds}'")));
+                    }
+                    state.finish = Finish {
+                        polish: PolishSettings {
+                            polish: u32_of(polish)?,
+                            clump: u32_of(clump)?,
+                        },
+                        pack: PackSettings {
+                            seed: num(seed)?,
+                            iterations: num(iterations)?,
+                            negative_offsets: flag(negative)?,
+                            spread,
+                            short_spans: flag(short)?,
+                            seeds,
+                        },
+                    };
+                }
                 ["job", p, s, bits, "next", next, "done", done] => {
                     let (piece, square) = place(p, s)?;
                     let bits = num(bits)?;

@@ -28,8 +28,8 @@ mod workers;
 
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
-pub use options::{Error, Limits, Options, PolishSettings};
-pub use state::SearchState;
+pub use options::{Error, Limits, Options};
+pub use state::{Finish, PolishSettings, SearchState};
 pub use workers::{run, Progress};
 
 pub use crate::stages::{OnBegin, Stage, Stages};
@@ -55,7 +55,7 @@ pub(crate) use {
 /// use magic_gen::{verify, Variant};
 ///
 /// // Plain magics: 12 and 9 bits, one array per square; the same seed, the same set.
-/// let outcome = search(&Options::new(Variant::Plain), &Progress::default())?;
+/// let outcome = search(&Options::for_variant(Variant::Plain), &Progress::default())?;
 /// assert!(verify(&outcome.set).is_ok());
 /// assert!(outcome.report.table_len <= 64 * 4096 + 64 * 512);
 /// # Ok::<(), magic_gen::search::Error>(())

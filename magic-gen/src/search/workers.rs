@@ -21,7 +21,7 @@ use super::table::{EpochTable, SquareData};
 /// // Counters another thread may read while the search runs (for a progress bar), and the
 /// // flag that stops it.
 /// let progress = Progress::default();
-/// search(&Options::new(Variant::Plain), &progress)?;
+/// search(&Options::for_variant(Variant::Plain), &progress)?;
 /// assert_eq!(progress.done.load(Ordering::Relaxed), 128);
 /// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -187,7 +187,7 @@ pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
 /// use magic_gen::search::{run, Options, Progress, SearchState};
 /// use magic_gen::Variant;
 ///
-/// let options = Options::new(Variant::Plain);
+/// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// let progress = Progress::default();
 /// // A checkpoint every 10 seconds would save a copy of the state (here: keep its text).
