@@ -149,3 +149,7 @@ pub(crate) fn climb(
     }
     (current == 0).then_some(magic)
 }
+
+#[cfg(test)]
+#[path = "climb_tests.rs"]
+mod tests;
