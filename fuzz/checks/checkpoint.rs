@@ -25,12 +25,18 @@ pub fn check(data: &[u8]) {
         .expect("a written checkpoint reads back");
     assert_eq!(again, packings);
     let settings = packings[0].settings;
-    let left: u64 = packings.iter().map(|p| p.settings.iterations - p.moves).sum();
+    let left: u64 = packings
+        .iter()
+        .map(|p| p.settings.iterations - p.moves)
+        .sum();
     if left > MOST_MOVES_LEFT {
         return;
     }
     let set = parse_interchange("published-black-87988.txt", SET).expect("the seeds' set reads");
     if let Ok(out) = repack(&set, &settings, &packings, &mut PackHooks::default()) {
-        assert!(verify(&out.set).is_ok(), "a resumed packing gave a set that fails verification");
+        assert!(
+            verify(&out.set).is_ok(),
+            "a resumed packing gave a set that fails verification"
+        );
     }
 }

@@ -12,8 +12,8 @@ pub fn check(data: &[u8]) {
         return;
     };
     let text = state.to_text_with(&pack);
-    let (again, pack_again) =
-        SearchState::parse_with_pack("again.state", text.as_bytes()).expect("a written state reads back");
+    let (again, pack_again) = SearchState::parse_with_pack("again.state", text.as_bytes())
+        .expect("a written state reads back");
     assert_eq!(again, state);
     assert_eq!(pack_again, pack);
     let _ = state.budget_used();

@@ -28,6 +28,7 @@ mod workers;
 
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
+pub(crate) use options::allowed_bits;
 pub use options::{Error, Limits, Options, PolishSettings};
 pub use state::SearchState;
 pub use workers::{run, Progress};
