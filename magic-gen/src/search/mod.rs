@@ -44,6 +44,7 @@ pub(crate) use {
     state::{pack_cost, sparse_cost},
     table::EpochTable,
     table::SquareData,
+    workers::Checkpoint,
 };
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`
