@@ -1,4 +1,5 @@
-//! Small polished black and white hunts, pinned byte for byte: each command below must write
+//! Small polished black and white hunts and a small fancy one below the popcount, pinned
+//! byte for byte: each command below must write
 //! exactly its committed set (magic-gen/tests/data/pinned-*.txt, whose `# command:` line is
 //! the command), so a change to a climb's move, a ranking, the packer or a default shows
 //! here at once. Each run takes about a second or two in the test build.
@@ -59,6 +60,21 @@ const WHITE: &[&str] = &[
     "pinned-white.txt",
 ];
 
+/// Bishops one bit under their mask popcount, one block of candidates each: the
+/// reduced-bits climb and the fallback of the squares it does not reach.
+const FANCY: &[&str] = &[
+    "search",
+    "--piece",
+    "bishop",
+    "--bits-under",
+    "1",
+    "--candidates",
+    "4096",
+    "--threads=2",
+    "--out",
+    "pinned-fancy.txt",
+];
+
 /// Runs `args` (ending in `--out NAME`) and compares the set it writes with
 /// tests/data/NAME, or writes it there when `MAGIC_GEN_BLESS` is set.
 fn pinned(args: &[&str]) {
@@ -108,4 +124,9 @@ fn a_small_polished_black_hunt_writes_its_pinned_set() {
 #[test]
 fn a_small_polished_white_hunt_writes_its_pinned_set() {
     pinned(WHITE);
+}
+
+#[test]
+fn a_small_fancy_hunt_one_bit_under_writes_its_pinned_set() {
+    pinned(FANCY);
 }

@@ -53,7 +53,12 @@ pub(crate) fn density_climb(
         return (start, (u32::MAX, u32::MAX));
     };
     let mut stale = 0;
-    while stale < patience {
+    // Each improvement lowers the integer score and at most `patience` moves separate two,
+    // so a climb never needs more moves: a bound that only a broken climb can reach.
+    for _ in 0..(u64::from(score(current)) + 1) * u64::from(patience) {
+        if stale >= patience {
+            break;
+        }
         let trial = flip_one_to_three(magic, rng.next_u64());
         stale += 1;
         if let Some(m) = table.measure(entries, trial, bits) {
@@ -138,7 +143,12 @@ pub(crate) fn climb(
     let mut magic = start;
     let mut current = table.conflicts(entries, magic, bits);
     let mut stale = 0;
-    while current > 0 && stale < CLIMB_PATIENCE {
+    // As in the density climb: each improvement lowers the conflicts, and at most
+    // CLIMB_PATIENCE moves separate two.
+    for _ in 0..(u64::from(current) + 1) * u64::from(CLIMB_PATIENCE) {
+        if current == 0 || stale >= CLIMB_PATIENCE {
+            break;
+        }
         let trial = flip_one_or_two(magic, rng.next_u64());
         let c = table.conflicts(entries, trial, bits);
         stale = if c < current { 0 } else { stale + 1 };
