@@ -13,12 +13,10 @@ use std::fs;
 
 use common::{magic_gen, scratch};
 
-/// The scan, the scan-time density climbs, the pools' polish and the packer's annealing all
-/// run, on two blocks of candidates per square: small, but every stage has work.
-const BLACK: &[&str] = &[
-    "search",
-    "--variant",
-    "black",
+/// What the polished hunts share: two blocks of candidates per square, small pools, the
+/// scan-time density climbs and the pools' polish; with each one's packing, every stage
+/// has work.
+const POLISHED: &[&str] = &[
     "--candidates",
     "8192",
     "--pool",
@@ -29,36 +27,28 @@ const BLACK: &[&str] = &[
     "50",
     "--polish",
     "200",
-    "--pack-iterations",
-    "1000",
     "--threads=2",
-    "--out",
-    "pinned-black.txt",
 ];
 
-/// As [`BLACK`], with the clump climb of white pools; fewer packing moves (white's cost more).
-const WHITE: &[&str] = &[
-    "search",
-    "--variant",
-    "white",
-    "--candidates",
-    "8192",
-    "--pool",
-    "2",
-    "--sparse-pool",
-    "1",
-    "--patience",
-    "50",
-    "--polish",
-    "200",
-    "--clump",
-    "100",
-    "--pack-iterations",
-    "300",
-    "--threads=2",
-    "--out",
-    "pinned-white.txt",
-];
+/// Returns the black hunt's command line.
+fn black() -> Vec<&'static str> {
+    let packing = ["--pack-iterations", "1000", "--out", "pinned-black.txt"];
+    [&["search", "--variant", "black"], POLISHED, &packing].concat()
+}
+
+/// Returns the white hunt's command line: with the clump climb of white pools, and fewer
+/// packing moves (white's cost more).
+fn white() -> Vec<&'static str> {
+    let packing = [
+        "--clump",
+        "100",
+        "--pack-iterations",
+        "300",
+        "--out",
+        "pinned-white.txt",
+    ];
+    [&["search", "--variant", "white"], POLISHED, &packing].concat()
+}
 
 /// Bishops one bit under their mask popcount, one block of candidates each: the
 /// reduced-bits climb and the fallback of the squares it does not reach.
@@ -118,12 +108,12 @@ fn pinned(args: &[&str]) {
 
 #[test]
 fn a_small_polished_black_hunt_writes_its_pinned_set() {
-    pinned(BLACK);
+    pinned(&black());
 }
 
 #[test]
 fn a_small_polished_white_hunt_writes_its_pinned_set() {
-    pinned(WHITE);
+    pinned(&white());
 }
 
 #[test]

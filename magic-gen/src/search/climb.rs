@@ -161,5 +161,4 @@ pub(crate) fn climb(
 }
 
 #[cfg(test)]
-#[path = "climb_tests.rs"]
 mod tests;
