@@ -41,7 +41,7 @@ use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
-use crate::search::{Finish, Options, PolishSettings, SearchState};
+use crate::search::{allowed_bits, Finish, Options, PolishSettings, SearchState};
 
 use super::reader::{number, Lines};
 
@@ -278,8 +278,17 @@ impl SearchState {
                 ["job", p, s, bits, "next", next, "done", done] => {
                     let (piece, square) = place(p, s)?;
                     let bits = num(bits)?;
-                    if !(1..=63).contains(&bits) {
-                        return Err(err(line, format!("index bits {bits} out of range")));
+                    // Past them a table could not even be allocated to measure its finds.
+                    let allowed = allowed_bits(state.scan.variant, piece, square);
+                    if !u8::try_from(bits).is_ok_and(|b| allowed.contains(&b)) {
+                        return Err(err(
+                            line,
+                            format!(
+                                "index bits {bits} out of range for {piece} {s}: {}..={}",
+                                allowed.start(),
+                                allowed.end()
+                            ),
+                        ));
                     }
                     // A packed square may have a job per shift (their finds share its
                     // pool); any other square has one.

@@ -28,6 +28,7 @@ mod workers;
 
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
+pub(crate) use options::allowed_bits;
 pub use options::{Error, Limits, Options};
 pub use state::{Finish, PolishSettings, SearchState};
 pub use workers::{run, Progress};
@@ -45,6 +46,7 @@ pub(crate) use {
     state::{pack_cost, sparse_cost},
     table::EpochTable,
     table::SquareData,
+    workers::Checkpoint,
 };
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`

@@ -191,6 +191,12 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Returns the index bits a job of `variant` on `piece` `sq` may have: 1 up to its mask
+/// popcount, or up to the variant's default bits where those are more (plain's fixed 12/9).
+pub(crate) fn allowed_bits(variant: Variant, piece: Piece, sq: u8) -> std::ops::RangeInclusive<u8> {
+    1..=relevant_bits(piece, sq).max(variant.default_bits(piece, sq))
+}
+
 /// Returns the index bits a job asks for.
 fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
     let popcount = relevant_bits(piece, sq);
@@ -204,7 +210,7 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
         (None, Some(under)) => popcount.saturating_sub(under),
         (None, None) => default,
     };
-    if bits == 0 || bits > popcount.max(default) {
+    if !allowed_bits(options.scan.variant, piece, sq).contains(&bits) {
         return Err(Error::Search(format!(
             "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
             square_name(sq)

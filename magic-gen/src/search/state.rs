@@ -389,12 +389,14 @@ impl SearchState {
     /// jobs, and the whole budget; `None` when the budget is not a count.
     pub fn budget_used(&self) -> Option<(u64, u64)> {
         let total = self.scan.budget_total()?;
+        // Saturating: a budget near 2^64 per job (from a state file or `--candidates`)
+        // would overflow the sum over jobs.
         let spent = self
             .jobs
             .iter()
             .filter_map(|j| self.scan.budget_spent(j))
-            .sum();
-        Some((spent, total * self.jobs.len() as u64))
+            .fold(0u64, u64::saturating_add);
+        Some((spent, total.saturating_mul(self.jobs.len() as u64)))
     }
 }
 
