@@ -478,3 +478,62 @@ fn bad_state_files_name_file_and_line() {
         }
     }
 }
+
+/// The library's hunt and the command line's are one: each preset and the plain black and
+/// white searches, cut to seconds by the same options on both sides, give the same set.
+#[test]
+fn the_library_hunts_as_the_command_line_does() {
+    use magic_gen::hunt::{run, Hooks, Preset};
+    use magic_gen::search::state::Budget;
+    use magic_gen::search::{Options, SearchState};
+    use magic_gen::Variant;
+
+    let dir = scratch("library-cli");
+    let small = |mut o: Options| {
+        o.scan.budget = Budget::Candidates(4096);
+        o.limits.polish.polish = o.limits.polish.polish.min(200);
+        o.limits.polish.clump = o.limits.polish.clump.min(200);
+        o.limits.pack.iterations = 500;
+        o.limits.threads = 2;
+        o
+    };
+    let cut = [
+        "--candidates",
+        "4096",
+        "--pack-iterations",
+        "500",
+        "--threads=2",
+    ];
+    let mut cases: Vec<(Options, Vec<&str>)> = Vec::new();
+    for variant in [Variant::Black, Variant::White] {
+        let name = if variant == Variant::Black {
+            "black"
+        } else {
+            "white"
+        };
+        cases.push((
+            Options::for_variant(variant),
+            vec!["--variant", name, "--polish", "200"],
+        ));
+    }
+    for preset in Preset::ALL {
+        let mut args = vec!["--preset", preset.name(), "--polish", "200"];
+        if preset == Preset::RecordWhite {
+            args.extend(["--clump", "200"]);
+        }
+        cases.push((preset.options(), args));
+    }
+    for (options, args) in cases {
+        let options = small(options);
+        let mut state = SearchState::new(&options).unwrap();
+        let library = run(&mut state, &[], &options.limits, true, Hooks::default()).unwrap();
+        let out = dir.join("set.txt");
+        let mut command = vec!["search"];
+        command.extend(&args);
+        command.extend(cut);
+        command.extend(["--out", out.to_str().unwrap()]);
+        magic_gen(&dir, &command).assert_success();
+        let (cli, _) = magic_gen::read_set_file(&out).unwrap();
+        assert_eq!(cli, library.outcome.set, "{args:?}");
+    }
+}

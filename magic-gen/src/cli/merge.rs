@@ -17,10 +17,10 @@ use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
 };
-use super::pack::moves_of;
 use super::progress::{holder, watching, ProgressArgs, Watched};
 use super::search::{read_state, save_state};
 use super::stop::signalled_flag;
+use magic_gen::hunt::moves;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -175,7 +175,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         )
     });
     // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let (made, total) = moves_of(&outcome.pack);
+    let (made, total) = moves(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
     let cut = if climbed < climbs {
         Some(format!(

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
+use magic_gen::hunt::moves;
 use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
@@ -135,13 +136,6 @@ fn explain(mismatch: &PackMismatch) -> String {
     }
 }
 
-/// Returns the moves made and asked for, summed over the packings of a checkpoint.
-pub fn moves_of(packings: &[PackCheckpoint]) -> (u64, u64) {
-    packings.iter().fold((0, 0), |(made, total), c| {
-        (made + c.moves, total + c.settings.iterations)
-    })
-}
-
 /// `magic-gen pack FILE`.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
@@ -240,7 +234,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         }
     );
     if let (Some(path), Some(from)) = (&args.resume, &resume) {
-        say!("resumed from {} at move {}", show(path), moves_of(from).0);
+        say!("resumed from {} at move {}", show(path), moves(from).0);
     }
     summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
@@ -250,7 +244,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     // without one (a published set) is seeded by this packing.
     let mut provenance = input.then(&step);
     provenance.seed = provenance.seed.or(Some(settings.seed));
-    let (made, total) = moves_of(&end);
+    let (made, total) = moves(&end);
     if made < total {
         let finish = match &state_path {
             Some(path) => format!(

@@ -9,17 +9,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::ArgMatches;
-use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress, PackSettings};
+use magic_gen::hunt::{self, moves, Hooks, Hunted};
+use magic_gen::pack::{PackCheckpoint, PackProgress};
 use magic_gen::search::state::Shard;
-use magic_gen::search::{
-    self, Error, Limits, PolishSettings, Progress, SearchState, Stage, Stages,
-};
+use magic_gen::search::{Error, Limits, Progress, SearchState, Stage, Stages};
 use magic_gen::Provenance;
 
 use super::output::{
     check_writable, claim_stdout_for, given, shell_quote, show, summarise, write_atomic, write_set,
 };
-use super::pack::{mismatch_at, moves_of};
+use super::pack::mismatch_at;
 use super::progress::{holder, watching, Watched};
 pub use super::search_args::SearchArgs;
 use super::stop::stop_on_signal;
@@ -123,7 +122,7 @@ fn unfinished_note(
             polish.0, polish.1
         )
     } else {
-        let (made, total) = moves_of(pack);
+        let (made, total) = moves(pack);
         if made >= total {
             return None;
         }
@@ -136,141 +135,38 @@ fn unfinished_note(
     Some(format!("{done}; {finish}"))
 }
 
-/// `magic-gen search`.
-pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    claim_stdout_for(args.out.as_deref());
-    let resumed = args.resume.as_deref().map(read_state).transpose()?;
-    args.refuse_no_ops(
-        args.variant(resumed.as_ref().map(|(s, _)| s)),
-        given(matches, "checkpoint"),
-    )?;
-    let (mut state, saved_pack, limits, history) = initial_state(args, resumed)?;
-    // A shard's own set is of its share of the scan: the hunt's set is the merge of every
-    // shard's state, which polishes and packs. Without --out, the shard packs greedily.
-    let shard_only = state.scan.shard != Shard::WHOLE && args.out.is_none();
-    let finish_limits = if shard_only {
-        Limits {
-            polish: PolishSettings::default(),
-            pack: PackSettings {
-                iterations: 0,
-                seeds: 1,
-                ..limits.pack
-            },
-            ..limits
-        }
-    } else {
-        limits
+/// Prints what the run did: the search, the set's summary, and the state saved.
+fn report(
+    state: &SearchState,
+    hunted: &Hunted,
+    state_path: Option<&Path>,
+    seconds: f64,
+    threads: usize,
+    candidates: u64,
+) {
+    let scan = &state.scan;
+    let shard = match scan.shard {
+        Shard::WHOLE => String::new(),
+        shard => format!(", shard {shard}"),
     };
-    let threads = limits.threads;
-    let state_path = args.state.clone().or_else(|| args.resume.clone());
-    for path in args.out.iter().chain(state_path.iter()) {
-        check_writable(path)?;
-    }
-    // The run's stop flag is the scan's, handed to every later stage.
-    let progress = Arc::new(Progress::default());
-    {
-        let progress = Arc::clone(&progress);
-        stop_on_signal(move || progress.stop.store(true, Ordering::SeqCst));
-    }
-    let pack_progress = PackProgress::default();
-    let start = Instant::now();
-    let stages = {
-        let progress = Arc::clone(&progress);
-        Stages::new(holder(start, move || progress.stop.load(Ordering::SeqCst)))
-    };
-    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
-    let scanned_from = state.jobs.clone();
-    let mut save_error = None;
-    let mut scan_time = Duration::ZERO;
-    let watched = Watched {
-        scan: Some((&progress, limits.seconds)),
-        pack: &pack_progress,
-        stages: &stages,
-        stop: &progress.stop,
-    };
-    let result = watching(&watched, args.progress.every(), start, || {
-        let mut work = || -> Result<_, String> {
-            let mut save = |st: &SearchState| {
-                if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, st, &[]) {
-                        save_error.get_or_insert(e);
-                    }
-                }
-            };
-            let scan_start = Instant::now();
-            stages.begin(Stage::Scan, 0);
-            search::run(&mut state, &limits, &progress, Some((every, &mut save)));
-            scan_time = scan_start.elapsed();
-            // A scan that moved on packs other pools: the saved packing is void.
-            let resume: &[PackCheckpoint] = if state.jobs == scanned_from {
-                &saved_pack
-            } else {
-                &[]
-            };
-            // Saved before packing, which may take long.
-            if let Some(path) = &state_path {
-                save_state(path, &state, resume)?;
-            }
-            let mut save_pack = |c: &[PackCheckpoint]| {
-                if let Some(path) = &state_path {
-                    if let Err(e) = save_state(path, &state, c) {
-                        save_error.get_or_insert(e);
-                    }
-                }
-            };
-            let mut hooks = PackHooks {
-                progress: Some(&pack_progress),
-                stop: Some(&progress.stop),
-                checkpoint: Some((every, &mut save_pack)),
-                stages: Some(&stages),
-                threads,
-            };
-            Ok(search::finish(&state, &finish_limits, resume, &mut hooks))
-        };
-        work()
-    });
-    let mut outcome = result?.map_err(|e| match (e, &args.resume) {
-        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
-        (e, _) => e.to_string(),
-    })?;
-    if let Some(e) = save_error {
-        return Err(e);
-    }
-    outcome.stages.insert(0, ("scan", scan_time));
-    // A stopped packing is saved where it stopped, for --resume to go on; a finished one
-    // leaves the state as the scan left it, and so does one stopped before its first move
-    // (a Ctrl-C during the scan), whose checkpoint is where a fresh packing starts.
-    let stopped_pack = Some(moves_of(&outcome.pack))
-        .filter(|&(made, total)| made < total && made > 0)
-        .map(|_| outcome.pack.clone())
-        .unwrap_or_default();
-    if let Some(path) = &state_path {
-        save_state(path, &state, &stopped_pack)?;
-    }
-    let elapsed = start.elapsed();
-    // Stopped before the set was made: it says in its header what was cut short.
-    let interrupted = progress.stop.load(Ordering::SeqCst);
-
+    let plural = if threads == 1 { "" } else { "s" };
     say!(
-        "searched {} magics, seed {}{}: 128 squares in {:.3} s on {threads} thread{}, {} candidates tried",
-        state.scan.variant,
-        state.scan.seed,
-        if state.scan.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", state.scan.shard) },
-        elapsed.as_secs_f64(),
-        if threads == 1 { "" } else { "s" },
-        progress.candidates.load(Ordering::Relaxed)
+        "searched {} magics, seed {}{shard}: 128 squares in {seconds:.3} s on {threads} \
+         thread{plural}, {candidates} candidates tried",
+        scan.variant,
+        scan.seed
     );
-    summarise(&outcome);
-    if shard_only {
+    summarise(&hunted.outcome);
+    if hunted.greedy {
         say!(
             "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
              shard's state",
-            state.scan.shard
+            scan.shard
         );
     }
-    let open = state.jobs.iter().filter(|j| !j.done).count();
-    if let Some(path) = &state_path {
-        let packing = match moves_of(&stopped_pack) {
+    if let Some(path) = state_path {
+        let open = state.jobs.iter().filter(|j| !j.done).count();
+        let packing = match moves(&hunted.saved_pack) {
             (_, 0) => String::new(),
             (made, total) => format!(", packing stopped at move {made} of {total}"),
         };
@@ -280,31 +176,24 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             state.jobs.len()
         );
     }
-    let provenance = Provenance {
-        seed: Some(state.scan.seed),
-        // A resumed state records the run that started it, then every resume.
-        command: Some(history.clone()),
-        unfinished: interrupted
-            .then(|| {
-                let cut = (outcome.polish, &outcome.pack[..]);
-                unfinished_note(&state, cut, state_path.as_deref(), args, &history)
-            })
-            .flatten(),
-    };
-    let finished = provenance.unfinished.is_none();
-    stages.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &outcome, &provenance)?;
-    // A stop while writing changes nothing written, but the run was stopped all the same.
-    if !progress.stop.load(Ordering::SeqCst) {
-        return Ok(ExitCode::SUCCESS);
-    }
-    let (made, total) = moves_of(&outcome.pack);
+}
+
+/// Says what a stopped run wrote, and returns its exit code (130).
+fn stopped(
+    state: &SearchState,
+    hunted: &Hunted,
+    finished: bool,
+    state_path: Option<&Path>,
+) -> ExitCode {
+    let outcome = &hunted.outcome;
+    let (made, total) = moves(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
-    match stopped_pack.first() {
+    let open = state.jobs.iter().any(|j| !j.done);
+    match hunted.saved_pack.first() {
         _ if finished => {
             eprintln!("stopped after the last step: the set above is complete and verified")
         }
-        _ if open > 0 => eprintln!(
+        _ if open => eprintln!(
             "interrupted: the set above is complete and verified; unfinished squares fell back"
         ),
         _ if climbed < climbs => eprintln!(
@@ -312,7 +201,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
              verified, the finds not climbed packed as scanned, greedily"
         ),
         Some(c) => {
-            let how = match &state_path {
+            let how = match state_path {
                 Some(path) => format!(
                     "; --resume {} --pack-iterations {} goes on from there",
                     show(path),
@@ -330,5 +219,83 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
              layout, verified"
         ),
     }
-    Ok(ExitCode::from(130))
+    ExitCode::from(130)
+}
+
+/// `magic-gen search`: parse, run the hunt (`magic_gen::hunt::run`) with a progress
+/// display, the stop signals and the state file, then report and write the set.
+pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
+    let resumed = args.resume.as_deref().map(read_state).transpose()?;
+    let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
+    args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
+    let (mut state, saved_pack, limits, history) = initial_state(args, resumed)?;
+    let state_path = args.state.clone().or_else(|| args.resume.clone());
+    for path in args.out.iter().chain(state_path.iter()) {
+        check_writable(path)?;
+    }
+    // The run's stop flag is the scan's, handed to every later stage.
+    let progress = Arc::new(Progress::default());
+    let stop = Arc::clone(&progress);
+    stop_on_signal(move || stop.stop.store(true, Ordering::SeqCst));
+    let stopped_flag = Arc::clone(&progress);
+    let start = Instant::now();
+    let stages = Stages::new(holder(start, move || {
+        stopped_flag.stop.load(Ordering::SeqCst)
+    }));
+    let pack_progress = PackProgress::default();
+    let watched = Watched {
+        scan: Some((&progress, limits.seconds)),
+        pack: &pack_progress,
+        stages: &stages,
+        stop: &progress.stop,
+    };
+    let mut save = |st: &SearchState, pack: &[PackCheckpoint]| match &state_path {
+        Some(path) => save_state(path, st, pack),
+        None => Ok(()),
+    };
+    let hooks = Hooks {
+        progress: Some(&progress),
+        pack_progress: Some(&pack_progress),
+        stages: Some(&stages),
+        save: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
+    };
+    let own_set = args.out.is_some();
+    let hunted = watching(&watched, args.progress.every(), start, || {
+        hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
+    })
+    .map_err(|e| match (e, &args.resume) {
+        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+        (e, _) => e.to_string(),
+    })?;
+    let candidates = progress.candidates.load(Ordering::Relaxed);
+    let seconds = start.elapsed().as_secs_f64();
+    report(
+        &state,
+        &hunted,
+        state_path.as_deref(),
+        seconds,
+        limits.threads,
+        candidates,
+    );
+    // Stopped before the set was made: it says in its header what was cut short.
+    let cut = (hunted.outcome.polish, &hunted.outcome.pack[..]);
+    let provenance = Provenance {
+        seed: Some(state.scan.seed),
+        // A resumed state records the run that started it, then every resume.
+        command: Some(history.clone()),
+        unfinished: progress
+            .stop
+            .load(Ordering::SeqCst)
+            .then(|| unfinished_note(&state, cut, state_path.as_deref(), args, &history))
+            .flatten(),
+    };
+    let finished = provenance.unfinished.is_none();
+    stages.begin(Stage::Writing, 0);
+    write_set(args.out.as_deref(), &hunted.outcome, &provenance)?;
+    // A stop while writing changes nothing written, but the run was stopped all the same.
+    if !progress.stop.load(Ordering::SeqCst) {
+        return Ok(ExitCode::SUCCESS);
+    }
+    Ok(stopped(&state, &hunted, finished, state_path.as_deref()))
 }
