@@ -14,7 +14,7 @@
 //! used slots block, `state.rs` the scan's state and how pools rank their finds,
 //! `climb.rs` the local-search moves, `options.rs` the one options type, `workers.rs` the
 //! workers, `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state.
-//! The state's text files live in `crate::files`, above this module.
+//! The state's and the packer's files are read and written in `crate::io`, above this module.
 
 mod climb;
 mod finish;

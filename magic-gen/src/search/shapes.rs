@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn blocked_slots_are_the_used_ones_and_the_short_holes_between_them() {
         let text = include_str!("../../tests/data/published-white-88772.txt");
-        let set = crate::format::parse_interchange("white.txt", text.as_bytes()).unwrap();
+        let set = crate::io::parse_interchange("white.txt", text.as_bytes()).unwrap();
         let mut total = 0;
         for piece in Piece::ALL {
             for sq in 0..64 {
