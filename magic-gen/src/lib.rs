@@ -8,7 +8,9 @@
 //! Every core item is reached from the crate root (`magic_gen::verify`,
 //! `magic_gen::read_set_file`). A hunt's stages are modules: [`search`] scans and keeps
 //! pools (the scan's records in [`search::state`]), [`pack`] lays fixed-shift pools out in
-//! one table, with its settings and checkpoints.
+//! one table, with its settings and checkpoints. Private to the crate: `io`, every file read
+//! or written (sets in the core; states and checkpoints with the search), and
+//! `annealing`, the rule the scan's clump climb and the packer share.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -34,6 +36,8 @@ pub use io::{
     read_set_stream, render_set_file, set_from_magics, write_interchange, EntryLines, Magic,
     Provenance, ReadError, MAX_FILE_BYTES,
 };
+#[cfg(feature = "search")]
+mod annealing;
 #[cfg(feature = "search")]
 pub mod pack;
 #[cfg(feature = "search")]

@@ -1,23 +1,14 @@
 //! Annealing the layout: the moves (swap two squares, move one, give one another pool
-//! member), the Metropolis rule that keeps or undoes them, and the random stream.
+//! member), kept or undone by the Metropolis rule (`crate::annealing`), and the random
+//! stream.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::annealing::{cooling, metropolis};
+
 use super::layout::Layout;
 use super::settings::PackSettings;
-
-/// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
-/// `hot` to `cold`: the geometric schedule of both annealings (the clump climb, packing).
-pub(crate) fn cooling(hot: f64, cold: f64, moves: u64) -> f64 {
-    (cold / hot).powf(1.0 / moves.max(1) as f64)
-}
-
-/// Returns true if a move that changes the energy by `rise` is kept at `temperature`,
-/// given `u` drawn uniformly from [0, 1): the Metropolis rule of both annealings.
-pub(crate) fn metropolis(rise: f64, temperature: f64, u: f64) -> bool {
-    rise <= 0.0 || u < (-rise / temperature).exp()
-}
 
 /// Temperatures of the packing annealing, in table slots, at the first and the last move.
 pub(super) const PACK_HOT: f64 = 300.0;

@@ -9,7 +9,8 @@
 //!
 //! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
 //! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit,
-//! `layout.rs` an order and members laid out, `anneal.rs` the annealing moves,
+//! `layout.rs` an order and members laid out, `anneal.rs` the annealing moves (by the rule
+//! in `crate::annealing`, which the scan's clump climb shares),
 //! `checkpoint.rs` what a run saves and the check that a checkpoint belongs to it, `pair.rs`
 //! a packing's moves two at a time with a helper thread, `run.rs` one packing's run with
 //! its progress, stop and saves, `seeds.rs` the packings of several seeds at once on
@@ -32,7 +33,6 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-pub(crate) use anneal::{cooling, metropolis};
 pub(crate) use checkpoint::pool_name;
 pub use checkpoint::{Mismatch, PackCheckpoint, PackMismatch, PackSquare};
 #[cfg(test)]

@@ -5,8 +5,8 @@
 use crate::geometry::Piece;
 use crate::index::Variant;
 
-pub use super::space::Shard;
-use super::space::BLOCK_LEN;
+pub use super::candidates::Shard;
+use super::candidates::BLOCK_LEN;
 use super::table::{EpochTable, SquareData};
 
 /// How long each job scans.
@@ -87,7 +87,7 @@ pub struct Found {
     /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
     pub span: u32,
     /// White: the slots it blocks for other squares (used slots and the short holes
-    /// between them, see `shapes::white_blocked_slots`); 0
+    /// between them, see `slots::white_blocked_slots`); 0
     /// otherwise. Not saved: a state file's finds get it again when read.
     pub blocked: u32,
 }

@@ -405,7 +405,7 @@ pub(super) enum Placed {
 mod tests {
     use super::*;
     use crate::index::Variant;
-    use crate::search::space::Stream;
+    use crate::search::candidates::Stream;
 
     /// Returns the position of the first of `magics` that `accepts` takes, one at a time.
     fn first_by_accepts(
