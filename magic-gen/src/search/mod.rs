@@ -10,13 +10,13 @@
 //! checkpoints and resumes too ([`crate::pack::PackCheckpoint`]).
 //!
 //! Inside, each file depending only on those listed before it: `candidates.rs` the
-//! candidate streams, `table.rs` the slot table of the inner loop, `slots.rs` the slot
-//! patterns of white magics (the slots they use and block), `state.rs` the scan's state
-//! and how pools rank their finds, `climb.rs` the local-search moves (the clump climb
-//! anneals by the rule in `crate::annealing`, which the packer shares), `options.rs` the
-//! one options type, `workers.rs` the workers, `finish.rs` pools to a packed, verified set,
-//! `merge.rs` shards to one state. The state's and the packer's files are read and written
-//! in `crate::io`, above this module.
+//! candidate streams, `table.rs` the slot table of the inner loop (collisions, used slots
+//! and span, what a white magic blocks), `slots.rs` the slots a magic uses as the packer
+//! takes them, `state.rs` the scan's state and how pools rank their finds, `climb.rs` the
+//! local-search moves (the clump climb anneals by the rule in `crate::annealing`, which
+//! the packer shares), `options.rs` the one options type, `workers.rs` the workers,
+//! `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state. The
+//! state's and the packer's files are read and written in `crate::io`, above this module.
 
 mod candidates;
 mod climb;

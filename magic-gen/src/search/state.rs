@@ -87,7 +87,7 @@ pub struct Found {
     /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
     pub span: u32,
     /// White: the slots it blocks for other squares (used slots and the short holes
-    /// between them, see `slots::white_blocked_slots`); 0
+    /// between them, see `table::EpochTable::blocked`); 0
     /// otherwise. Not saved: a state file's finds get it again when read.
     pub blocked: u32,
 }
@@ -291,9 +291,7 @@ impl Scan {
             }
         }
     }
-}
 
-impl Scan {
     /// Returns the candidates of a counted budget in the first `blocks` blocks of this
     /// shard's share, or `None` for a budget that is not a count or has no bound (a time
     /// budget's). A job done before its budget is spent counts its whole share in
@@ -334,6 +332,14 @@ impl Scan {
     pub fn budget_total(&self) -> Option<u64> {
         self.candidates_in(u64::MAX)
     }
+
+    /// Returns the pool sizes as the state's pool line writes them (`32`, `32 sparse 16`).
+    pub(crate) fn pool_text(&self) -> String {
+        match self.sparse {
+            0 => self.pool.to_string(),
+            n => format!("{} sparse {n}", self.pool),
+        }
+    }
 }
 
 impl SearchState {
@@ -348,9 +354,7 @@ impl SearchState {
             .sum();
         Some((spent, total * self.jobs.len() as u64))
     }
-}
 
-impl SearchState {
     /// Raises the candidate budget to `limit`, so a finished hunt goes on where it stopped:
     /// jobs that spent the old budget without reaching their goal are reopened. Each job
     /// scans its blocks in order and keeps its finds by a rank that does not depend on the
@@ -379,9 +383,7 @@ impl SearchState {
         }
         Ok(())
     }
-}
 
-impl SearchState {
     /// Measures again the blocked slots of every find where pools rank by them (white): a
     /// state file does not hold them.
     pub(crate) fn measure_blocked(&mut self) {
@@ -405,16 +407,6 @@ impl std::fmt::Display for Budget {
         match self {
             Budget::UntilFound => f.write_str("until-found"),
             Budget::Candidates(n) => write!(f, "candidates {n}"),
-        }
-    }
-}
-
-impl Scan {
-    /// Returns the pool sizes as the state's pool line writes them (`32`, `32 sparse 16`).
-    pub(crate) fn pool_text(&self) -> String {
-        match self.sparse {
-            0 => self.pool.to_string(),
-            n => format!("{} sparse {n}", self.pool),
         }
     }
 }
