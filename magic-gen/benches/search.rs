@@ -20,7 +20,7 @@ use magic_gen::{verify, Variant};
 
 /// Standard-bit fancy magics from `seed` on one thread.
 fn config(seed: u64) -> Options {
-    let mut options = Options::new(Variant::Fancy);
+    let mut options = Options::for_variant(Variant::Fancy);
     options.scan.seed = seed;
     options.limits.threads = 1;
     options

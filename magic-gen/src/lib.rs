@@ -39,6 +39,8 @@ pub use io::{
 #[cfg(feature = "search")]
 mod annealing;
 #[cfg(feature = "search")]
+pub mod hunt;
+#[cfg(feature = "search")]
 pub mod pack;
 #[cfg(feature = "search")]
 pub mod search;

@@ -15,18 +15,6 @@ pub const PACKING: &str = "Packing (black, white; see docs/record-hunts.md)";
 /// The help heading of the options for long and sharded runs.
 pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 
-/// The ids of the pool-shaping and packing options: they do nothing for fancy and plain,
-/// which keep one magic a square and lay ranges out back to back.
-pub const POLISH_AND_PACKING: [&str; 7] = [
-    "polish",
-    "pack_iterations",
-    "negative_offsets",
-    "pack_spread",
-    "short_spans",
-    "pack_seed",
-    "pack_seeds",
-];
-
 /// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share, one
 /// field of [`PackSettings`] each.
 #[derive(Args, Debug, Clone)]
@@ -34,16 +22,16 @@ pub struct PackArgs {
     /// Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, so the
     /// table is the same on any machine. Ctrl-C stops with the best layout so far; with
     /// --state a checkpoint is saved that --resume continues to the uninterrupted result.
-    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = PACKING)]
-    pub pack_iterations: u64,
+    #[arg(long, value_name = "MOVES", help_heading = PACKING)]
+    pub pack_iterations: Option<u64>,
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
     #[arg(long, help_heading = PACKING)]
     pub negative_offsets: bool,
     /// Judge each annealing move by the table length plus WEIGHT times the mean end of the
     /// ranges (0: length alone), so a move that lowers ranges below the last one counts.
-    #[arg(long, value_name = "WEIGHT", default_value_t = 0.0, value_parser = parse_spread, help_heading = PACKING)]
-    pub pack_spread: f64,
+    #[arg(long, value_name = "WEIGHT", value_parser = parse_spread, help_heading = PACKING)]
+    pub pack_spread: Option<f64>,
     /// After annealing, give each square the pool member with the shortest span (first to
     /// last used slot) that keeps the table no longer: fewer holes, fewer cache lines.
     #[arg(long, help_heading = PACKING)]
@@ -55,55 +43,82 @@ pub struct PackArgs {
     /// Pack the same pools N times, seeded SEED to SEED+N-1 (SEED: the packing seed), on up
     /// to --threads threads, and keep the shortest table (ties: the lowest seed). The
     /// result does not depend on the threads; a checkpoint holds every packing.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_pack_seeds, help_heading = PACKING)]
-    pub pack_seeds: u64,
+    #[arg(long, value_name = "N", value_parser = parse_pack_seeds, help_heading = PACKING)]
+    pub pack_seeds: Option<u64>,
 }
 
 impl PackArgs {
-    /// Returns the packing these options ask for, seeded by `default_seed` unless
-    /// --pack-seed says otherwise.
-    pub fn settings(&self, default_seed: u64) -> PackSettings {
+    /// Returns `pack` with the options given here in place of its own.
+    pub fn apply(&self, pack: PackSettings) -> PackSettings {
         PackSettings {
-            seed: self.pack_seed.unwrap_or(default_seed),
-            iterations: self.pack_iterations,
-            negative_offsets: self.negative_offsets,
-            spread: self.pack_spread,
-            short_spans: self.short_spans,
-            seeds: self.pack_seeds,
+            seed: self.pack_seed.unwrap_or(pack.seed),
+            iterations: self.pack_iterations.unwrap_or(pack.iterations),
+            negative_offsets: self.negative_offsets || pack.negative_offsets,
+            spread: self.pack_spread.unwrap_or(pack.spread),
+            short_spans: self.short_spans || pack.short_spans,
+            seeds: self.pack_seeds.unwrap_or(pack.seeds),
         }
+    }
+
+    /// Returns the first of these options given, as its flag, if any.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.pack_iterations.is_some(), "--pack-iterations"),
+            (self.negative_offsets, "--negative-offsets"),
+            (self.pack_spread.is_some(), "--pack-spread"),
+            (self.short_spans, "--short-spans"),
+            (self.pack_seed.is_some(), "--pack-seed"),
+            (self.pack_seeds.is_some(), "--pack-seeds"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
     }
 }
 
 /// How the pools are shaped before a fixed-shift packing: the options `search` and `merge`
-/// share. Neither is saved in a state file: a resumed or merged run takes them as given,
-/// with a fresh search's defaults (`search_args::FINISH_DEFAULTS`).
+/// share. A hunt's state records them, so a resumed or merged run takes them from there
+/// unless given.
 #[derive(Args, Debug, Clone)]
 pub struct PolishArgs {
     /// Before packing, climb every pool member to a lower pack cost (twice its used slots
     /// plus its span) until MOVES moves in a row bring no improvement (0: pack the pools
     /// as scanned).
-    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = POOLS)]
-    pub polish: u32,
+    #[arg(long, value_name = "MOVES", help_heading = POOLS)]
+    pub polish: Option<u32>,
     /// White only: anneal every find MOVES moves toward used slots gathered in few 64-slot
     /// blocks, and add the result to the pool where it blocks fewer slots (used ones and
     /// the holes under 16 slots between them) than the find (0: none).
-    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = POOLS)]
-    pub clump: u32,
+    #[arg(long, value_name = "MOVES", help_heading = POOLS)]
+    pub clump: Option<u32>,
 }
 
 impl PolishArgs {
-    /// Returns the pool shaping these options ask for, refusing --clump on a search that
-    /// is not white: the clump climb measures white magics, so elsewhere it would do nothing.
-    pub fn settings(&self, variant: Variant) -> Result<PolishSettings, String> {
-        if self.clump > 0 && variant != Variant::White {
+    /// Returns `polish` with the options given here in place of its own, refusing --clump
+    /// on a search that is not white: the clump climb measures white magics, so elsewhere
+    /// it would do nothing.
+    pub fn apply(
+        &self,
+        polish: PolishSettings,
+        variant: Variant,
+    ) -> Result<PolishSettings, String> {
+        if self.clump.is_some_and(|c| c > 0) && variant != Variant::White {
             return Err(format!(
                 "--clump gathers the used slots of white magics; this search is {variant}: leave it out"
             ));
         }
         Ok(PolishSettings {
-            polish: self.polish,
-            clump: self.clump,
+            polish: self.polish.unwrap_or(polish.polish),
+            clump: self.clump.unwrap_or(polish.clump),
         })
+    }
+
+    /// Returns the first of these options given, as its flag, if any.
+    pub fn first_given(&self) -> Option<&'static str> {
+        match (self.polish, self.clump) {
+            (Some(_), _) => Some("--polish"),
+            (None, Some(_)) => Some("--clump"),
+            (None, None) => None,
+        }
     }
 }
 

@@ -8,20 +8,18 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::{ArgMatches, Args, FromArgMatches};
+use clap::{ArgMatches, Args};
 use magic_gen::pack::{PackHooks, PackProgress};
 use magic_gen::search::{self, Limits, Stage, Stages};
 use magic_gen::{line_of, Provenance};
 
-use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING};
+use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, given, recorded_command, show, summarise, with_implied,
-    write_set,
+    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
 };
 use super::pack::moves_of;
 use super::progress::{holder, watching, ProgressArgs, Watched};
 use super::search::{read_state, save_state};
-use super::search_args::finish_defaults;
 use super::stop::signalled_flag;
 
 /// Arguments of `merge`.
@@ -68,23 +66,18 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let scan = states[0].scan;
     if !scan.variant.is_packed() {
-        if let Some(id) = POLISH_AND_PACKING.iter().find(|id| given(matches, id)) {
+        if let Some(flag) = args.polish.first_given().or(args.pack.first_given()) {
             return Err(format!(
-                "--{} does nothing to {} shards: pools and packing are for black and white",
-                id.replace('_', "-"),
+                "{flag} does nothing to {} shards: pools and packing are for black and white",
                 scan.variant
             ));
         }
     }
-    // Packed as one run of the search would be: its finishing defaults, unless given.
-    let command = MergeArgs::augment_args(clap::Command::new("merge"));
-    let implied: Vec<_> = finish_defaults(scan.variant, matches).collect();
-    let matches = &with_implied(&command, matches, &implied)?;
-    let args = &MergeArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
+    // Finished as the one run of the search would be: as its states record, unless given.
     let limits = Limits {
-        polish: args.polish.settings(scan.variant)?,
-        pack: args.pack.settings(scan.seed),
         threads: threads_or_all(args.threads),
+        polish: args.polish.apply(states[0].finish.polish, scan.variant)?,
+        pack: args.pack.apply(states[0].finish.pack),
         ..Limits::default()
     };
     let merged = search::merge(&states).map_err(|e| {
@@ -168,7 +161,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     summarise(&outcome);
     // Where the merged state is saved never changes the set.
     let recorded = recorded_command(
-        &command,
+        &MergeArgs::augment_args(clap::Command::new("merge")),
         matches,
         &["state", "threads", "progress_every"],
         &[],

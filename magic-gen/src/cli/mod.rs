@@ -22,6 +22,7 @@ macro_rules! say {
 mod args;
 mod board;
 mod emit;
+mod help;
 mod merge;
 mod output;
 mod pack;
@@ -46,7 +47,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 /// holes, pack cost): docs/record-hunts.md.
 #[derive(Parser, Debug)]
 #[command(name = "magic-gen", version)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -65,12 +66,6 @@ enum Command {
     /// packing goes on with --resume. Stops less than a second apart count as one; a
     /// second stop later exits at once. A set written by a stopped run says so in its
     /// header (`unfinished:`), with the command that finishes it.
-    #[command(
-        mut_arg("pool", |a| a.hide_default_value(true)),
-        mut_arg("sparse_pool", |a| a.hide_default_value(true)),
-        mut_arg("polish", |a| a.hide_default_value(true)),
-        mut_arg("pack_iterations", |a| a.hide_default_value(true))
-    )]
     Search(search::SearchArgs),
     /// Combine the state files of a sharded search into the best verified set.
     ///
@@ -88,10 +83,7 @@ enum Command {
     /// with --resume FILE goes on and writes the set an uninterrupted run writes. The table
     /// written is never longer than the input's: where this packing is not shorter, the
     /// input's layout is kept. The header keeps the input's and adds this command.
-    #[command(
-        mut_arg("short_spans", |a| a.hide(true)),
-        mut_arg("pack_iterations", |a| a.hide_default_value(true))
-    )]
+    #[command(mut_arg("short_spans", |a| a.hide(true)))]
     Pack(pack::PackCommandArgs),
     /// Verify a set exhaustively: exit 0 only if it is collision-free.
     ///
@@ -112,7 +104,7 @@ enum Command {
 
 /// Parses the command line, runs the command and returns its exit code.
 pub fn main() -> ExitCode {
-    let parsed = Cli::command()
+    let parsed = help::with_defaults(Cli::command())
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let (cli, matches) = match parsed {

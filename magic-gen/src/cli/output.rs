@@ -63,14 +63,15 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
 /// Returns the command line that reproduces a run of `magic-gen NAME`, derived from what
 /// clap parsed, so a new option is recorded without anyone remembering to: every argument
 /// of `command` in definition order, except those listed in `unrecorded` (they never
-/// change the result). An option not given is left out unless it is listed in
-/// `always`, which spells it out even when not given. Values are written as given, quoted
-/// for a POSIX shell where needed.
+/// change the result). An option not given is left out unless `implied` gives the value it
+/// ran with (a default that the command spells out, so that it regenerates the same set
+/// whatever the defaults become). Values are written as given, quoted for a POSIX shell
+/// where needed.
 pub fn recorded_command(
     command: &clap::Command,
     matches: &ArgMatches,
     unrecorded: &[&str],
-    always: &[&str],
+    implied: &[(&str, String)],
 ) -> String {
     let mut words = vec!["magic-gen".to_string(), command.get_name().to_string()];
     for arg in command.get_arguments() {
@@ -78,21 +79,18 @@ pub fn recorded_command(
         if unrecorded.contains(&id) {
             continue;
         }
-        let Some(source) = matches.value_source(id) else {
+        let values: Vec<String> = if given(matches, id) {
+            matches
+                .get_raw(id)
+                .into_iter()
+                .flatten()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect()
+        } else if let Some((_, value)) = implied.iter().find(|(i, _)| *i == id) {
+            vec![value.clone()]
+        } else {
             continue;
         };
-        let values: Vec<String> = matches
-            .get_raw(id)
-            .into_iter()
-            .flatten()
-            .map(|v| v.to_string_lossy().into_owned())
-            .collect();
-        // Given on the command line, an option is recorded even at its default, so a
-        // header's command gives the same header again whatever the defaults become.
-        let at_default = source == ValueSource::DefaultValue;
-        if at_default && !always.contains(&id) {
-            continue;
-        }
         let flag = arg.get_long().map(|l| format!("--{l}"));
         if !arg.get_action().takes_values() {
             words.extend(flag);
@@ -109,44 +107,6 @@ pub fn recorded_command(
 /// Returns true if argument `id` was given on the command line (not a default).
 pub fn given(matches: &ArgMatches, id: &str) -> bool {
     matches.value_source(id) == Some(ValueSource::CommandLine)
-}
-
-/// Returns `matches` parsed again by `command` with `implied` (argument id and value, `true`
-/// for a flag) added as if given on the command line: how presets and defaults that depend
-/// on the mode become options that are checked and recorded like any other.
-pub fn with_implied(
-    command: &clap::Command,
-    matches: &ArgMatches,
-    implied: &[(&str, &str)],
-) -> Result<ArgMatches, String> {
-    use std::ffi::OsString;
-    let mut words: Vec<OsString> = vec![command.get_name().into()];
-    let mut push = |arg: &clap::Arg, value: Option<OsString>| {
-        if let Some(long) = arg.get_long() {
-            words.push(format!("--{long}").into());
-        }
-        if arg.get_action().takes_values() {
-            words.extend(value);
-        }
-    };
-    for arg in command.get_arguments() {
-        let id = arg.get_id().as_str();
-        if let Some(&(_, value)) = implied.iter().find(|(i, _)| *i == id) {
-            push(arg, Some(value.into()));
-        } else if given(matches, id) {
-            if arg.get_action().takes_values() {
-                for value in matches.get_raw(id).into_iter().flatten() {
-                    push(arg, Some(value.to_owned()));
-                }
-            } else {
-                push(arg, None);
-            }
-        }
-    }
-    command
-        .clone()
-        .try_get_matches_from(words)
-        .map_err(|e| format!("the preset and defaults do not parse: {e}"))
 }
 
 /// Quotes `s` for a POSIX shell if it needs it, so a recorded command can be pasted back.

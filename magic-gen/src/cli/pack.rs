@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{ArgMatches, Args, FromArgMatches};
+use clap::{ArgMatches, Args};
 use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
@@ -17,7 +17,7 @@ use magic_gen::search::{self, Error, Stage, Stages};
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
-    with_implied, write_atomic, write_set,
+    write_atomic, write_set,
 };
 use super::progress::{holder, watching, ProgressArgs, Watched};
 use super::stop::signalled_flag;
@@ -163,20 +163,15 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
-    // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
-    // recorded as if given.
-    let moves = PackSettings::REPACK_MOVES.to_string();
-    let implied: Vec<(&str, &str)> = match given(matches, "pack_iterations") {
-        true => Vec::new(),
-        false => vec![("pack_iterations", moves.as_str())],
-    };
-    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
-    let matches = &with_implied(&command, matches, &implied)?;
-    let args = &PackCommandArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
     let file = &args.file;
     let (set, before, input) = read_and_verify(file)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    let settings = args.pack.settings(PackSettings::default().seed);
+    // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
+    // recorded as if given.
+    let settings = args.pack.apply(PackSettings {
+        iterations: PackSettings::REPACK_MOVES,
+        ..PackSettings::default()
+    });
     let stop = signalled_flag();
     let progress = PackProgress::default();
     let start = Instant::now();
@@ -248,7 +243,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         say!("resumed from {} at move {}", show(path), moves_of(from).0);
     }
     summarise(&outcome);
-    let step = recorded_command(&command, matches, &UNRECORDED, &[]);
+    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
+    let implied = [("pack_iterations", settings.iterations.to_string())];
+    let step = recorded_command(&command, matches, &UNRECORDED, &implied);
     // The input's header says how its magics were found: keep it, and add this step. A set
     // without one (a published set) is seeded by this packing.
     let mut provenance = input.then(&step);

@@ -8,37 +8,24 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{ArgMatches, Args};
+use clap::ArgMatches;
 use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress, PackSettings};
-use magic_gen::search::state::{Budget, Scan, Shard};
+use magic_gen::search::state::Shard;
 use magic_gen::search::{
-    self, Error, Limits, Options, PolishSettings, Progress, SearchState, Stage, Stages,
+    self, Error, Limits, PolishSettings, Progress, SearchState, Stage, Stages,
 };
-use magic_gen::{Piece, Provenance, Variant};
+use magic_gen::Provenance;
 
-use super::args::threads_or_all;
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_atomic,
-    write_set,
+    check_writable, claim_stdout_for, given, shell_quote, show, summarise, write_atomic, write_set,
 };
 use super::pack::{mismatch_at, moves_of};
 use super::progress::{holder, watching, Watched};
 pub use super::search_args::SearchArgs;
-use super::search_args::{expand, recorded, refuse_no_ops};
 use super::stop::stop_on_signal;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
-
-/// Returns the squares that get `--bits`: empty (all 128) unless --piece or --square narrow it.
-fn targets(args: &SearchArgs) -> Vec<(Piece, u8)> {
-    match (args.piece, args.square) {
-        (Some(p), Some(s)) => vec![(p, s)],
-        (Some(p), None) => (0..64).map(|s| (p, s)).collect(),
-        (None, Some(s)) => Piece::ALL.iter().map(|&p| (p, s)).collect(),
-        (None, None) => Vec::new(),
-    }
-}
 
 /// Reads a search state file, and the packer's checkpoint in it if there is one; errors
 /// name the file and line.
@@ -48,89 +35,35 @@ pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), Str
 }
 
 /// Returns the search state `args` describe (read from --resume, with its pack checkpoint
-/// if it has one, or a fresh one that records `command`) and the history of commands that
-/// shape the set this run writes.
+/// if it has one, or a fresh one), the limits of this run, and the history of commands
+/// that shape the set this run writes. A resumed state finishes as recorded in it unless
+/// the command line says otherwise, and records what this run finishes with.
 fn initial_state(
     args: &SearchArgs,
-    command: String,
     resumed: Option<Resumed>,
-) -> Result<(SearchState, Vec<PackCheckpoint>, String), String> {
+) -> Result<(SearchState, Vec<PackCheckpoint>, Limits, String), String> {
     if let (Some(path), Some((mut state, pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
                 .raise_budget(n)
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
-        let history = format!("{}; then {command}", state.command);
-        // A run that scans records itself in the state, since it shapes what the state
-        // keeps from here on. One that only finishes a finished state (repacking it, say)
-        // leaves the state as it was, so that a committed state and the set written from
-        // it regenerate byte for byte however often the command runs.
+        let limits = args.limits(state.finish, state.scan.variant)?;
+        let history = format!("{}; then {}", state.command, args.recorded_resume(path));
+        // A run that scans records itself in the state, and how it finishes, since it
+        // shapes what the state keeps from here on. One that only finishes a finished
+        // state (repacking it, say) leaves the state as it was, so that a committed state
+        // and the set written from it regenerate byte for byte however often the command
+        // runs; its finishing command repeats what it was given.
         if state.jobs.iter().any(|j| !j.done) {
             state.command = history.clone();
+            state.finish = limits.finish();
         }
-        return Ok((state, pack, history));
+        return Ok((state, pack, limits, history));
     }
-    if args.variant == Variant::Plain && (args.bits.is_some() || args.bits_under.is_some()) {
-        return Err(
-            "plain magics have fixed bits (12 rook, 9 bishop): --bits and --bits-under \
-                    are for fancy, black and white"
-                .into(),
-        );
-    }
-    if args.also_fixed_shift && !args.variant.is_packed() {
-        return Err(format!(
-            "{} sets have one shift per square: --also-fixed-shift is for black and white",
-            args.variant
-        ));
-    }
-    if (args.piece.is_some() || args.square.is_some() || args.also_fixed_shift)
-        && args.bits.is_none()
-        && args.bits_under.is_none()
-    {
-        return Err(
-            "--piece, --square and --also-fixed-shift go with --bits or --bits-under: give one \
-             of them"
-                .into(),
-        );
-    }
-    // A time budget without a candidate count scans until the time is up.
-    let budget = match (args.candidates, args.seconds) {
-        (Some(n), _) => Budget::Candidates(n),
-        (None, Some(_)) => Budget::Candidates(u64::MAX),
-        (None, None) => Budget::UntilFound,
-    };
-    let options = Options {
-        scan: Scan {
-            variant: args.variant,
-            seed: args.seed,
-            shard: args.shard.unwrap_or(Shard::WHOLE),
-            budget,
-            pool: args.pool,
-            sparse: args.sparse_pool.into(),
-            patience: args.patience,
-        },
-        targets: targets(args),
-        bits: args.bits,
-        bits_under: args.bits_under,
-        also_fixed_shift: args.also_fixed_shift,
-        command,
-        limits: Limits::default(),
-    };
+    let options = args.fresh_options()?;
     let state = SearchState::new(&options).map_err(|e| e.to_string())?;
-    let history = state.command.clone();
-    Ok((state, Vec::new(), history))
-}
-
-/// Returns the limits of this run for `scan`: they apply to a fresh search and a resumed
-/// one alike.
-fn limits(args: &SearchArgs, scan: &Scan) -> Result<Limits, String> {
-    Ok(Limits {
-        threads: threads_or_all(args.threads),
-        seconds: args.seconds,
-        polish: args.polish.settings(scan.variant)?,
-        pack: args.pack.settings(scan.seed),
-    })
+    Ok((state, Vec::new(), options.limits, options.command))
 }
 
 /// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
@@ -143,30 +76,19 @@ pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> 
     write_atomic(path, text.as_bytes())
 }
 
-/// Returns the command that finishes an unfinished run: the resume of `state` with this
-/// run's pool shaping, packing and output options (no state keeps them).
-fn finishing_command(state: &Path, matches: &ArgMatches) -> String {
-    const KEPT: [&str; 9] = [
-        "polish",
-        "clump",
-        "pack_iterations",
-        "negative_offsets",
-        "pack_spread",
-        "short_spans",
-        "pack_seed",
-        "pack_seeds",
-        "out",
-    ];
-    let command = SearchArgs::augment_args(clap::Command::new("search"));
-    let unrecorded: Vec<&str> = command
-        .get_arguments()
-        .map(|a| a.get_id().as_str())
-        .filter(|id| !KEPT.contains(id))
-        .collect();
-    let options = recorded_command(&command, matches, &unrecorded, &[]);
-    let options = options.strip_prefix("magic-gen search").unwrap_or(&options);
+/// Returns the command that finishes an unfinished run of `args` whose state is saved in
+/// `state`: its resume, which finishes as the state records (a fresh search), or with what
+/// this resume was given.
+fn finishing_command(state: &Path, args: &SearchArgs) -> String {
+    if args.resume.is_some() {
+        return args.recorded_resume(state);
+    }
+    let out = args.out.as_deref();
+    let out = out.map_or(String::new(), |o| {
+        format!(" --out {}", shell_quote(&show(o)))
+    });
     format!(
-        "magic-gen search --resume {}{options}",
+        "magic-gen search --resume {}{out}",
         shell_quote(&show(state))
     )
 }
@@ -179,7 +101,7 @@ fn unfinished_note(
     (polish, pack): ((u64, u64), &[PackCheckpoint]),
     state_path: Option<&Path>,
     args: &SearchArgs,
-    matches: &ArgMatches,
+    history: &str,
 ) -> Option<String> {
     let open = state.jobs.iter().filter(|j| !j.done).count();
     let done = if open > 0 {
@@ -208,8 +130,8 @@ fn unfinished_note(
         format!("the packing stopped after {made} of {total} moves")
     };
     let finish = match state_path {
-        Some(path) => format!("finish with `{}`", finishing_command(path, matches)),
-        None => format!("no --state was given: rerun `{}`", recorded(args, matches)),
+        Some(path) => format!("finish with `{}`", finishing_command(path, args)),
+        None => format!("no --state was given: rerun `{history}`"),
     };
     Some(format!("{done}; {finish}"))
 }
@@ -218,13 +140,11 @@ fn unfinished_note(
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
-    let variant = resumed.as_ref().map(|(state, _)| state.scan.variant);
-    let (args, matches) = expand(args.clone(), matches, variant)?;
-    let (args, matches) = (&args, &matches);
-    let variant = variant.unwrap_or(args.variant);
-    refuse_no_ops(args, matches, variant)?;
-    let (mut state, saved_pack, history) = initial_state(args, recorded(args, matches), resumed)?;
-    let limits = limits(args, &state.scan)?;
+    args.refuse_no_ops(
+        args.variant(resumed.as_ref().map(|(s, _)| s)),
+        given(matches, "checkpoint"),
+    )?;
+    let (mut state, saved_pack, limits, history) = initial_state(args, resumed)?;
     // A shard's own set is of its share of the scan: the hunt's set is the merge of every
     // shard's state, which polishes and packs. Without --out, the shard packs greedily.
     let shard_only = state.scan.shard != Shard::WHOLE && args.out.is_none();
@@ -363,11 +283,11 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
-        command: Some(history),
+        command: Some(history.clone()),
         unfinished: interrupted
             .then(|| {
                 let cut = (outcome.polish, &outcome.pack[..]);
-                unfinished_note(&state, cut, state_path.as_deref(), args, matches)
+                unfinished_note(&state, cut, state_path.as_deref(), args, &history)
             })
             .flatten(),
     };

@@ -1,29 +1,24 @@
-//! The arguments of `magic-gen search`, and what a run takes from them beyond their values:
-//! the defaults of a fixed-shift search, the named presets, and the refusal of options that
-//! would do nothing in the mode chosen.
+//! The arguments of `magic-gen search`, what a run takes from them (the options of a fresh
+//! search, with the preset's or the variant's defaults where not given; the limits of a
+//! resumed one, with its state's finish where not given), the command it records, and the
+//! refusal of options that would do nothing in the mode chosen. The defaults themselves live
+//! in the library: `Options::for_variant` and `magic_gen::hunt::Preset`.
 
-use std::path::PathBuf;
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
 
-use clap::{ArgMatches, Args, FromArgMatches};
-use magic_gen::search::state::{Scan, Shard};
+use clap::Args;
+use magic_gen::hunt::Preset;
+use magic_gen::search::state::{Budget, Shard};
+use magic_gen::search::{Finish, Limits, Options, SearchState};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
-    parse_variant, PackArgs, PolishArgs, LONG_RUNS, POLISH_AND_PACKING, POOLS,
+    parse_variant, threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POOLS,
 };
-use super::output::{given, recorded_command, with_implied};
+use super::output::{shell_quote, show};
 use super::progress::ProgressArgs;
-
-/// The arguments that never change the set, left out of the recorded command: how many
-/// threads, how often and where the state is saved, and the preset (its options are
-/// recorded one by one instead). (`--resume` is recorded, but only after the command that
-/// started the state.)
-pub const UNRECORDED: [&str; 5] = ["threads", "checkpoint", "state", "preset", "progress_every"];
-
-/// The arguments the recorded command spells out even at their default values, so the
-/// command says what was searched without knowing the defaults.
-const ALWAYS: [&str; 2] = ["variant", "seed"];
 
 /// The help heading of the options that ask fewer index bits of some squares.
 const FEWER_BITS: &str = "Fewer bits (fancy; black and white per-square shifts)";
@@ -31,93 +26,12 @@ const FEWER_BITS: &str = "Fewer bits (fancy; black and white per-square shifts)"
 /// The help heading of the scan's options.
 const SCAN: &str = "Scan: how many candidates (see docs/record-hunts.md)";
 
-/// What a fresh black or white search is given for each of these scan options it is not
-/// given: with [`FINISH_DEFAULTS`], a table of at most 100,000 entries in under a minute on
-/// two cores (the figures, and the command that measured them, are in
-/// docs/record-hunts.md). Fancy and plain have no such defaults: their first valid magic
-/// per square is the whole search.
-pub const SCAN_DEFAULTS: [(&str, &str); 3] = [
-    ("candidates", "8388608"),
-    ("pool", "8"),
-    ("sparse_pool", "8"),
-];
-
-/// What every command that finishes a black or white set (a search, fresh or resumed, and a
-/// merge) is given for each of these options it is not given, so that merging the shards
-/// of a search, or resuming it, packs as the one run did.
-pub const FINISH_DEFAULTS: [(&str, &str); 2] = [("polish", "10000"), ("pack_iterations", "30000")];
-
-/// A named recipe: `--preset NAME` gives each of its options that the command line does not.
-#[derive(Debug)]
-pub struct Preset {
-    /// The name `--preset` takes.
-    pub name: &'static str,
-    /// The committed set whose header's command it spells out (without `--out`).
-    pub file: &'static str,
-    /// Its options, by argument id, with their values (`true` for a flag).
-    pub options: &'static [(&'static str, &'static str)],
-}
-
-/// The record hunts of the committed sets, by name.
-pub const PRESETS: [Preset; 3] = [
-    Preset {
-        name: "record",
-        file: "magics/black.rs",
-        options: &[
-            ("variant", "black"),
-            ("candidates", "33554432"),
-            ("pool", "32"),
-            ("sparse_pool", "16"),
-            ("patience", "0"),
-            ("polish", "100000"),
-            ("pack_iterations", "5000000"),
-            ("short_spans", "true"),
-            ("seed", "1"),
-        ],
-    },
-    Preset {
-        name: "record-per-square",
-        file: "magics/records/black-per-square.rs",
-        options: &[
-            ("variant", "black"),
-            ("bits_under", "0"),
-            ("also_fixed_shift", "true"),
-            ("candidates", "33554432"),
-            ("pool", "32"),
-            ("sparse_pool", "16"),
-            ("patience", "0"),
-            ("polish", "100000"),
-            ("pack_iterations", "5000000"),
-            ("negative_offsets", "true"),
-            ("seed", "1"),
-        ],
-    },
-    Preset {
-        name: "record-white",
-        file: "magics/records/white.rs",
-        options: &[
-            ("variant", "white"),
-            ("candidates", "67108864"),
-            ("pool", "32"),
-            ("sparse_pool", "16"),
-            ("patience", "0"),
-            ("polish", "100000"),
-            ("clump", "30000"),
-            ("pack_iterations", "3000000"),
-            ("pack_spread", "0.03"),
-            ("short_spans", "true"),
-            ("pack_seed", "1"),
-            ("seed", "2"),
-        ],
-    },
-];
-
 /// Parses a preset name.
-fn parse_preset(s: &str) -> Result<&'static Preset, String> {
-    PRESETS.iter().find(|p| p.name == s).ok_or_else(|| {
-        let names: Vec<String> = PRESETS
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    Preset::parse(s).ok_or_else(|| {
+        let names: Vec<String> = Preset::ALL
             .iter()
-            .map(|p| format!("{}: the hunt of {}", p.name, p.file))
+            .map(|p| format!("{}: the hunt of {}", p.name(), p.file()))
             .collect();
         format!("unknown preset '{s}' ({})", names.join("; "))
     })
@@ -135,19 +49,18 @@ pub struct SearchArgs {
     pub resume: Option<PathBuf>,
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed into one table) or white (fixed
-    /// shift, `occ & mask`, ranges packed). Black and white take, unless given,
-    /// --candidates 8388608 (not with --seconds), --pool 8, --sparse-pool 8, --polish 10000
-    /// and --pack-iterations 30000: a table within 15% of the record in about a minute
-    /// (docs/record-hunts.md). A resumed search polishes and anneals only as told
-    /// (default 0).
-    #[arg(long, default_value = "fancy", value_parser = parse_variant)]
-    pub variant: Variant,
+    /// shift, `occ & mask`, ranges packed). Black and white have defaults of their own (the
+    /// notes below): a table within 15% of the record in about a minute
+    /// (docs/record-hunts.md). A resumed search finishes (polishes and packs) as its state
+    /// records, unless told otherwise.
+    #[arg(long, value_parser = parse_variant)]
+    pub variant: Option<Variant>,
     /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs),
     /// `record-per-square` (magics/records/black-per-square.rs) or `record-white`
     /// (magics/records/white.rs); docs/results/hunts.md has their times. The header records
     /// the options, not the name.
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
-    pub preset: Option<&'static Preset>,
+    pub preset: Option<Preset>,
     /// Give --bits/--bits-under only to this piece's squares.
     #[arg(long, value_parser = parse_piece, help_heading = FEWER_BITS)]
     pub piece: Option<Piece>,
@@ -187,19 +100,19 @@ pub struct SearchArgs {
     /// Black and white: valid magics each square keeps for the packer to choose from,
     /// those of the lowest pack cost (twice the used slots, the table entries its
     /// occupancies reach, plus the span, its first entry to its last).
-    #[arg(long, value_name = "N", default_value_t = Scan::DEFAULT_POOL, value_parser = parse_pool, help_heading = POOLS)]
-    pub pool: usize,
+    #[arg(long, value_name = "N", value_parser = parse_pool, help_heading = POOLS)]
+    pub pool: Option<usize>,
     /// Black and white: magics each square keeps besides --pool, the sparsest of the rest
     /// (black: fewest used slots, a hole in the span costing a tenth of one; white: fewest
     /// blocked slots, the used ones and the holes under 16 entries between them). Their
     /// long spans rank them out of the pool, but other squares fill their holes.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=4096), help_heading = POOLS)]
-    pub sparse_pool: u16,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=4096), help_heading = POOLS)]
+    pub sparse_pool: Option<u16>,
     /// Black and white: climb every valid candidate found during the scan to a lower pack
     /// cost until MOVES moves (changes of one to three bits) in a row bring no improvement
     /// (0: keep magics as found; --polish of the pools after the scan costs far less).
-    #[arg(long, value_name = "MOVES", default_value_t = 0, help_heading = SCAN)]
-    pub patience: u32,
+    #[arg(long, value_name = "MOVES", help_heading = SCAN)]
+    pub patience: Option<u32>,
     #[command(flatten)]
     pub polish: PolishArgs,
     #[command(flatten)]
@@ -219,8 +132,8 @@ pub struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Seed of the search's random streams.
-    #[arg(long, default_value_t = Scan::DEFAULT_SEED, value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: u64,
+    #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
     /// Write the set here: Rust source for `.rs`, interchange format for any other name
     /// (`-`: standard output, the messages then going to standard error). Without it
     /// nothing is written.
@@ -228,131 +141,236 @@ pub struct SearchArgs {
     pub out: Option<PathBuf>,
 }
 
-/// Returns the command `search` parses with.
-fn command() -> clap::Command {
-    SearchArgs::augment_args(clap::Command::new("search"))
-}
+/// The words of a recorded command: options in the order given, values quoted for a
+/// POSIX shell where needed.
+struct Words(Vec<String>);
 
-/// Returns the [`FINISH_DEFAULTS`] a run finishing a set of `variant` takes: those its
-/// command line does not give, none for fancy and plain.
-pub fn finish_defaults(
-    variant: Variant,
-    matches: &ArgMatches,
-) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
-    FINISH_DEFAULTS
-        .into_iter()
-        .filter(move |&(id, _)| variant.is_packed() && !given(matches, id))
-}
-
-/// Returns the arguments with the preset's options and the fixed-shift defaults filled in
-/// where the command line does not give them, parsed again as if given, so that they are
-/// checked and recorded as the options they stand for. `resumed` is the variant of the
-/// state resumed, if one is.
-pub fn expand(
-    args: SearchArgs,
-    matches: &ArgMatches,
-    resumed: Option<Variant>,
-) -> Result<(SearchArgs, ArgMatches), String> {
-    let mut implied: Vec<(&str, &str)> = Vec::new();
-    if let Some(preset) = args.preset {
-        implied.extend(preset.options.iter().filter(|(id, _)| !given(matches, id)));
-    }
-    let preset_variant = implied
-        .iter()
-        .find(|&&(id, _)| id == "variant")
-        .and_then(|&(_, v)| Variant::parse(v));
-    let variant = resumed.or(preset_variant).unwrap_or(args.variant);
-    // A resumed state keeps its scan's settings, and takes the shaping and packing given,
-    // as a merge does: the finishing command an unfinished set records spells them out.
-    if variant.is_packed() && resumed.is_none() {
-        let time_budget = given(matches, "seconds");
-        for &(id, value) in &SCAN_DEFAULTS {
-            // A time budget without a count scans until the time is up, as asked.
-            let skip = (id == "candidates" && time_budget)
-                || given(matches, id)
-                || implied.iter().any(|&(i, _)| i == id);
-            if !skip {
-                implied.push((id, value));
-            }
+impl Words {
+    /// Adds `flag value` if there is a value.
+    fn opt(&mut self, flag: &str, value: Option<impl Display>) {
+        if let Some(v) = value {
+            self.0.push(format!("--{flag}"));
+            self.0.push(shell_quote(&v.to_string()));
         }
     }
-    for (id, value) in finish_defaults(variant, matches) {
-        if !implied.iter().any(|&(i, _)| i == id) {
-            implied.push((id, value));
+
+    /// Adds `flag` if it is on.
+    fn flag(&mut self, flag: &str, on: bool) {
+        if on {
+            self.0.push(format!("--{flag}"));
         }
     }
-    if implied.is_empty() {
-        return Ok((args, matches.clone()));
-    }
-    let matches = with_implied(&command(), matches, &implied)?;
-    let args = SearchArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-    Ok((args, matches))
 }
 
-/// Refuses options given on the command line that would do nothing in this search, saying
-/// why: pools, climbs and packing for fancy and plain (which keep the first valid magic of
-/// each square in a layout of their own), and checkpoints with no file to save.
-pub fn refuse_no_ops(
-    args: &SearchArgs,
-    matches: &ArgMatches,
-    variant: Variant,
-) -> Result<(), String> {
-    if !variant.is_packed() {
-        const SCAN_ONLY: [&str; 3] = ["pool", "sparse_pool", "patience"];
-        let packed_only = SCAN_ONLY.iter().chain(&POLISH_AND_PACKING);
-        if let Some(id) = packed_only.into_iter().find(|id| given(matches, id)) {
+impl SearchArgs {
+    /// Returns the variant searched: the resumed state's, else the one given, else the
+    /// preset's, else fancy.
+    pub fn variant(&self, resumed: Option<&SearchState>) -> Variant {
+        resumed
+            .map(|s| s.scan.variant)
+            .or(self.variant)
+            .or(self.preset.map(|p| p.options().scan.variant))
+            .unwrap_or(Variant::Fancy)
+    }
+
+    /// Returns the squares that get `--bits`: empty (all 128) unless --piece or --square
+    /// narrow it.
+    fn targets(&self) -> Vec<(Piece, u8)> {
+        match (self.piece, self.square) {
+            (Some(p), Some(s)) => vec![(p, s)],
+            (Some(p), None) => (0..64).map(|s| (p, s)).collect(),
+            (None, Some(s)) => Piece::ALL.iter().map(|&p| (p, s)).collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// Returns the options of a fresh search: the preset's (or the variant's defaults,
+    /// `Options::for_variant`) with every option given in their place, on all cores unless
+    /// --threads says otherwise.
+    pub fn fresh_options(&self) -> Result<Options, String> {
+        let variant = self.variant(None);
+        let mut o = match self.preset {
+            Some(preset) => preset.options(),
+            None => Options::for_variant(variant),
+        };
+        o.scan.variant = variant;
+        if variant == Variant::Plain && (self.bits.is_some() || self.bits_under.is_some()) {
+            return Err(
+                "plain magics have fixed bits (12 rook, 9 bishop): --bits and \
+                        --bits-under are for fancy, black and white"
+                    .into(),
+            );
+        }
+        if self.also_fixed_shift && !variant.is_packed() {
             return Err(format!(
-                "--{} does nothing in a {variant} search: {variant} keeps the first valid magic \
-                 of each square and lays its ranges out by their bits; pools, climbs and \
-                 packing are for black and white",
-                id.replace('_', "-")
+                "{variant} sets have one shift per square: --also-fixed-shift is for black and white"
             ));
         }
+        if (self.piece.is_some() || self.square.is_some() || self.also_fixed_shift)
+            && self.bits.is_none()
+            && self.bits_under.is_none()
+        {
+            return Err(
+                "--piece, --square and --also-fixed-shift go with --bits or \
+                        --bits-under: give one of them"
+                    .into(),
+            );
+        }
+        if let Some(seed) = self.seed {
+            // The packing is seeded by the scan's seed unless the preset or --pack-seed
+            // says otherwise.
+            if o.limits.pack.seed == o.scan.seed {
+                o.limits.pack.seed = seed;
+            }
+            o.scan.seed = seed;
+        }
+        o.scan.shard = self.shard.unwrap_or(Shard::WHOLE);
+        o.scan.budget = match (self.candidates, self.seconds) {
+            (Some(n), _) => Budget::Candidates(n),
+            // A time budget without a count scans until the time is up, unless a preset
+            // gives the count.
+            (None, Some(_)) if self.preset.is_none() => Budget::Candidates(u64::MAX),
+            (None, _) => o.scan.budget,
+        };
+        o.scan.pool = self.pool.unwrap_or(o.scan.pool);
+        o.scan.sparse = self.sparse_pool.map_or(o.scan.sparse, usize::from);
+        o.scan.patience = self.patience.unwrap_or(o.scan.patience);
+        o.targets = self.targets();
+        if self.bits.is_some() || self.bits_under.is_some() {
+            (o.bits, o.bits_under) = (self.bits, self.bits_under);
+        }
+        o.also_fixed_shift |= self.also_fixed_shift;
+        o.limits = self.limits(o.limits.finish(), variant)?;
+        o.command = self.recorded_fresh(&o);
+        Ok(o)
     }
-    if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
-        return Err(
-            "--checkpoint says how often the state file is saved: give --state FILE (or \
-             --resume FILE), or leave it out"
-                .into(),
-        );
-    }
-    Ok(())
-}
 
-/// Returns the command that reproduces this run, normalised: program name `magic-gen`,
-/// variant and seed always spelled out, the options that never change the result left out.
-/// A resumed run records only what it was given (the state holds the rest).
-pub fn recorded(args: &SearchArgs, matches: &ArgMatches) -> String {
-    let always: &[&str] = if args.resume.is_some() { &[] } else { &ALWAYS };
-    recorded_command(&command(), matches, &UNRECORDED, always)
+    /// Returns the limits of this run: `finish` (the fresh search's, or the resumed
+    /// state's) with the finishing options given in its place.
+    pub fn limits(&self, finish: Finish, variant: Variant) -> Result<Limits, String> {
+        Ok(Limits {
+            threads: threads_or_all(self.threads),
+            seconds: self.seconds,
+            polish: self.polish.apply(finish.polish, variant)?,
+            pack: self.pack.apply(finish.pack),
+        })
+    }
+
+    /// Refuses options given that would do nothing in a search of `variant`, saying why:
+    /// pools, climbs and packing for fancy and plain (which keep the first valid magic of
+    /// each square in a layout of their own), and checkpoints with no file to save.
+    pub fn refuse_no_ops(&self, variant: Variant, checkpoint_given: bool) -> Result<(), String> {
+        if !variant.is_packed() {
+            let scan_only = [
+                (self.pool.is_some(), "--pool"),
+                (self.sparse_pool.is_some(), "--sparse-pool"),
+                (self.patience.is_some(), "--patience"),
+            ];
+            let given = scan_only
+                .into_iter()
+                .find_map(|(given, flag)| given.then_some(flag))
+                .or_else(|| self.polish.first_given())
+                .or_else(|| self.pack.first_given());
+            if let Some(flag) = given {
+                return Err(format!(
+                    "{flag} does nothing in a {variant} search: {variant} keeps the first valid \
+                     magic of each square and lays its ranges out by their bits; pools, climbs \
+                     and packing are for black and white"
+                ));
+            }
+        }
+        if checkpoint_given && self.state.is_none() && self.resume.is_none() {
+            return Err(
+                "--checkpoint says how often the state file is saved: give --state FILE (or \
+                 --resume FILE), or leave it out"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Returns the command that reproduces a fresh search of `o`: program name
+    /// `magic-gen`, variant and seed always spelled out, the scan, pools and packing of a
+    /// fixed-shift search too (so the command says what was searched without knowing the
+    /// defaults), the finishing options where they differ from a plain packing, never
+    /// what does not change the set (threads, the state file, checkpoints, progress).
+    fn recorded_fresh(&self, o: &Options) -> String {
+        let packed = o.scan.variant.is_packed();
+        let (polish, pack) = (&o.limits.polish, &o.limits.pack);
+        let mut w = Words(vec!["magic-gen".into(), "search".into()]);
+        w.opt("variant", Some(o.scan.variant));
+        w.opt("piece", self.piece);
+        w.opt("square", self.square.map(magic_gen::square_name));
+        w.opt("bits", o.bits);
+        w.opt("bits-under", o.bits_under);
+        w.flag("also-fixed-shift", o.also_fixed_shift);
+        w.opt("seconds", self.seconds);
+        let candidates = match o.scan.budget {
+            Budget::Candidates(n) if n != u64::MAX => Some(n),
+            _ => None,
+        };
+        w.opt("candidates", candidates);
+        w.opt("shard", self.shard);
+        w.opt("pool", packed.then_some(o.scan.pool));
+        w.opt("sparse-pool", packed.then_some(o.scan.sparse));
+        w.opt("patience", packed.then_some(o.scan.patience));
+        w.opt("polish", packed.then_some(polish.polish));
+        w.opt("clump", Some(polish.clump).filter(|&c| c > 0));
+        w.opt("pack-iterations", packed.then_some(pack.iterations));
+        w.flag("negative-offsets", pack.negative_offsets);
+        w.opt("pack-spread", Some(pack.spread).filter(|&s| s != 0.0));
+        w.flag("short-spans", pack.short_spans);
+        w.opt("pack-seed", Some(pack.seed).filter(|&s| s != o.scan.seed));
+        w.opt("pack-seeds", Some(pack.seeds).filter(|&n| n != 1));
+        w.opt("seed", Some(o.scan.seed));
+        w.opt("out", self.out.as_deref().map(show));
+        w.0.join(" ")
+    }
+
+    /// Returns the command of this run on the state it resumes, read from `state`:
+    /// `--resume` and what was given beside it (the state holds the rest).
+    pub fn recorded_resume(&self, state: &Path) -> String {
+        let mut w = Words(vec!["magic-gen".into(), "search".into()]);
+        w.opt("resume", Some(show(state)));
+        w.opt("seconds", self.seconds);
+        w.opt("candidates", self.candidates);
+        w.opt("polish", self.polish.polish);
+        w.opt("clump", self.polish.clump);
+        w.opt("pack-iterations", self.pack.pack_iterations);
+        w.flag("negative-offsets", self.pack.negative_offsets);
+        w.opt("pack-spread", self.pack.pack_spread);
+        w.flag("short-spans", self.pack.short_spans);
+        w.opt("pack-seed", self.pack.pack_seed);
+        w.opt("pack-seeds", self.pack.pack_seeds);
+        w.opt("out", self.out.as_deref().map(show));
+        w.0.join(" ")
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::FromArgMatches;
     use std::path::Path;
 
-    /// Parses `magic-gen search ARGS...`, fills in a preset and the defaults as a fresh
-    /// search does, and returns the recorded command.
-    fn record(args: &[&str]) -> String {
-        let (parsed, matches) = parse(args);
-        let (parsed, matches) = expand(parsed, &matches, None).unwrap();
-        recorded(&parsed, &matches)
-    }
-
     /// Parses `magic-gen search ARGS...`.
-    fn parse(args: &[&str]) -> (SearchArgs, ArgMatches) {
-        let matches = command()
+    fn parse(args: &[&str]) -> SearchArgs {
+        let matches = SearchArgs::augment_args(clap::Command::new("search"))
             .try_get_matches_from([&["search"][..], args].concat())
             .unwrap();
-        (SearchArgs::from_arg_matches(&matches).unwrap(), matches)
+        SearchArgs::from_arg_matches(&matches).unwrap()
+    }
+
+    /// Returns the command a fresh search of `magic-gen search ARGS...` records.
+    fn record(args: &[&str]) -> String {
+        parse(args).fresh_options().unwrap().command
     }
 
     #[test]
     fn the_recorded_command_holds_every_option_that_shapes_the_set() {
         let given = [
             "--variant",
-            "fancy",
+            "black",
             "--piece",
             "bishop",
             "--square",
@@ -374,8 +392,6 @@ mod tests {
             "7",
             "--polish",
             "5",
-            "--clump",
-            "6",
             "--pack-iterations",
             "1",
             "--negative-offsets",
@@ -397,89 +413,88 @@ mod tests {
             "--out",
             "a b.rs",
         ];
-        let line = record(&given);
         assert_eq!(
-            line,
-            "magic-gen search --variant fancy --piece bishop --square b1 --bits-under 1 \
-             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 --patience 7 --polish 5 --clump 6 \
-             --pack-iterations 1 --negative-offsets --pack-spread 0.03 --short-spans --pack-seed 4 --pack-seeds 3 --seed 9 --out 'a b.rs'"
+            record(&given),
+            "magic-gen search --variant black --piece bishop --square b1 --bits-under 1 \
+             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 \
+             --patience 7 --polish 5 --pack-iterations 1 --negative-offsets --pack-spread 0.03 \
+             --short-spans --pack-seed 4 --pack-seeds 3 --seed 9 --out 'a b.rs'"
         );
-        // Derived, not listed: every option but the unrecorded ones and --resume (which
-        // conflicts with them) appears, so a new option cannot drop out unnoticed.
-        for arg in command().get_arguments() {
-            let id = arg.get_id().as_str();
-            if !UNRECORDED.contains(&id) && id != "resume" && id != "bits" {
-                let long = format!("--{}", arg.get_long().unwrap());
-                assert!(line.contains(&long), "{long} missing from {line}");
-            }
-        }
+        let white = record(&["--variant", "white", "--clump", "6"]);
+        assert!(white.contains(" --polish 10000 --clump 6 "), "{white}");
     }
 
     #[test]
-    fn options_not_given_are_left_out_but_variant_and_seed() {
+    fn fancy_and_plain_record_what_shapes_them_and_resumes_what_was_given() {
         assert_eq!(record(&[]), "magic-gen search --variant fancy --seed 1");
-        // Given at their defaults they are kept: a header's command then gives the same
-        // header again after a default changes (as --patience's did, from 1000 to 0).
-        let at_defaults = record(&["--pool", "16", "--patience", "0", "--threads", "1"]);
         assert_eq!(
-            at_defaults,
-            "magic-gen search --variant fancy --pool 16 --patience 0 --seed 1"
+            record(&["--variant", "plain", "--threads", "1"]),
+            "magic-gen search --variant plain --seed 1"
         );
+        let resumed = parse(&["--resume", "x.state", "--seconds", "0", "--out", "o.rs"]);
         assert_eq!(
-            record(&["--resume", "x.state", "--seconds", "0", "--out", "o.rs"]),
+            resumed.recorded_resume(Path::new("x.state")),
             "magic-gen search --resume x.state --seconds 0 --out o.rs"
         );
     }
 
     #[test]
-    fn a_fixed_shift_search_records_the_defaults_it_was_given() {
+    fn a_fixed_shift_search_records_the_defaults_it_runs_with() {
         // Spelled out, so the header's command gives the same set whatever the defaults
         // become; fancy and plain take none.
         assert_eq!(
             record(&["--variant", "black"]),
             "magic-gen search --variant black --candidates 8388608 --pool 8 --sparse-pool 8 \
-             --polish 10000 --pack-iterations 30000 --seed 1"
+             --patience 0 --polish 10000 --pack-iterations 30000 --seed 1"
         );
         // What is given wins; a time budget without a count stays one.
         assert_eq!(
-            record(&["--variant", "white", "--pool", "3", "--seconds", "5"]),
+            record(&[
+                "--variant",
+                "white",
+                "--pool",
+                "3",
+                "--seconds",
+                "5",
+                "--seed",
+                "4"
+            ]),
             "magic-gen search --variant white --seconds 5 --pool 3 --sparse-pool 8 \
-             --polish 10000 --pack-iterations 30000 --seed 1"
+             --patience 0 --polish 10000 --pack-iterations 30000 --seed 4"
         );
+    }
+
+    #[test]
+    fn a_resumed_search_finishes_with_its_state_unless_told_otherwise() {
+        let mut options = Preset::Record.options();
+        options.scan.budget = Budget::Candidates(64);
+        let state = SearchState::new(&options).unwrap();
+        let limits = parse(&["--resume", "s.state"])
+            .limits(state.finish, Variant::Black)
+            .unwrap();
+        assert_eq!(limits.finish(), state.finish);
+        assert_eq!(limits.polish.polish, 100_000);
+        let limits = parse(&["--resume", "s.state", "--polish", "5"])
+            .limits(state.finish, Variant::Black)
+            .unwrap();
         assert_eq!(
-            record(&["--variant", "plain"]),
-            "magic-gen search --variant plain --seed 1"
-        );
-        // A resumed state keeps its scan settings, and finishes as a fresh search does:
-        // the finishing defaults unless given.
-        let resume = |args: &[&str], variant| {
-            let (parsed, matches) = parse(args);
-            let (parsed, matches) = expand(parsed, &matches, Some(variant)).unwrap();
-            recorded(&parsed, &matches)
-        };
-        assert_eq!(
-            resume(&["--resume", "s.state", "--polish", "5"], Variant::White),
-            "magic-gen search --resume s.state --polish 5 --pack-iterations 30000"
-        );
-        assert_eq!(
-            resume(&["--resume", "s.state", "--out", "o.rs"], Variant::Fancy),
-            "magic-gen search --resume s.state --out o.rs"
+            (limits.polish.polish, limits.pack.iterations),
+            (5, 5_000_000)
         );
     }
 
     #[test]
     fn each_preset_records_the_command_of_the_set_it_names() {
-        for preset in &PRESETS {
+        for preset in Preset::ALL {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("..")
-                .join(preset.file);
+                .join(preset.file());
             let (_, provenance) = magic_gen::read_set_file(&path).unwrap();
             let header = provenance.command.unwrap();
-            let out = format!("--out {}", preset.file);
-            let line = record(&["--preset", preset.name, "--out", preset.file]);
-            assert_eq!(line, header, "{} ({out})", preset.name);
+            let line = record(&["--preset", preset.name(), "--out", preset.file()]);
+            assert_eq!(line, header, "{}", preset.name());
             // Options given override the preset's.
-            let line = record(&["--preset", preset.name, "--candidates", "4096"]);
+            let line = record(&["--preset", preset.name(), "--candidates", "4096"]);
             assert!(line.contains("--candidates 4096 "), "{line}");
             assert_eq!(line.matches("--candidates").count(), 1, "{line}");
         }
@@ -488,9 +503,10 @@ mod tests {
     #[test]
     fn options_that_do_nothing_in_the_mode_chosen_are_refused() {
         let refused = |args: &[&str]| {
-            let (parsed, matches) = parse(args);
-            let (parsed, matches) = expand(parsed, &matches, None).unwrap();
-            refuse_no_ops(&parsed, &matches, parsed.variant).err()
+            let parsed = parse(args);
+            let variant = parsed.variant(None);
+            let checkpoint = args.contains(&"--checkpoint");
+            parsed.refuse_no_ops(variant, checkpoint).err()
         };
         let why = refused(&["--variant", "fancy", "--pool", "4"]).unwrap();
         assert!(
@@ -501,6 +517,7 @@ mod tests {
             &["--sparse-pool", "2"][..],
             &["--patience", "5"],
             &["--polish", "5"],
+            &["--clump", "5"],
             &["--pack-iterations", "5"],
             &["--negative-offsets"],
             &["--pack-spread", "0.1"],
@@ -509,12 +526,11 @@ mod tests {
             &["--pack-seeds", "2"],
         ] {
             let args = [&["--variant", "plain"][..], option].concat();
-            assert!(refused(&args).is_some(), "{args:?}");
+            let why = refused(&args).unwrap_or_else(|| panic!("{args:?}"));
+            assert!(why.starts_with(option[0]), "{why}");
         }
         let why = refused(&["--checkpoint", "5"]).unwrap();
         assert!(why.contains("give --state FILE"), "{why}");
-        // The same options where they act, and --seconds with --candidates, which stops
-        // the scan at whichever comes first.
         for args in [
             &["--variant", "black", "--pool", "4"][..],
             &["--preset", "record", "--pool", "4"],

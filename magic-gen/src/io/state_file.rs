@@ -6,9 +6,9 @@
 
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
-use crate::pack::PackCheckpoint;
+use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
-use crate::search::SearchState;
+use crate::search::{allowed_bits, Finish, Options, PolishSettings, SearchState};
 
 use super::lines::{number, parse_hex, Lines, ReadError};
 
@@ -46,6 +46,21 @@ impl SearchState {
             scan.patience,
             self.command
         ));
+        if scan.variant.is_packed() {
+            let (polish, pack) = (&self.finish.polish, &self.finish.pack);
+            out.push_str(&format!(
+                "finish polish {} clump {} pack-seed {} pack-iterations {} negative-offsets {} \
+                 pack-spread {} short-spans {} pack-seeds {}\n",
+                polish.polish,
+                polish.clump,
+                pack.seed,
+                pack.iterations,
+                u8::from(pack.negative_offsets),
+                pack.spread,
+                u8::from(pack.short_spans),
+                pack.seeds
+            ));
+        }
         for j in &self.jobs {
             out.push_str(&format!(
                 "job {} {} {} next {} done {}\n",
@@ -164,6 +179,9 @@ impl SearchState {
                 patience,
             },
             command,
+            // A state written before the finish line existed finishes as a fresh search of
+            // its variant did then: with the variant's defaults.
+            finish: Options::for_variant(variant).limits.finish(),
             jobs: Vec::new(),
         };
         let mut pack_lines = Vec::new();
@@ -189,11 +207,55 @@ impl SearchState {
             };
             let num = |s: &str| number(s).map_err(|m| err(line, m));
             match f[..] {
+                ["finish", "polish", polish, "clump", clump, "pack-seed", seed, "pack-iterations", iterations, "negative-offsets", negative, "pack-spread", spread, "short-spans", short, "pack-seeds", seeds]
+                    if state.jobs.is_empty() && state.scan.variant.is_packed() =>
+                {
+                    let flag = |v: &str| match v {
+                        "0" => Ok(false),
+                        "1" => Ok(true),
+                        _ => Err(err(line, format!("expected 0 or 1, found '{v}'"))),
+                    };
+                    let u32_of = |v: &str| {
+                        u32::try_from(num(v)?).map_err(|_| err(line, format!("'{v}' is too large")))
+                    };
+                    let spread: f64 = spread
+                        .parse()
+                        .ok()
+                        .filter(|&x| PackSettings::valid_spread(x))
+                        .ok_or_else(|| err(line, format!("bad pack-spread '{spread}'")))?;
+                    let seeds = num(seeds)?;
+                    if !PackSettings::valid_seeds(seeds) {
+                        return Err(err(line, format!("bad pack-seeds '{seeds}'")));
+                    }
+                    state.finish = Finish {
+                        polish: PolishSettings {
+                            polish: u32_of(polish)?,
+                            clump: u32_of(clump)?,
+                        },
+                        pack: PackSettings {
+                            seed: num(seed)?,
+                            iterations: num(iterations)?,
+                            negative_offsets: flag(negative)?,
+                            spread,
+                            short_spans: flag(short)?,
+                            seeds,
+                        },
+                    };
+                }
                 ["job", p, s, bits, "next", next, "done", done] => {
                     let (piece, square) = place(p, s)?;
                     let bits = num(bits)?;
-                    if !(1..=63).contains(&bits) {
-                        return Err(err(line, format!("index bits {bits} out of range")));
+                    // Past them a table could not even be allocated to measure its finds.
+                    let allowed = allowed_bits(state.scan.variant, piece, square);
+                    if !u8::try_from(bits).is_ok_and(|b| allowed.contains(&b)) {
+                        return Err(err(
+                            line,
+                            format!(
+                                "index bits {bits} out of range for {piece} {s}: {}..={}",
+                                allowed.start(),
+                                allowed.end()
+                            ),
+                        ));
                     }
                     // A packed square may have a job per shift (their finds share its
                     // pool); any other square has one.

@@ -166,3 +166,26 @@ fn a_checkpoint_of_several_packings_has_a_section_each_and_refuses_a_missing_one
     assert!(error(&text.replacen(" seeds 3", " seeds 0", 1))
         .starts_with("p.pack:2: seeds '0' is not a number in 1..=1024"));
 }
+
+#[test]
+fn a_state_with_index_bits_past_its_square_s_is_refused_at_the_line() {
+    use crate::index::Variant;
+    use crate::search::{Options, SearchState};
+    // Measuring a white find's blocked slots at 40 bits would allocate 2^40 slots: the
+    // reader refuses the line first (found by the `state` fuzz target).
+    let text = SearchState::new(&Options::for_variant(Variant::White))
+        .unwrap()
+        .to_text();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("job rook a1 "))
+        .unwrap();
+    for (bits, allowed) in [("40", "1..=12"), ("13", "1..=12"), ("0", "1..=12")] {
+        let bad = text.replacen("job rook a1 12 ", &format!("job rook a1 {bits} "), 1);
+        let e = SearchState::parse("s.state", bad.as_bytes()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("s.state:{line}: index bits {bits} out of range for rook a1: {allowed}")
+        );
+    }
+}

@@ -66,9 +66,14 @@ pub(crate) fn density_climb(
         return (start, (u32::MAX, u32::MAX));
     };
     let mut stale = 0;
-    // `stale` counts every move but an improving one, after which it is 0: a look at least
-    // every STOP_CHECK_EVERY moves, without a counter of its own.
-    while stale < patience && !stopped(stop, stale) {
+    // Each improvement lowers the integer score and at most `patience` moves separate two,
+    // so a climb never needs more moves: a bound that only a broken climb can reach.
+    // `stale` counts every move but an improving one, after which it is 0: a look at the
+    // stop flag at least every STOP_CHECK_EVERY moves, without a counter of its own.
+    for _ in 0..(u64::from(score(current)) + 1) * u64::from(patience) {
+        if stale >= patience || stopped(stop, stale) {
+            break;
+        }
         let trial = flip_one_to_three(magic, rng.next_u64());
         stale += 1;
         if let Some(m) = table.measure(entries, trial, bits) {
@@ -156,7 +161,12 @@ pub(crate) fn climb(
     let mut magic = start;
     let mut current = table.conflicts(entries, magic, bits);
     let mut stale = 0;
-    while current > 0 && stale < CLIMB_PATIENCE {
+    // As in the density climb: each improvement lowers the conflicts, and at most
+    // CLIMB_PATIENCE moves separate two.
+    for _ in 0..(u64::from(current) + 1) * u64::from(CLIMB_PATIENCE) {
+        if current == 0 || stale >= CLIMB_PATIENCE {
+            break;
+        }
         let trial = flip_one_or_two(magic, rng.next_u64());
         let c = table.conflicts(entries, trial, bits);
         stale = if c < current { 0 } else { stale + 1 };
@@ -167,3 +177,6 @@ pub(crate) fn climb(
     }
     (current == 0).then_some(magic)
 }
+
+#[cfg(test)]
+mod tests;

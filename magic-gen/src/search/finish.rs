@@ -15,8 +15,9 @@ use crate::stages::{Stage, Stages};
 
 use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb};
-use super::options::{Error, Limits, PolishSettings};
+use super::options::{Error, Limits};
 use super::slots::used_slots;
+use super::state::PolishSettings;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};
 
@@ -27,7 +28,7 @@ use super::table::{EpochTable, SquareData};
 /// use magic_gen::{render_set_file, Provenance, Variant};
 /// use std::path::Path;
 ///
-/// let outcome = search(&Options::new(Variant::Plain), &Progress::default())?;
+/// let outcome = search(&Options::for_variant(Variant::Plain), &Progress::default())?;
 /// // Verified already: the report of every square's slots, and the set ready to write.
 /// let used: usize = outcome.report.squares.iter().flatten().map(|s| s.used).sum();
 /// assert!(outcome.report.slots_used <= used);
@@ -234,7 +235,7 @@ pub(crate) fn polished(
 /// use magic_gen::search::{finish, run, Limits, Options, Progress, SearchState};
 /// use magic_gen::Variant;
 ///
-/// let options = Options::new(Variant::Plain);
+/// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// run(&mut state, &options.limits, &Progress::default(), None);
 /// let outcome = finish(&state, &Limits::default(), &[], &mut PackHooks::default())?;

@@ -12,7 +12,7 @@ use super::state::{Job, Scan, SearchState};
 /// use magic_gen::Variant;
 ///
 /// // Shards of one search share their seed: these are two searches.
-/// let mut options = Options::new(Variant::Plain);
+/// let mut options = Options::for_variant(Variant::Plain);
 /// let first = SearchState::new(&options)?;
 /// options.scan.seed = 2;
 /// let second = SearchState::new(&options)?;
@@ -52,7 +52,7 @@ impl std::error::Error for MergeError {}
 /// use magic_gen::Variant;
 ///
 /// // Two shards scanned apart (on two machines, say), merged: one run's state.
-/// let mut options = Options::new(Variant::Plain);
+/// let mut options = Options::for_variant(Variant::Plain);
 /// let mut shards = Vec::new();
 /// for index in 0..2 {
 ///     options.scan.shard = Shard { index, count: 2 };

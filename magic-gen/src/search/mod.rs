@@ -30,8 +30,9 @@ mod workers;
 
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
-pub use options::{Error, Limits, Options, PolishSettings};
-pub use state::SearchState;
+pub(crate) use options::allowed_bits;
+pub use options::{Error, Limits, Options};
+pub use state::{Finish, PolishSettings, SearchState};
 pub use workers::{run, Progress};
 
 pub use crate::stages::{OnBegin, Stage, Stages};
@@ -47,6 +48,7 @@ pub(crate) use {
     state::{pack_cost, sparse_cost},
     table::EpochTable,
     table::SquareData,
+    workers::Checkpoint,
 };
 
 /// Searches the set `options` describe: a fresh state scanned within `options.limits`
@@ -57,7 +59,7 @@ pub(crate) use {
 /// use magic_gen::{verify, Variant};
 ///
 /// // Plain magics: 12 and 9 bits, one array per square; the same seed, the same set.
-/// let outcome = search(&Options::new(Variant::Plain), &Progress::default())?;
+/// let outcome = search(&Options::for_variant(Variant::Plain), &Progress::default())?;
 /// assert!(verify(&outcome.set).is_ok());
 /// assert!(outcome.report.table_len <= 64 * 4096 + 64 * 512);
 /// # Ok::<(), magic_gen::search::Error>(())

@@ -10,7 +10,7 @@ use crate::index::Variant;
 use crate::pack::{PackMismatch, PackSettings};
 
 use super::candidates::Shard;
-use super::state::{Budget, Job, Scan, SearchState};
+use super::state::{Budget, Finish, Job, PolishSettings, Scan, SearchState};
 
 /// What one run is given beyond the saved scan: how far it may go (threads, seconds), how
 /// it shapes the pools and how it packs a fixed-shift table. Never saved in a state file,
@@ -43,27 +43,6 @@ pub struct Limits {
     pub pack: PackSettings,
 }
 
-/// How a fixed-shift scan's pools are shaped after the scan and before packing: the CLI's
-/// `--polish` and `--clump`.
-///
-/// ```
-/// use magic_gen::search::PolishSettings;
-///
-/// // The committed white record's pool shaping.
-/// let white = PolishSettings { polish: 100_000, clump: 30_000 };
-/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0 });
-/// # let _ = white;
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PolishSettings {
-    /// Climb every pool member to a lower pack cost (twice the used slots plus the span)
-    /// until this many moves bring no improvement; 0 packs the pools as scanned.
-    pub polish: u32,
-    /// White: anneal every find this many moves toward used slots gathered in few blocks,
-    /// and add the result to the pool where it blocks fewer slots (0: none).
-    pub clump: u32,
-}
-
 /// Everything one search asks for.
 ///
 /// ```
@@ -74,7 +53,7 @@ pub struct PolishSettings {
 ///
 /// // A small black hunt: 4096 candidates per square, pools of 2, each member polished, the
 /// // pools packed by 1,000 annealing moves.
-/// let mut options = Options::new(Variant::Black);
+/// let mut options = Options::for_variant(Variant::Black);
 /// options.scan.budget = Budget::Candidates(4096);
 /// options.scan.pool = 2;
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
@@ -106,11 +85,31 @@ pub struct Options {
 }
 
 impl Options {
-    /// Returns the defaults for `variant`: every square at its default bits, seed
-    /// [`Scan::DEFAULT_SEED`], the whole space until found, pools of [`Scan::DEFAULT_POOL`] without a scan-time
-    /// climb, one thread, no time limit.
-    pub fn new(variant: Variant) -> Options {
-        Options {
+    /// The candidates a fresh fixed-shift (black, white) search scans per square unless
+    /// told otherwise: with the other defaults of [`Options::for_variant`], a table of at
+    /// most 100,000 entries in about a minute on two cores (docs/record-hunts.md).
+    pub const PACKED_CANDIDATES: u64 = 8_388_608;
+
+    /// Returns the search of `variant` as `magic-gen search --variant NAME` runs it with no
+    /// other option: every square at its default bits, seed [`Scan::DEFAULT_SEED`], one
+    /// thread, no time limit. Fancy and plain scan each square until its first valid
+    /// magic. Black and white scan [`Options::PACKED_CANDIDATES`] candidates a square, keep
+    /// pools of [`Scan::DEFAULT_POOL`] and
+    /// [`Scan::DEFAULT_SPARSE`] sparse finds, polish them 10,000 moves and anneal the packing
+    /// 30,000 moves. The one home of these defaults: the CLI takes them from here.
+    ///
+    /// ```
+    /// use magic_gen::search::state::Budget;
+    /// use magic_gen::search::Options;
+    /// use magic_gen::Variant;
+    ///
+    /// let black = Options::for_variant(Variant::Black);
+    /// assert_eq!(black.scan.budget, Budget::Candidates(Options::PACKED_CANDIDATES));
+    /// assert_eq!((black.scan.pool, black.scan.sparse), (8, 8));
+    /// assert_eq!(Options::for_variant(Variant::Fancy).scan.budget, Budget::UntilFound);
+    /// ```
+    pub fn for_variant(variant: Variant) -> Options {
+        let mut options = Options {
             scan: Scan {
                 variant,
                 seed: Scan::DEFAULT_SEED,
@@ -125,12 +124,31 @@ impl Options {
             bits_under: None,
             also_fixed_shift: false,
             command: String::new(),
-            limits: Limits::default(),
+            limits: Limits {
+                threads: 1,
+                ..Limits::default()
+            },
+        };
+        if variant.is_packed() {
+            options.scan.budget = Budget::Candidates(Options::PACKED_CANDIDATES);
+            options.scan.sparse = Scan::DEFAULT_SPARSE;
+            options.limits.polish.polish = 10_000;
+            options.limits.pack.iterations = 30_000;
         }
+        options.limits.pack.seed = options.scan.seed;
+        options
     }
 }
 
 impl Limits {
+    /// Returns how a hunt with these limits finishes: their polish and packing.
+    pub fn finish(&self) -> Finish {
+        Finish {
+            polish: self.polish,
+            pack: self.pack,
+        }
+    }
+
     /// Returns the end of the scan if it starts now.
     pub fn deadline(&self) -> Option<Instant> {
         self.seconds.map(after)
@@ -149,7 +167,7 @@ fn after(seconds: f64) -> Instant {
 /// use magic_gen::Variant;
 ///
 /// // PEXT indexes by the mask itself: there is nothing to search.
-/// let refused = SearchState::new(&Options::new(Variant::Pext));
+/// let refused = SearchState::new(&Options::for_variant(Variant::Pext));
 /// assert!(matches!(refused, Err(Error::Search(_))));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +191,12 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Returns the index bits a job of `variant` on `piece` `sq` may have: 1 up to its mask
+/// popcount, or up to the variant's default bits where those are more (plain's fixed 12/9).
+pub(crate) fn allowed_bits(variant: Variant, piece: Piece, sq: u8) -> std::ops::RangeInclusive<u8> {
+    1..=relevant_bits(piece, sq).max(variant.default_bits(piece, sq))
+}
+
 /// Returns the index bits a job asks for.
 fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
     let popcount = relevant_bits(piece, sq);
@@ -186,7 +210,7 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
         (None, Some(under)) => popcount.saturating_sub(under),
         (None, None) => default,
     };
-    if bits == 0 || bits > popcount.max(default) {
+    if !allowed_bits(options.scan.variant, piece, sq).contains(&bits) {
         return Err(Error::Search(format!(
             "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
             square_name(sq)
@@ -236,6 +260,7 @@ impl SearchState {
         Ok(SearchState {
             scan: options.scan,
             command: options.command.clone(),
+            finish: options.limits.finish(),
             jobs,
         })
     }

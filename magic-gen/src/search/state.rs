@@ -4,6 +4,7 @@
 
 use crate::geometry::Piece;
 use crate::index::Variant;
+use crate::pack::PackSettings;
 
 pub use super::candidates::Shard;
 use super::candidates::BLOCK_LEN;
@@ -17,7 +18,7 @@ use super::table::{EpochTable, SquareData};
 /// use magic_gen::Variant;
 ///
 /// // A budget of candidates gives the same set on any machine; a time limit does not.
-/// let mut options = Options::new(Variant::Black);
+/// let mut options = Options::for_variant(Variant::Black);
 /// options.scan.budget = Budget::Candidates(1 << 20);
 /// assert_eq!(options.scan.budget.to_string(), "candidates 1048576");
 /// ```
@@ -38,8 +39,8 @@ pub enum Budget {
 /// use magic_gen::search::state::Scan;
 /// use magic_gen::Variant;
 ///
-/// let scan: Scan = Options::new(Variant::White).scan;
-/// assert_eq!((scan.seed, scan.pool, scan.sparse), (Scan::DEFAULT_SEED, Scan::DEFAULT_POOL, 0));
+/// let scan: Scan = Options::for_variant(Variant::White).scan;
+/// assert_eq!((scan.seed, scan.pool, scan.sparse), (Scan::DEFAULT_SEED, 8, 8));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
@@ -62,13 +63,54 @@ pub struct Scan {
     pub patience: u32,
 }
 
+/// How a fixed-shift scan's pools are shaped after the scan and before packing: the CLI's
+/// `--polish` and `--clump`.
+///
+/// ```
+/// use magic_gen::search::PolishSettings;
+///
+/// // The committed white record's pool shaping.
+/// let white = PolishSettings { polish: 100_000, clump: 30_000 };
+/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0 });
+/// # let _ = white;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolishSettings {
+    /// Climb every pool member to a lower pack cost (twice the used slots plus the span)
+    /// until this many moves bring no improvement; 0 packs the pools as scanned.
+    pub polish: u32,
+    /// White: anneal every find this many moves toward used slots gathered in few blocks,
+    /// and add the result to the pool where it blocks fewer slots (0: none).
+    pub clump: u32,
+}
+
+/// How a fixed-shift hunt's pools are shaped and packed once scanned: chosen when the hunt
+/// starts and recorded in its state ([`SearchState::finish`]), so that a resume or a merge
+/// finishes as the one run would unless told otherwise.
+///
+/// ```
+/// use magic_gen::search::{Finish, Options};
+/// use magic_gen::Variant;
+///
+/// // A fresh black search's: pools polished 10,000 moves, packed by 30,000 annealing moves.
+/// let finish = Options::for_variant(Variant::Black).limits.finish();
+/// assert_eq!((finish.polish.polish, finish.pack.iterations), (10_000, 30_000));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Finish {
+    /// How the pools are climbed before packing.
+    pub polish: PolishSettings,
+    /// How the table is packed.
+    pub pack: PackSettings,
+}
+
 /// A valid magic a job found.
 ///
 /// ```
 /// use magic_gen::search::{run, Options, Progress, SearchState};
 /// use magic_gen::{verify, Variant};
 ///
-/// let options = Options::new(Variant::Plain);
+/// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// run(&mut state, &options.limits, &Progress::default(), None);
 /// // Each plain job keeps the first valid magic of its stream.
@@ -99,7 +141,7 @@ pub struct Found {
 /// use magic_gen::{Piece, Variant};
 ///
 /// // One job per piece and square, rook a1 first, none scanned yet.
-/// let state = SearchState::new(&Options::new(Variant::Black))?;
+/// let state = SearchState::new(&Options::for_variant(Variant::Black))?;
 /// let job = &state.jobs[0];
 /// assert_eq!((job.piece, job.square, job.bits, job.done), (Piece::Rook, 0, 12, false));
 /// assert_eq!(state.jobs.len(), 128);
@@ -128,19 +170,22 @@ pub struct Job {
 /// use magic_gen::Variant;
 ///
 /// // What a checkpoint writes and a resume or a merge reads.
-/// let state = SearchState::new(&Options::new(Variant::Fancy))?;
+/// let state = SearchState::new(&Options::for_variant(Variant::Fancy))?;
 /// let text = state.to_text();
 /// assert!(text.starts_with("magic-gen-state 1\nvariant fancy\n"));
 /// assert_eq!(SearchState::parse("s.state", text.as_bytes()).unwrap(), state);
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchState {
     /// What the scan keeps; every shard of one search shares it but for the shard index.
     pub scan: Scan,
     /// The commands that shaped the state: the one that started it, then each resume
     /// (`A; then B`).
     pub command: String,
+    /// How the hunt finishes (fixed shift): what a resume or a merge polishes and packs
+    /// with unless told otherwise.
+    pub finish: Finish,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub jobs: Vec<Job>,
 }
@@ -169,7 +214,10 @@ impl Scan {
     pub const DEFAULT_SEED: u64 = 1;
 
     /// Valid magics each fixed-shift job keeps for the packer, unless told otherwise.
-    pub const DEFAULT_POOL: usize = 16;
+    pub const DEFAULT_POOL: usize = 8;
+
+    /// Sparse finds each fixed-shift job keeps besides its pool, unless told otherwise.
+    pub const DEFAULT_SPARSE: usize = 8;
 
     /// Returns the order in which finds are kept: the lowest candidate index when the budget
     /// stops at the first finds, else the lowest [`pack_cost`], then the shortest span, then
@@ -347,12 +395,14 @@ impl SearchState {
     /// jobs, and the whole budget; `None` when the budget is not a count.
     pub fn budget_used(&self) -> Option<(u64, u64)> {
         let total = self.scan.budget_total()?;
+        // Saturating: a budget near 2^64 per job (from a state file or `--candidates`)
+        // would overflow the sum over jobs.
         let spent = self
             .jobs
             .iter()
             .filter_map(|j| self.scan.budget_spent(j))
-            .sum();
-        Some((spent, total * self.jobs.len() as u64))
+            .fold(0u64, u64::saturating_add);
+        Some((spent, total.saturating_mul(self.jobs.len() as u64)))
     }
 
     /// Raises the candidate budget to `limit`, so a finished hunt goes on where it stopped:

@@ -21,7 +21,7 @@ use super::table::{EpochTable, SquareData};
 /// // Counters another thread may read while the search runs (for a progress bar), and the
 /// // flag that stops it.
 /// let progress = Progress::default();
-/// search(&Options::new(Variant::Plain), &progress)?;
+/// search(&Options::for_variant(Variant::Plain), &progress)?;
 /// assert_eq!(progress.done.load(Ordering::Relaxed), 128);
 /// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -174,6 +174,17 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
     tried
 }
 
+/// Sets its flag when dropped by a panicking thread: a worker's alarm to the others.
+struct PanicAlarm<'a>(&'a AtomicBool);
+
+impl Drop for PanicAlarm<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// How often to save, and the function that saves a consistent copy of the state.
 pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
 
@@ -187,7 +198,7 @@ pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
 /// use magic_gen::search::{run, Options, Progress, SearchState};
 /// use magic_gen::Variant;
 ///
-/// let options = Options::new(Variant::Plain);
+/// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// let progress = Progress::default();
 /// // A checkpoint every 10 seconds would save a copy of the state (here: keep its text).
@@ -233,10 +244,17 @@ pub fn run(
         .count();
     progress.reached.store(reached, Ordering::Relaxed);
     let cursor = AtomicUsize::new(0);
-    let out_of_time =
-        || deadline.is_some_and(|d| Instant::now() >= d) || progress.stop.load(Ordering::Relaxed);
+    // A worker that panics (a bug) leaves its job locked and poisoned, never done: the others
+    // stop too, so the panic reaches the caller instead of every worker waiting for that job.
+    let panicked = AtomicBool::new(false);
+    let out_of_time = || {
+        deadline.is_some_and(|d| Instant::now() >= d)
+            || progress.stop.load(Ordering::Relaxed)
+            || panicked.load(Ordering::Relaxed)
+    };
 
     let work = || {
+        let _alarm = PanicAlarm(&panicked);
         // Jobs seen in a row that were done or busy on another worker.
         let mut idle = 0;
         while !out_of_time() {
@@ -313,7 +331,7 @@ pub fn run(
                 });
             }
             let mut last = Instant::now();
-            while finished.load(Ordering::Acquire) < workers {
+            while finished.load(Ordering::Acquire) < workers && !panicked.load(Ordering::Relaxed) {
                 std::thread::park_timeout(every.saturating_sub(last.elapsed()));
                 if last.elapsed() >= *every {
                     let mut copy = state.clone();

@@ -12,9 +12,17 @@ use crate::search::state::*;
 use crate::search::*;
 use crate::set::MagicSet;
 
-/// Returns the default options for `variant` with seed 7 on `threads` threads.
+/// Returns the bare options for `variant` with seed 7 on `threads` threads: each square
+/// scanned until found, pools of 16 without sparse finds, no polish, a greedy packing (the
+/// tests set what they need on top).
 pub(super) fn options(variant: Variant, threads: usize) -> Options {
-    let mut o = Options::new(variant);
+    let mut o = Options::for_variant(variant);
+    o.scan.budget = Budget::UntilFound;
+    o.scan.pool = 16;
+    o.scan.sparse = 0;
+    o.limits.polish = PolishSettings::default();
+    o.limits.pack.iterations = 0;
+    o.limits.pack.seed = 1;
     o.scan.seed = 7;
     o.limits.threads = threads;
     o

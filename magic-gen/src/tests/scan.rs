@@ -205,3 +205,32 @@ fn a_truncated_state_says_how_many_jobs_are_missing() {
         "{message}"
     );
 }
+
+#[test]
+fn a_worker_that_panics_stops_the_scan_instead_of_hanging_it() {
+    // A job asking for 0 index bits panics in its first block (a shift by 64), as a broken
+    // move or table would: the panic must reach the caller, with or without checkpoints.
+    for checkpoints in [false, true] {
+        let mut o = options(Variant::Fancy, 2);
+        o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
+        let mut state = SearchState::new(&o).unwrap();
+        state.jobs[5].bits = 0;
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut save = |_: &SearchState| {};
+            let checkpoint: Option<Checkpoint> =
+                checkpoints.then_some((Duration::from_millis(1), &mut save));
+            let scan = std::panic::AssertUnwindSafe(|| {
+                run(&mut state, &o.limits, &Progress::default(), checkpoint)
+            });
+            sender
+                .send(std::panic::catch_unwind(scan).is_err())
+                .unwrap();
+        });
+        // A generous bound (the scan takes well under a second): a hang fails here.
+        let panicked = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the scan went on for a minute after a worker panicked");
+        assert!(panicked, "checkpoints {checkpoints}");
+    }
+}

@@ -1,0 +1,42 @@
+//! What the `checkpoint` fuzz target checks on one input, shared with the regression test
+//! that replays the corpus and every crash (magic-gen/tests/fuzz_corpus.rs): the pack
+//! checkpoint reader (`PackCheckpoint::parse_file`, what `pack --resume` reads after a
+//! crash) returns `Err`, never panics; a checkpoint it accepts writes back to text that reads
+//! back equal, and resuming the packing of the published black set from it (the set the
+//! seeds were saved from, so their pools match and a damaged place or member is what gets
+//! tried) either packs a verified set or refuses, never panics.
+
+use magic_gen::pack::{PackCheckpoint, PackHooks};
+use magic_gen::search::repack;
+use magic_gen::{parse_interchange, verify};
+
+/// The set the seeds' checkpoints pack (magic-gen/tests/data/published-black-87988.txt).
+const SET: &[u8] = include_bytes!("../../magic-gen/tests/data/published-black-87988.txt");
+
+/// Moves a resume may have left: more would make an input slow, not test more.
+const MOST_MOVES_LEFT: u64 = 64;
+
+pub fn check(data: &[u8]) {
+    let Ok(packings) = PackCheckpoint::parse_file("fuzz.pack", data) else {
+        return;
+    };
+    let text = PackCheckpoint::file_text(&packings);
+    let again = PackCheckpoint::parse_file("again.pack", text.as_bytes())
+        .expect("a written checkpoint reads back");
+    assert_eq!(again, packings);
+    let settings = packings[0].settings;
+    let left: u64 = packings
+        .iter()
+        .map(|p| p.settings.iterations - p.moves)
+        .sum();
+    if left > MOST_MOVES_LEFT {
+        return;
+    }
+    let set = parse_interchange("published-black-87988.txt", SET).expect("the seeds' set reads");
+    if let Ok(out) = repack(&set, &settings, &packings, &mut PackHooks::default()) {
+        assert!(
+            verify(&out.set).is_ok(),
+            "a resumed packing gave a set that fails verification"
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! The named hunts of the committed record sets, as values.
+
+use crate::index::Variant;
+use crate::search::state::Budget;
+use crate::search::{Options, PolishSettings};
+
+/// A committed record's hunt: the options whose header command regenerates its set.
+///
+/// ```
+/// use magic_gen::hunt::Preset;
+///
+/// let record = Preset::Record.options();
+/// assert_eq!(record.scan.pool, 32);
+/// assert_eq!(Preset::parse("record-white"), Some(Preset::RecordWhite));
+/// assert_eq!(Preset::Record.file(), "magics/black.rs");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// The black fixed-shift record, the runtime's default set (`magics/black.rs`).
+    Record,
+    /// The black record with a shift per square (`magics/records/black-per-square.rs`).
+    RecordPerSquare,
+    /// The white fixed-shift record (`magics/records/white.rs`).
+    RecordWhite,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 3] = [Preset::Record, Preset::RecordPerSquare, Preset::RecordWhite];
+
+    /// Returns the name `--preset` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Record => "record",
+            Preset::RecordPerSquare => "record-per-square",
+            Preset::RecordWhite => "record-white",
+        }
+    }
+
+    /// Returns the committed set whose header's command it spells out.
+    pub fn file(self) -> &'static str {
+        match self {
+            Preset::Record => "magics/black.rs",
+            Preset::RecordPerSquare => "magics/records/black-per-square.rs",
+            Preset::RecordWhite => "magics/records/white.rs",
+        }
+    }
+
+    /// Returns the preset named `name`, if one is.
+    pub fn parse(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Returns the preset's options: its variant's defaults ([`Options::for_variant`]) with
+    /// the record's scan, pools and packing.
+    pub fn options(self) -> Options {
+        let variant = match self {
+            Preset::RecordWhite => Variant::White,
+            Preset::Record | Preset::RecordPerSquare => Variant::Black,
+        };
+        let mut o = Options::for_variant(variant);
+        o.scan.budget = Budget::Candidates(33_554_432);
+        o.scan.pool = 32;
+        o.scan.sparse = 16;
+        o.scan.patience = 0;
+        o.limits.polish = PolishSettings {
+            polish: 100_000,
+            clump: 0,
+        };
+        o.limits.pack.iterations = 5_000_000;
+        match self {
+            Preset::Record => o.limits.pack.short_spans = true,
+            Preset::RecordPerSquare => {
+                o.bits_under = Some(0);
+                o.also_fixed_shift = true;
+                o.limits.pack.negative_offsets = true;
+            }
+            Preset::RecordWhite => {
+                o.scan.budget = Budget::Candidates(67_108_864);
+                o.scan.seed = 2;
+                o.limits.polish.clump = 30_000;
+                o.limits.pack.iterations = 3_000_000;
+                o.limits.pack.spread = 0.03;
+                o.limits.pack.short_spans = true;
+                o.limits.pack.seed = 1;
+            }
+        }
+        o
+    }
+}
