@@ -8,7 +8,9 @@
 //! Every core item is reached from the crate root (`magic_gen::verify`,
 //! `magic_gen::read_set_file`). A hunt's stages are modules: [`search`] scans and keeps
 //! pools (the scan's records in [`search::state`]), [`pack`] lays fixed-shift pools out in
-//! one table, with its settings and checkpoints.
+//! one table, with its settings and checkpoints. Private to the crate: `io`, every file read
+//! or written (sets in the core; states and checkpoints with the search), and
+//! `annealing`, the rule the scan's clump climb and the packer share.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -18,7 +20,7 @@ mod index;
 mod set;
 mod verify;
 
-mod format;
+mod io;
 
 pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
@@ -28,14 +30,14 @@ pub use index::{magic_hash, pdep, pext, table_index, Variant};
 pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
 pub use verify::{squares_at_fault, verify, Collision, Failure, Report, SquareUse, Verified};
 
-pub use format::{
+pub use io::{
     emit_rust, line_of, looks_like_rust_source, magic_of, parse_emitted, parse_interchange,
     parse_set_bytes, parse_set_bytes_with_lines, read_set_file, read_set_file_with_lines,
-    render_set_file, set_from_magics, write_interchange, EntryLines, Magic, Provenance, ReadError,
-    MAX_FILE_BYTES,
+    read_set_stream, render_set_file, set_from_magics, write_interchange, EntryLines, Magic,
+    Provenance, ReadError, MAX_FILE_BYTES,
 };
 #[cfg(feature = "search")]
-mod files;
+mod annealing;
 #[cfg(feature = "search")]
 pub mod hunt;
 #[cfg(feature = "search")]

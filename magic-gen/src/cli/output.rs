@@ -11,8 +11,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
 use magic_gen::{
-    looks_like_rust_source, parse_set_bytes_with_lines, relevant_mask, render_set_file,
-    square_name, EntryLines, MagicSet, Piece, Provenance, ReadError, MAX_FILE_BYTES,
+    relevant_mask, render_set_file, square_name, EntryLines, MagicSet, Piece, Provenance,
 };
 
 /// Set once a command writes its set to standard output (`--out -`): from then on its
@@ -42,27 +41,12 @@ pub fn claim_stdout_for(out: Option<&Path>) {
 /// `pub const VARIANT` line, else the interchange format), with the line of each entry;
 /// errors name the file and line.
 pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), String> {
-    if !is_stdio(path) {
-        return magic_gen::read_set_file_with_lines(path).map_err(|e| e.to_string());
-    }
-    use std::io::Read;
-    let name = "<stdin>";
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{name}: cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        let e = ReadError {
-            file: name.into(),
-            line: None,
-            message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
-        };
-        return Err(e.to_string());
-    }
-    parse_set_bytes_with_lines(name, &bytes, looks_like_rust_source(&bytes))
-        .map_err(|e| e.to_string())
+    let read = if is_stdio(path) {
+        magic_gen::read_set_stream("<stdin>", std::io::stdin().lock())
+    } else {
+        magic_gen::read_set_file_with_lines(path)
+    };
+    read.map_err(|e| e.to_string())
 }
 
 /// Writes `contents` to `path` atomically ([`write_atomic`]), or to standard output for `-`.

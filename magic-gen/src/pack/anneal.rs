@@ -1,23 +1,16 @@
 //! Annealing the layout: the moves (swap two squares, move one, give one another pool
-//! member), the Metropolis rule that keeps or undoes them, and the random stream.
+//! member), kept or undone by the Metropolis rule (`crate::annealing`), the random stream,
+//! and the annealer between two moves, with the checkpoint it saves and resumes from.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::annealing::{cooling, metropolis};
+
+use super::checkpoint::{pool_name, Mismatch, PackCheckpoint, PackKey, PackMismatch, PackSquare};
 use super::layout::Layout;
+use super::pattern::Pattern;
 use super::settings::PackSettings;
-
-/// Returns the factor a temperature is multiplied by at each of `moves` moves to go from
-/// `hot` to `cold`: the geometric schedule of both annealings (the clump climb, packing).
-pub(crate) fn cooling(hot: f64, cold: f64, moves: u64) -> f64 {
-    (cold / hot).powf(1.0 / moves.max(1) as f64)
-}
-
-/// Returns true if a move that changes the energy by `rise` is kept at `temperature`,
-/// given `u` drawn uniformly from [0, 1): the Metropolis rule of both annealings.
-pub(crate) fn metropolis(rise: f64, temperature: f64, u: f64) -> bool {
-    rise <= 0.0 || u < (-rise / temperature).exp()
-}
 
 /// Temperatures of the packing annealing, in table slots, at the first and the last move.
 pub(super) const PACK_HOT: f64 = 300.0;
@@ -162,6 +155,146 @@ impl<'a> Annealer<'a> {
             self.best_member.clone(),
             l.negative_offsets,
         )
+    }
+
+    /// Returns the checkpoint of the annealer as it stands, in the packing `key`.
+    pub(super) fn checkpoint(&self, key: &PackKey) -> PackCheckpoint {
+        let place_of = |order: &[usize]| {
+            let mut place = vec![0; self.layout.pools.len()];
+            for (at, &sq) in order.iter().enumerate() {
+                place[sq] = at;
+            }
+            place
+        };
+        let (place, best_place) = (place_of(&self.layout.order), place_of(&self.best_order));
+        let mut squares: Vec<usize> = self.layout.order.clone();
+        squares.sort_unstable();
+        PackCheckpoint {
+            settings: key.settings,
+            pools: key.pools,
+            moves: self.moves,
+            draws: self.rng.drawn,
+            temperature: self.temperature.to_bits(),
+            cool: self.cool.to_bits(),
+            length: self.current,
+            best_length: self.best_len,
+            squares: squares
+                .into_iter()
+                .map(|sq| PackSquare {
+                    square: sq,
+                    place: place[sq],
+                    member: self.layout.member[sq],
+                    best_place: best_place[sq],
+                    best_member: self.best_member[sq],
+                })
+                .collect(),
+        }
+    }
+
+    /// Returns the annealer `checkpoint` saved, for `pools` packed as `key` says.
+    /// Refuses a checkpoint of another packing, one whose places are not each square's
+    /// own, or one whose layouts do not give its lengths.
+    pub(super) fn resume(
+        pools: &'a [Vec<Pattern>],
+        key: &PackKey,
+        checkpoint: &PackCheckpoint,
+    ) -> Result<Annealer<'a>, PackMismatch> {
+        key.check(checkpoint)?;
+        let (fewest, most) = DRAWS_PER_MOVE;
+        let moves = checkpoint.moves;
+        let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
+        if !drawn.contains(&checkpoint.draws) {
+            // Also what keeps a damaged count from drawing for hours.
+            return Err(PackMismatch {
+                line: "pack-progress".into(),
+                packing: 0,
+                mismatch: Mismatch::Damaged(format!(
+                    "{} draws in {moves} moves, where each move draws {fewest} to {most}",
+                    checkpoint.draws
+                )),
+            });
+        }
+        let n = checkpoint.squares.len();
+        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
+        let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
+        let (mut member, mut best_member) = (vec![0; pools.len()], vec![0; pools.len()]);
+        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
+        for s in &checkpoint.squares {
+            let at_square = |message: String| PackMismatch {
+                line: format!("pack-square {}", pool_name(s.square)),
+                packing: 0,
+                mismatch: Mismatch::Damaged(message),
+            };
+            // Same digest, so the same pools: only an edited file gets here.
+            if with_pool.next() != Some(s.square) {
+                return Err(at_square(format!(
+                    "{} is not the next square with a pool",
+                    pool_name(s.square)
+                )));
+            }
+            let len = pools[s.square].len();
+            if s.member.max(s.best_member) >= len {
+                return Err(at_square(format!(
+                    "member {} is past the square's pool of {len}",
+                    s.member.max(s.best_member)
+                )));
+            }
+            for (what, place, taken) in [
+                ("place", s.place, &mut placed),
+                ("best-place", s.best_place, &mut best_placed),
+            ] {
+                match taken.get_mut(place) {
+                    Some(t) if !*t => *t = true,
+                    Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
+                    None => {
+                        return Err(at_square(format!(
+                            "{what} {place} is past the last place, {}",
+                            n - 1
+                        )))
+                    }
+                }
+            }
+            order[s.place] = s.square;
+            best_order[s.best_place] = s.square;
+            member[s.square] = s.member;
+            best_member[s.square] = s.best_member;
+        }
+        let negative_offsets = key.settings.negative_offsets;
+        let layout = Layout::new(pools, order, member, negative_offsets);
+        let best = Layout::new(
+            pools,
+            best_order.clone(),
+            best_member.clone(),
+            negative_offsets,
+        );
+        for (what, saved, laid_out) in [
+            ("length", checkpoint.length, layout.len()),
+            ("best", checkpoint.best_length, best.len()),
+        ] {
+            if saved != laid_out {
+                return Err(PackMismatch {
+                    line: "pack-progress".into(),
+                    packing: 0,
+                    mismatch: Mismatch::Damaged(format!(
+                        "{what} {saved}, where its layout packs {laid_out} entries"
+                    )),
+                });
+            }
+        }
+        Ok(Annealer {
+            energy: Annealer::energy(&layout, key.settings.spread),
+            spread: key.settings.spread,
+            layout,
+            rng: Draws::new(key.settings.seed, checkpoint.draws),
+            moves: checkpoint.moves,
+            iterations: key.settings.iterations,
+            temperature: f64::from_bits(checkpoint.temperature),
+            cool: f64::from_bits(checkpoint.cool),
+            current: checkpoint.length,
+            best_len: checkpoint.best_length,
+            best_order,
+            best_member,
+        })
     }
 }
 

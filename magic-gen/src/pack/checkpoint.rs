@@ -1,11 +1,10 @@
 //! The packer's checkpoint: everything the annealing needs to go on after a move, and the
-//! check that a checkpoint belongs to the packing it is given to.
+//! check that a checkpoint belongs to the packing it is given to. The annealer takes and
+//! resumes it (`anneal.rs`); its file is written and read in `crate::io`.
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 
-use super::anneal::{Annealer, Draws, DRAWS_PER_MOVE};
-use super::layout::Layout;
 use super::pattern::Pattern;
 use super::settings::PackSettings;
 
@@ -24,7 +23,8 @@ pub struct PackSquare {
     pub best_member: usize,
 }
 
-/// The annealer between two moves (see the module documentation).
+/// The annealer between two moves: what a run resumed from it needs to make exactly the
+/// moves an uninterrupted run makes (its file: `docs/formats.md`).
 ///
 /// ```
 /// use magic_gen::pack::{PackCheckpoint, PackHooks, PackSettings};
@@ -147,148 +147,6 @@ impl PackCheckpoint {
     /// Returns true once every move of the run is made.
     pub fn finished(&self) -> bool {
         self.moves >= self.settings.iterations
-    }
-}
-
-impl<'a> Annealer<'a> {
-    /// Returns the checkpoint of the annealer as it stands, in the packing `key`.
-    pub(super) fn checkpoint(&self, key: &PackKey) -> PackCheckpoint {
-        let place_of = |order: &[usize]| {
-            let mut place = vec![0; self.layout.pools.len()];
-            for (at, &sq) in order.iter().enumerate() {
-                place[sq] = at;
-            }
-            place
-        };
-        let (place, best_place) = (place_of(&self.layout.order), place_of(&self.best_order));
-        let mut squares: Vec<usize> = self.layout.order.clone();
-        squares.sort_unstable();
-        PackCheckpoint {
-            settings: key.settings,
-            pools: key.pools,
-            moves: self.moves,
-            draws: self.rng.drawn,
-            temperature: self.temperature.to_bits(),
-            cool: self.cool.to_bits(),
-            length: self.current,
-            best_length: self.best_len,
-            squares: squares
-                .into_iter()
-                .map(|sq| PackSquare {
-                    square: sq,
-                    place: place[sq],
-                    member: self.layout.member[sq],
-                    best_place: best_place[sq],
-                    best_member: self.best_member[sq],
-                })
-                .collect(),
-        }
-    }
-
-    /// Returns the annealer `checkpoint` saved, for `pools` packed as `key` says.
-    /// Refuses a checkpoint of another packing, one whose places are not each square's
-    /// own, or one whose layouts do not give its lengths.
-    pub(super) fn resume(
-        pools: &'a [Vec<Pattern>],
-        key: &PackKey,
-        checkpoint: &PackCheckpoint,
-    ) -> Result<Annealer<'a>, PackMismatch> {
-        key.check(checkpoint)?;
-        let (fewest, most) = DRAWS_PER_MOVE;
-        let moves = checkpoint.moves;
-        let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
-        if !drawn.contains(&checkpoint.draws) {
-            // Also what keeps a damaged count from drawing for hours.
-            return Err(PackMismatch {
-                line: "pack-progress".into(),
-                packing: 0,
-                mismatch: Mismatch::Damaged(format!(
-                    "{} draws in {moves} moves, where each move draws {fewest} to {most}",
-                    checkpoint.draws
-                )),
-            });
-        }
-        let n = checkpoint.squares.len();
-        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
-        let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
-        let (mut member, mut best_member) = (vec![0; pools.len()], vec![0; pools.len()]);
-        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
-        for s in &checkpoint.squares {
-            let at_square = |message: String| PackMismatch {
-                line: format!("pack-square {}", pool_name(s.square)),
-                packing: 0,
-                mismatch: Mismatch::Damaged(message),
-            };
-            // Same digest, so the same pools: only an edited file gets here.
-            if with_pool.next() != Some(s.square) {
-                return Err(at_square(format!(
-                    "{} is not the next square with a pool",
-                    pool_name(s.square)
-                )));
-            }
-            let len = pools[s.square].len();
-            if s.member.max(s.best_member) >= len {
-                return Err(at_square(format!(
-                    "member {} is past the square's pool of {len}",
-                    s.member.max(s.best_member)
-                )));
-            }
-            for (what, place, taken) in [
-                ("place", s.place, &mut placed),
-                ("best-place", s.best_place, &mut best_placed),
-            ] {
-                match taken.get_mut(place) {
-                    Some(t) if !*t => *t = true,
-                    Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
-                    None => {
-                        return Err(at_square(format!(
-                            "{what} {place} is past the last place, {}",
-                            n - 1
-                        )))
-                    }
-                }
-            }
-            order[s.place] = s.square;
-            best_order[s.best_place] = s.square;
-            member[s.square] = s.member;
-            best_member[s.square] = s.best_member;
-        }
-        let negative_offsets = key.settings.negative_offsets;
-        let layout = Layout::new(pools, order, member, negative_offsets);
-        let best = Layout::new(
-            pools,
-            best_order.clone(),
-            best_member.clone(),
-            negative_offsets,
-        );
-        for (what, saved, laid_out) in [
-            ("length", checkpoint.length, layout.len()),
-            ("best", checkpoint.best_length, best.len()),
-        ] {
-            if saved != laid_out {
-                return Err(PackMismatch {
-                    line: "pack-progress".into(),
-                    packing: 0,
-                    mismatch: Mismatch::Damaged(format!(
-                        "{what} {saved}, where its layout packs {laid_out} entries"
-                    )),
-                });
-            }
-        }
-        Ok(Annealer {
-            energy: Annealer::energy(&layout, key.settings.spread),
-            spread: key.settings.spread,
-            layout,
-            rng: Draws::new(key.settings.seed, checkpoint.draws),
-            moves: checkpoint.moves,
-            iterations: key.settings.iterations,
-            temperature: f64::from_bits(checkpoint.temperature),
-            cool: f64::from_bits(checkpoint.cool),
-            current: checkpoint.length,
-            best_len: checkpoint.best_length,
-            best_order,
-            best_member,
-        })
     }
 }
 

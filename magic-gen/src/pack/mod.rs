@@ -9,12 +9,14 @@
 //!
 //! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
 //! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit,
-//! `layout.rs` an order and members laid out, `anneal.rs` the annealing moves,
-//! `checkpoint.rs` what a run saves and the check that a checkpoint belongs to it, `pair.rs`
-//! a packing's moves two at a time with a helper thread, `run.rs` one packing's run with
-//! its progress, stop and saves, `seeds.rs` the packings of several seeds at once on
-//! several threads. A run stopped and resumed from its checkpoint makes
-//! the moves of an uninterrupted one and ends with the same set.
+//! `layout.rs` an order and members laid out, `checkpoint.rs` what a run saves and the
+//! check that a checkpoint belongs to it, `anneal.rs` the annealing moves (by the rule in
+//! `crate::annealing`, which the scan's clump climb shares) and the annealer that saves
+//! and resumes a checkpoint, `pair.rs` a packing's moves two at a time with a helper
+//! thread, `run.rs` one packing's run with its progress, stop and saves, `seeds.rs` the
+//! packings of several seeds at once on several threads. A run stopped and resumed from
+//! its checkpoint makes the moves of an uninterrupted one and ends with the same set. The
+//! checkpoint's file is written and read in `crate::io`.
 
 mod anneal;
 mod checkpoint;
@@ -32,7 +34,6 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-pub(crate) use anneal::{cooling, metropolis};
 pub(crate) use checkpoint::pool_name;
 pub use checkpoint::{Mismatch, PackCheckpoint, PackMismatch, PackSquare};
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::pack::{cooling, metropolis};
+use crate::annealing::{cooling, metropolis};
 
 use super::state::pack_cost;
 use super::table::EpochTable;

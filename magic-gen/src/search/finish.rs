@@ -13,10 +13,10 @@ use crate::verify::{verify, Report};
 use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
 use crate::stages::{Stage, Stages};
 
+use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb};
 use super::options::{Error, Limits};
-use super::shapes::used_slots;
-use super::space::Stream;
+use super::slots::used_slots;
 use super::state::PolishSettings;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};

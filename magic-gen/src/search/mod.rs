@@ -9,19 +9,21 @@
 //! verified set, packing fixed-shift pools into one table ([`crate::pack`]), which
 //! checkpoints and resumes too ([`crate::pack::PackCheckpoint`]).
 //!
-//! Inside, each file depending only on those listed before it: `space.rs` the candidate
-//! streams, `table.rs` the slot table of the inner loop, `shapes.rs` what a white magic's
-//! used slots block, `state.rs` the scan's state and how pools rank their finds,
-//! `climb.rs` the local-search moves, `options.rs` the one options type, `workers.rs` the
-//! workers, `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state.
-//! The state's text files live in `crate::files`, above this module.
+//! Inside, each file depending only on those listed before it: `candidates.rs` the
+//! candidate streams, `table.rs` the slot table of the inner loop (collisions, used slots
+//! and span, what a white magic blocks), `slots.rs` the slots a magic uses as the packer
+//! takes them, `state.rs` the scan's state and how pools rank their finds, `climb.rs` the
+//! local-search moves (the clump climb anneals by the rule in `crate::annealing`, which
+//! the packer shares), `options.rs` the one options type, `workers.rs` the workers,
+//! `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state. The
+//! state's and the packer's files are read and written in `crate::io`, above this module.
 
+mod candidates;
 mod climb;
 mod finish;
 mod merge;
 mod options;
-mod shapes;
-mod space;
+mod slots;
 pub mod state;
 mod table;
 mod workers;
@@ -39,10 +41,10 @@ use crate::pack::PackHooks;
 
 #[cfg(test)]
 pub(crate) use {
+    candidates::BLOCK_LEN,
     finish::pattern,
     finish::polished,
-    shapes::white_blocked_slots,
-    space::BLOCK_LEN,
+    slots::white_blocked_slots,
     state::{pack_cost, sparse_cost},
     table::EpochTable,
     table::SquareData,

@@ -9,7 +9,7 @@ use crate::index::Variant;
 
 use crate::pack::{PackMismatch, PackSettings};
 
-use super::space::Shard;
+use super::candidates::Shard;
 use super::state::{Budget, Finish, Job, PolishSettings, Scan, SearchState};
 
 /// What one run is given beyond the saved scan: how far it may go (threads, seconds), how

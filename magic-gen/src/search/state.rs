@@ -1,13 +1,13 @@
 //! A hunt's state: the settings that decide what a scan keeps ([`Scan`]) and, per job, how
 //! far it has scanned its shard of the candidate space and the valid magics it keeps,
-//! ranked for the packer. `files/` writes and reads it; [`super::merge`] combines shards.
+//! ranked for the packer. `crate::io` writes and reads its file; [`super::merge`] combines shards.
 
 use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
-pub use super::space::Shard;
-use super::space::BLOCK_LEN;
+pub use super::candidates::Shard;
+use super::candidates::BLOCK_LEN;
 use super::table::{EpochTable, SquareData};
 
 /// How long each job scans.
@@ -129,7 +129,7 @@ pub struct Found {
     /// One past the highest used index minus the lowest (fixed shift; 0 otherwise).
     pub span: u32,
     /// White: the slots it blocks for other squares (used slots and the short holes
-    /// between them, see `shapes::white_blocked_slots`); 0
+    /// between them, see `table::EpochTable::blocked`); 0
     /// otherwise. Not saved: a state file's finds get it again when read.
     pub blocked: u32,
 }
@@ -339,9 +339,7 @@ impl Scan {
             }
         }
     }
-}
 
-impl Scan {
     /// Returns the candidates of a counted budget in the first `blocks` blocks of this
     /// shard's share, or `None` for a budget that is not a count or has no bound (a time
     /// budget's). A job done before its budget is spent counts its whole share in
@@ -382,6 +380,14 @@ impl Scan {
     pub fn budget_total(&self) -> Option<u64> {
         self.candidates_in(u64::MAX)
     }
+
+    /// Returns the pool sizes as the state's pool line writes them (`32`, `32 sparse 16`).
+    pub(crate) fn pool_text(&self) -> String {
+        match self.sparse {
+            0 => self.pool.to_string(),
+            n => format!("{} sparse {n}", self.pool),
+        }
+    }
 }
 
 impl SearchState {
@@ -398,9 +404,7 @@ impl SearchState {
             .fold(0u64, u64::saturating_add);
         Some((spent, total.saturating_mul(self.jobs.len() as u64)))
     }
-}
 
-impl SearchState {
     /// Raises the candidate budget to `limit`, so a finished hunt goes on where it stopped:
     /// jobs that spent the old budget without reaching their goal are reopened. Each job
     /// scans its blocks in order and keeps its finds by a rank that does not depend on the
@@ -429,9 +433,7 @@ impl SearchState {
         }
         Ok(())
     }
-}
 
-impl SearchState {
     /// Measures again the blocked slots of every find where pools rank by them (white): a
     /// state file does not hold them.
     pub(crate) fn measure_blocked(&mut self) {
@@ -455,16 +457,6 @@ impl std::fmt::Display for Budget {
         match self {
             Budget::UntilFound => f.write_str("until-found"),
             Budget::Candidates(n) => write!(f, "candidates {n}"),
-        }
-    }
-}
-
-impl Scan {
-    /// Returns the pool sizes as the state's pool line writes them (`32`, `32 sparse 16`).
-    pub(crate) fn pool_text(&self) -> String {
-        match self.sparse {
-            0 => self.pool.to_string(),
-            n => format!("{} sparse {n}", self.pool),
         }
     }
 }

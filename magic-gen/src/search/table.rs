@@ -1,6 +1,7 @@
 //! The slot table of the inner loop: one square's occupancies keyed for the multiply
 //! ([`SquareData`]), and a table cleared in O(1) per candidate ([`EpochTable`]) that tests,
-//! counts or measures a candidate's collisions.
+//! counts or measures a candidate's collisions, and the slots a white magic blocks for
+//! other squares.
 
 use std::ops::ControlFlow;
 
@@ -100,14 +101,25 @@ const BATCH: usize = 32;
 /// Entries the sieve of [`EpochTable::first_accepted`] tests against the empty occupancy.
 const SIEVE: usize = 6;
 
+/// Holes shorter than this between two used slots of one square count as blocked (see
+/// [`EpochTable::blocked`]; a judgement, the only value measured).
+pub(crate) const SHORT_HOLE: u32 = 16;
+
+/// Slots per block of the spread [`EpochTable::clumped`] measures: climbs with blocks of 64
+/// reached fewer blocked slots than with 16 or 32 (docs/results/sets.md).
+pub(crate) const CLUMP_BLOCK: usize = 64;
+
+// [`EpochTable::clumped`] holds a block's used slots in one word.
+const _: () = assert!(CLUMP_BLOCK == 64);
+
 /// A slot table cleared in O(1) between candidates by bumping an epoch stamp.
 pub(crate) struct EpochTable {
     /// `epoch << 8 | attack id`: a slot belongs to the current candidate only if its
     /// epoch matches.
-    pub(super) slots: Vec<u32>,
-    pub(super) epoch: u32,
+    slots: Vec<u32>,
+    epoch: u32,
     /// Scratch of [`EpochTable::clumped`]: the current candidate's used slots as bits.
-    pub(super) used: Vec<u64>,
+    used: Vec<u64>,
 }
 
 impl EpochTable {
@@ -135,7 +147,7 @@ impl EpochTable {
     /// candidate and calls `visit` with each entry's position, its slot and what the slot
     /// test found there ([`place`]); stops early when `visit` breaks.
     #[inline(always)]
-    pub(super) fn place_all<B>(
+    fn place_all<B>(
         &mut self,
         entries: &[(u64, u8)],
         magic: u64,
@@ -353,6 +365,60 @@ impl EpochTable {
         flow.is_continue()
             .then(|| (used, (hi + 1).saturating_sub(lo) as u32))
     }
+
+    /// Returns the slots a valid `magic` blocks for other squares, or `None` on a
+    /// destructive collision: its used slots plus the holes between them shorter than
+    /// [`SHORT_HOLE`]: a magic with few used slots scattered one hole apart blocks its
+    /// whole span.
+    pub(crate) fn blocked(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Option<u32> {
+        self.clumped(entries, magic, bits)
+            .map(|(blocked, _)| blocked)
+    }
+
+    /// Returns the slots a valid `magic` blocks ([`EpochTable::blocked`]) and how spread
+    /// its used slots are: the sum over the table's blocks of [`CLUMP_BLOCK`] slots of the
+    /// square root of the slots used in each. For as many used slots, fewer and fuller
+    /// blocks give less, and it changes with nearly every move, where the blocked count
+    /// stays at the whole range until a hole of 16 opens. `None` on a destructive collision.
+    pub(crate) fn clumped(
+        &mut self,
+        entries: &[(u64, u8)],
+        magic: u64,
+        bits: u8,
+    ) -> Option<(u32, f64)> {
+        // The used slots as bits, one word a block: the holes and the blocks come from the
+        // used slots alone, not from a pass over every slot.
+        let mut used = core::mem::take(&mut self.used);
+        used.clear();
+        used.resize(self.slots.len().div_ceil(CLUMP_BLOCK), 0);
+        let flow = self.place_all(entries, magic, bits, |_, i, placed| match placed {
+            Placed::Free => {
+                used[i / 64] |= 1 << (i % 64);
+                ControlFlow::Continue(())
+            }
+            Placed::Shared => ControlFlow::Continue(()),
+            Placed::Collision => ControlFlow::Break(()),
+        });
+        if flow.is_break() {
+            self.used = used;
+            return None;
+        }
+        let (mut blocked, mut spread) = (0, 0.0);
+        let mut last = None;
+        for (b, &block) in used.iter().enumerate() {
+            let mut rest = block;
+            while rest != 0 {
+                let i = b * CLUMP_BLOCK + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let gap = last.map_or(u32::MAX, |l: usize| (i - l - 1) as u32);
+                blocked += 1 + if gap < SHORT_HOLE { gap } else { 0 };
+                last = Some(i);
+            }
+            spread += f64::from(block.count_ones()).sqrt();
+        }
+        self.used = used;
+        Some((blocked, spread))
+    }
 }
 
 /// Keeps in `kept` those of `magics` that `shared` gives 0 (no probe in the empty
@@ -392,7 +458,7 @@ fn place(slot: &mut u32, stamp: u32, id: u8) -> Placed {
 
 /// What the slot test found for one key of a candidate.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Placed {
+enum Placed {
     /// The slot was free: the key now holds it.
     Free,
     /// The slot holds the same attack set: a constructive collision.
@@ -405,7 +471,7 @@ pub(super) enum Placed {
 mod tests {
     use super::*;
     use crate::index::Variant;
-    use crate::search::space::Stream;
+    use crate::search::candidates::Stream;
 
     /// Returns the position of the first of `magics` that `accepts` takes, one at a time.
     fn first_by_accepts(

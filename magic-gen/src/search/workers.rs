@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::candidates::{Stream, BLOCK_LEN};
 use super::climb::{climb, climbs_per_block, density_climb};
 use super::options::Limits;
-use super::space::{Stream, BLOCK_LEN};
 use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
 

@@ -8,11 +8,12 @@ use std::sync::atomic::AtomicBool;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::anneal::{metropolis, Annealer};
+use super::anneal::Annealer;
 use super::checkpoint::pools_digest;
 use super::fit::Table;
 use super::layout::{pack_in_order, Layout};
 use super::test_support::*;
+use crate::annealing::metropolis;
 
 /// Returns the packing of `iterations` moves seeded `seed`, judged by length alone.
 fn packing_seeded(seed: u64, iterations: u64) -> PackSettings {

@@ -9,9 +9,9 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{Failure, Report};
 
-use super::lines::{
-    end_line, parse_hex, text_lines, EntryCollector, EntryLines, Provenance, ReadError,
-};
+use super::entries::{EntryCollector, EntryLines};
+use super::lines::{end_line, parse_hex, Lines, ReadError};
+use super::provenance::Provenance;
 
 /// One square as emitted: what a runtime lookup needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +174,7 @@ pub(crate) fn parse_emitted_lines(
     let mut provenance = Provenance::default();
     let mut collector: Option<EntryCollector> = None;
     let mut piece: Option<(Piece, u8)> = None;
-    for (line, text) in text_lines(file, bytes)? {
+    for (line, text) in Lines::of(file, bytes)? {
         let t = text.trim();
         let header = match (t.strip_prefix("// "), collector.is_none()) {
             (Some(h), true) => provenance

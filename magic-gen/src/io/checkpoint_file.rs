@@ -1,35 +1,13 @@
-//! The packer's checkpoint: everything the annealing loop needs to go on after a move, so
-//! a run resumed from it makes exactly the moves an uninterrupted run makes. It is one
-//! section of text, written last in a search state file (`state_file.rs`) or alone in the file
-//! of `magic-gen pack --state` (after a `magic-gen-pack 1` line):
-//!
-//! ```text
-//! pack seed 1 iterations 1000000 negative-offsets 0 spread 0 pools 0x8d2f0c61a43be915 squares 128
-//! pack-progress moves 250000 draws 1083411 temperature 0x4043d8a3f1c7e6b2 cool 0x3fefffffc8e4a3b1 length 93811 best 93790
-//! pack-square rook a1 place 17 member 3 best-place 20 best-member 3
-//! ```
-//!
-//! The `pack` line names the packing the checkpoint belongs to: its seed, its moves in
-//! all, whether offsets may be negative, the weight of the mean end in the annealing's
-//! energy (`--pack-spread`; a line without it, written before it existed, means 0), a
-//! digest of the pools (variant, index bits and every magic of every pool, in order) and
-//! how many squares have a pool. The progress line holds the moves made, the draws taken
-//! from the random stream (a resume draws that many again), the temperature and its factor
-//! per move as the bits of their `f64` (so the schedule goes on bit for bit), and the
-//! table lengths of the current layout and of the best one met. Each square with a pool
-//! has a line: its place in the placing order and its pool member, in the current layout
-//! and in the best. The layouts follow from those (every square at its lowest fitting
-//! start), and a resume checks that they give the saved lengths.
-//!
-//! A run of several packings (`--pack-seeds N`) saves one such section per packing, in
-//! seed order, each `pack` line with its own seed and `seeds N` (left out when N is 1, so
-//! a single packing's checkpoint reads and writes as before).
+//! The packer's checkpoint: everything the annealing needs to go on after a move, so a run
+//! resumed from it makes exactly the moves an uninterrupted run makes. One section of text
+//! per packing, written last in a search state file (`state_file.rs`) or alone in the file
+//! of `magic-gen pack --state`. Its specification is `docs/formats.md` ("The pack
+//! checkpoint file"), the one place it is written.
 
-use crate::format::ReadError;
 use crate::geometry::{parse_square, Piece};
 use crate::pack::{pool_name, PackCheckpoint, PackSettings, PackSquare};
 
-use super::reader::{error, Fields, Lines};
+use super::lines::{error, Fields, Lines, ReadError};
 
 /// The first line of a pack checkpoint file (`magic-gen pack --state`).
 const FILE_HEADER: &str = "magic-gen-pack 1";

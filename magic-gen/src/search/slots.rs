@@ -1,78 +1,13 @@
-//! What a magic's used slots look like to the packer: the slots it uses, and (white)
-//! the slots it blocks for other squares and how clumped its used slots are.
+//! The slot patterns of magics as the packer sees them: the slots a magic uses, and the
+//! tests of what the slot table measures of a white magic (the slots it blocks for other
+//! squares, how clumped its used slots are: [`EpochTable::blocked`],
+//! [`EpochTable::clumped`]).
 
 use crate::index::magic_hash;
 
-use core::ops::ControlFlow;
-
-use super::table::{EpochTable, Placed, SquareData};
-
-/// Holes shorter than this between two used slots of one square count as blocked (see
-/// [`white_blocked_slots`]; a judgement, the only value measured).
-pub(crate) const SHORT_HOLE: u32 = 16;
-
-impl EpochTable {
-    /// Returns the slots a valid `magic` blocks for other squares, or `None` on a
-    /// destructive collision: its used slots plus the holes between them shorter than
-    /// [`SHORT_HOLE`]: a magic with few used slots scattered one hole apart blocks its
-    /// whole span.
-    pub(crate) fn blocked(&mut self, entries: &[(u64, u8)], magic: u64, bits: u8) -> Option<u32> {
-        self.clumped(entries, magic, bits)
-            .map(|(blocked, _)| blocked)
-    }
-
-    /// Returns the slots a valid `magic` blocks ([`EpochTable::blocked`]) and how spread
-    /// its used slots are: the sum over the table's blocks of [`CLUMP_BLOCK`] slots of the
-    /// square root of the slots used in each. For as many used slots, fewer and fuller
-    /// blocks give less, and it changes with nearly every move, where the blocked count
-    /// stays at the whole range until a hole of 16 opens. `None` on a destructive collision.
-    pub(crate) fn clumped(
-        &mut self,
-        entries: &[(u64, u8)],
-        magic: u64,
-        bits: u8,
-    ) -> Option<(u32, f64)> {
-        // The used slots as bits, one word a block: the holes and the blocks come from the
-        // used slots alone, not from a pass over every slot.
-        let mut used = core::mem::take(&mut self.used);
-        used.clear();
-        used.resize(self.slots.len().div_ceil(CLUMP_BLOCK), 0);
-        let flow = self.place_all(entries, magic, bits, |_, i, placed| match placed {
-            Placed::Free => {
-                used[i / 64] |= 1 << (i % 64);
-                ControlFlow::Continue(())
-            }
-            Placed::Shared => ControlFlow::Continue(()),
-            Placed::Collision => ControlFlow::Break(()),
-        });
-        if flow.is_break() {
-            self.used = used;
-            return None;
-        }
-        let (mut blocked, mut spread) = (0, 0.0);
-        let mut last = None;
-        for (b, &block) in used.iter().enumerate() {
-            let mut rest = block;
-            while rest != 0 {
-                let i = b * CLUMP_BLOCK + rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let gap = last.map_or(u32::MAX, |l: usize| (i - l - 1) as u32);
-                blocked += 1 + if gap < SHORT_HOLE { gap } else { 0 };
-                last = Some(i);
-            }
-            spread += f64::from(block.count_ones()).sqrt();
-        }
-        self.used = used;
-        Some((blocked, spread))
-    }
-}
-
-/// Slots per block of the spread [`EpochTable::clumped`] measures: climbs with blocks of 64
-/// reached fewer blocked slots than with 16 or 32 (docs/results/sets.md).
-pub(crate) const CLUMP_BLOCK: usize = 64;
-
-// [`EpochTable::clumped`] holds a block's used slots in one word.
-const _: () = assert!(CLUMP_BLOCK == 64);
+#[cfg(any(test, doc))]
+use super::table::EpochTable;
+use super::table::SquareData;
 
 /// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on
 /// `piece`'s `sq`, or `None` if it is not a magic there: its used slots plus the holes
@@ -114,6 +49,7 @@ mod tests {
     use super::*;
     use crate::geometry::Piece;
     use crate::index::Variant;
+    use crate::search::table::{CLUMP_BLOCK, SHORT_HOLE};
 
     #[test]
     fn a_white_span_leaves_out_the_empty_occupancys_slot_0() {
@@ -152,7 +88,7 @@ mod tests {
     #[test]
     fn blocked_slots_are_the_used_ones_and_the_short_holes_between_them() {
         let text = include_str!("../../tests/data/published-white-88772.txt");
-        let set = crate::format::parse_interchange("white.txt", text.as_bytes()).unwrap();
+        let set = crate::io::parse_interchange("white.txt", text.as_bytes()).unwrap();
         let mut total = 0;
         for piece in Piece::ALL {
             for sq in 0..64 {

@@ -1,56 +1,23 @@
-//! The state of a search: the settings that decide what it keeps ([`Scan`]) and, per job,
-//! how far it has scanned its shard of the candidate space and the valid magics it has kept. Written as text at every checkpoint (atomically, by the
-//! caller), read back to resume, and combined across shards by [`merge`].
-//!
-//! ```text
-//! magic-gen-state 1
-//! variant black
-//! seed 1
-//! shard 0/4
-//! budget candidates 1048576
-//! pool 64
-//! patience 1000
-//! command magic-gen search --variant black --shard 0/4 --candidates 1048576 --out s0.state
-//! job rook a1 12 next 3 done 0
-//! found rook a1 0x0080001020400080 index 5021 used 2918 span 4095
-//! ```
-//!
-//! A search that keeps sparse finds besides its pool (`--sparse-pool`) says so on the pool
-//! line: `pool 32 sparse 16`.
-//!
-//! A fixed-shift (black, white) state says after its `command` line how the hunt finishes,
-//! so that a resume or a merge polishes and packs as the one run would:
-//!
-//! ```text
-//! finish polish 10000 clump 0 pack-seed 1 pack-iterations 30000 negative-offsets 0 pack-spread 0 short-spans 0 pack-seeds 1
-//! ```
-//!
-//! A state without it (written before it existed) finishes with its variant's defaults.
-//!
-//! A packed (black, white) square may have one job per shift it may take, each with its
-//! own `job` line and finds (`--also-fixed-shift`: the mask popcount and the fixed 12/9);
-//! the packer chooses among all of them.
-//!
-//! A state saved while the packer runs (fixed shift, after the scan) is version 2: the same
-//! lines, then the packer's checkpoint (`pack ...` lines, a section per packing, see
-//! `checkpoint_file.rs`), which a
-//! version 2 file must end with. Version 1 files read as before.
+//! The search state file: a hunt's [`SearchState`] written as text at every checkpoint
+//! (atomically, by the caller), read back to resume, and combined across shards by
+//! [`crate::search::merge`]. A state saved while the packer runs (version 2) ends with the
+//! packer's checkpoint (`checkpoint_file.rs`). Its specification is `docs/formats.md` ("The
+//! search state file"), the one place it is written.
 
-use crate::format::{parse_hex, ReadError};
 use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
 use crate::search::{allowed_bits, Finish, Options, PolishSettings, SearchState};
 
-use super::reader::{number, Lines};
+use super::lines::{number, parse_hex, Lines, ReadError};
 
 /// The first line of a state file without a pack checkpoint, and of one with it.
 const HEADER: &str = "magic-gen-state 1";
 const HEADER_WITH_PACK: &str = "magic-gen-state 2";
 
 impl SearchState {
-    /// Returns the state as text (see the module documentation).
+    /// Returns the state as text (specified in `docs/formats.md`).
     pub fn to_text(&self) -> String {
         self.to_text_with(&[])
     }

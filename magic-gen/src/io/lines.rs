@@ -1,11 +1,36 @@
-//! The one reader of the hunt's text files: numbered lines, a line's keyword, its
-//! positional words and its `key value` pairs, every error naming the file and line.
+//! The one line reader of every file the generator reads: numbered UTF-8 lines, blank
+//! ones left out, a line's keyword, its positional words and its `key value` pairs, and
+//! the error that names the file and line.
 
-use crate::format::{parse_hex, text_lines, ReadError};
+use core::fmt;
+
+/// A problem with a file the generator reads (a set, a state, a checkpoint), at a line
+/// where there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// The file as the caller named it.
+    pub file: String,
+    /// 1-based line number, or `None` for a problem with the file as a whole.
+    pub line: Option<usize>,
+    /// What is wrong, naming the piece and square where there are some.
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// A text file's numbered lines, blank ones left out, with the file's name for errors.
 pub(super) struct Lines<'a> {
-    pub(super) file: &'a str,
+    #[cfg_attr(not(feature = "search"), allow(dead_code))]
+    file: &'a str,
     lines: std::vec::IntoIter<(usize, &'a str)>,
 }
 
@@ -23,16 +48,19 @@ impl<'a> Lines<'a> {
     }
 
     /// Returns the error `message` at `line`.
+    #[cfg(feature = "search")]
     pub(super) fn at(&self, line: usize, message: String) -> ReadError {
         error(self.file, Some(line), message)
     }
 
     /// Returns the error `message` about the file as a whole.
+    #[cfg(feature = "search")]
     pub(super) fn whole(&self, message: String) -> ReadError {
         error(self.file, None, message)
     }
 
     /// Returns the rest of the lines.
+    #[cfg(feature = "search")]
     pub(super) fn rest(self) -> Vec<(usize, &'a str)> {
         self.lines.collect()
     }
@@ -46,7 +74,30 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// Splits `bytes` into numbered UTF-8 lines, failing at the first line that is not text.
+fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, ReadError> {
+    let mut lines = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let text = core::str::from_utf8(raw).map_err(|_| ReadError {
+            file: file.to_string(),
+            line: Some(line),
+            message: "not UTF-8 text (is this a binary file?)".to_string(),
+        })?;
+        if text.contains('\0') {
+            return Err(ReadError {
+                file: file.to_string(),
+                line: Some(line),
+                message: "NUL byte in text (is this a binary file?)".to_string(),
+            });
+        }
+        lines.push((line, text.strip_suffix('\r').unwrap_or(text)));
+    }
+    Ok(lines)
+}
+
 /// Returns the error `message` in `file`, at `line` if given.
+#[cfg(feature = "search")]
 pub(super) fn error(file: &str, line: Option<usize>, message: String) -> ReadError {
     ReadError {
         file: file.into(),
@@ -57,6 +108,7 @@ pub(super) fn error(file: &str, line: Option<usize>, message: String) -> ReadErr
 
 /// The words of one line after its keyword: positional words first, then `key value`
 /// pairs, each key where the writer puts it.
+#[cfg(feature = "search")]
 pub(super) struct Fields<'a> {
     words: Vec<&'a str>,
     file: &'a str,
@@ -64,6 +116,7 @@ pub(super) struct Fields<'a> {
     keyword: &'static str,
 }
 
+#[cfg(feature = "search")]
 impl<'a> Fields<'a> {
     /// Returns the fields of `text`, line `line` of `file`, which must start with `keyword`.
     pub(super) fn of(
@@ -127,7 +180,48 @@ impl<'a> Fields<'a> {
 }
 
 /// Parses a decimal number, or says `'WORD' is not a number`.
+#[cfg(feature = "search")]
 pub(super) fn number(word: &str) -> Result<u64, String> {
     word.parse()
         .map_err(|_| format!("'{word}' is not a number"))
+}
+
+/// Returns the number of the file's last line (a final newline ends a line rather than
+/// starting one), at least 1: where whole-file problems such as missing entries are reported.
+pub(crate) fn end_line(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let unterminated = usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+    (newlines + unterminated).max(1)
+}
+
+/// Parses a hex magic with a `0x` prefix; underscores are allowed between digits.
+pub(crate) fn parse_hex(s: &str) -> Result<u64, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .ok_or_else(|| format!("magic '{s}' must be hex with a 0x prefix"))?;
+    let digits: String = digits.chars().filter(|&c| c != '_').collect();
+    if digits.is_empty() || digits.len() > 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("magic '{s}' is not a 64-bit hex number"));
+    }
+    u64::from_str_radix(&digits, 16).map_err(|e| format!("magic '{s}': {e}"))
+}
+
+/// Returns the 1-based number of the first line of a state file's `bytes` that is `key` or
+/// starts with `key` and a space: where a merge or checkpoint error points.
+///
+/// ```
+/// let state = b"magic-gen-state 1\nvariant black\nseed 1\n";
+/// assert_eq!(magic_gen::line_of(state, "seed"), Some(3));
+/// assert_eq!(magic_gen::line_of(state, "pool"), None);
+/// ```
+pub fn line_of(bytes: &[u8], key: &str) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let with_space = format!("{key} ");
+    text.lines()
+        .position(|l| {
+            let l = l.trim();
+            l == key || l.starts_with(&with_space)
+        })
+        .map(|i| i + 1)
 }

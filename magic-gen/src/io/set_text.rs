@@ -7,7 +7,8 @@ use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-use super::lines::{end_line, parse_hex, text_lines, EntryCollector, EntryLines, ReadError};
+use super::entries::{EntryCollector, EntryLines};
+use super::lines::{end_line, parse_hex, Lines, ReadError};
 
 /// Parses the interchange format (see the module documentation).
 pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
@@ -25,7 +26,7 @@ pub(crate) fn parse_interchange_lines(
         message,
     };
     let mut collector: Option<(usize, EntryCollector)> = None;
-    for (line, text) in text_lines(file, bytes)? {
+    for (line, text) in Lines::of(file, bytes)? {
         let content = text.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;

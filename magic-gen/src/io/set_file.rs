@@ -1,13 +1,16 @@
 //! The one dispatcher: a set file's extension picks its format, for reading and writing.
 
+use std::io::Read;
 use std::path::Path;
 
 use crate::set::MagicSet;
 use crate::verify::Report;
 
-use super::lines::{text_lines, EntryLines, Provenance, ReadError};
-use super::rust::{emit_rust, parse_emitted_lines};
-use super::text::{parse_interchange_lines, write_interchange};
+use super::entries::EntryLines;
+use super::lines::{Lines, ReadError};
+use super::provenance::Provenance;
+use super::set_rust::{emit_rust, parse_emitted_lines};
+use super::set_text::{parse_interchange_lines, write_interchange};
 
 /// Returns true if `path` names Rust source (`.rs`); every other file is interchange format.
 fn is_rust_source(path: &Path) -> bool {
@@ -28,26 +31,49 @@ pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance), ReadError> {
 pub fn read_set_file_with_lines(
     path: &Path,
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
-    use std::io::Read;
     let file = path.display().to_string();
-    let cannot_read = |e: std::io::Error| ReadError {
-        file: file.clone(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    };
-    // A set is about 15 KB; stop early on anything huge or endless (e.g. /dev/zero).
+    let bytes = std::fs::File::open(path)
+        .map_err(|e| cannot_read(&file, e))
+        .and_then(|f| read_bounded(&file, f))?;
+    parse_set_bytes_with_lines(&file, &bytes, is_rust_source(path))
+}
+
+/// Reads a set from `input` (standard input, say), named `file` in errors: the Rust source
+/// format if it has a `pub const VARIANT` line ([`looks_like_rust_source`]), else the
+/// interchange format. Returns it as [`read_set_file_with_lines`] does.
+pub fn read_set_stream(
+    file: &str,
+    input: impl Read,
+) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
+    let bytes = read_bounded(file, input)?;
+    parse_set_bytes_with_lines(file, &bytes, looks_like_rust_source(&bytes))
+}
+
+/// Returns the bytes of `input`, or an error if there are more than [`MAX_FILE_BYTES`]: a
+/// set is about 15 KB, so this stops early on anything huge or endless (e.g. /dev/zero).
+fn read_bounded(file: &str, input: impl Read) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(cannot_read)?;
+    input
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot_read(file, e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(ReadError {
-            file,
+            file: file.to_string(),
             line: None,
             message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
         });
     }
-    parse_set_bytes_with_lines(&file, &bytes, is_rust_source(path))
+    Ok(bytes)
+}
+
+/// Returns the error of `file` that cannot be read.
+fn cannot_read(file: &str, e: std::io::Error) -> ReadError {
+    ReadError {
+        file: file.to_string(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    }
 }
 
 /// Reads a set from `bytes` already read (from standard input, say) and named `file` in
@@ -114,7 +140,7 @@ pub fn render_set_file(
 /// `# seed:` and `# unfinished:` lines `render_set_file` writes before the `variant` line).
 fn interchange_provenance(file: &str, bytes: &[u8]) -> Result<Provenance, ReadError> {
     let mut provenance = Provenance::default();
-    for (line, text) in text_lines(file, bytes)? {
+    for (line, text) in Lines::of(file, bytes)? {
         let Some(comment) = text.trim().strip_prefix('#') else {
             // The header ends where the data begins.
             if text.trim().is_empty() {
