@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::{ArgMatches, Args};
 use magic_gen::pack::{PackHooks, PackProgress};
-use magic_gen::search::{self, Limits, Stage, Stages};
+use magic_gen::search::{self, Limits, SearchOutcome, SearchState, Stage, Stages};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
@@ -52,125 +52,74 @@ pub struct MergeArgs {
     out: Option<PathBuf>,
 }
 
-/// `magic-gen merge`.
-pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    claim_stdout_for(args.out.as_deref());
-    for path in args.out.iter().chain(args.state.iter()) {
-        check_writable(path)?;
-    }
-    let states = args
-        .states
-        .iter()
-        // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
-        .map(|p| read_state(p).map(|(state, _)| state))
-        .collect::<Result<Vec<_>, _>>()?;
-    let scan = states[0].scan;
-    if !scan.variant.is_packed() {
+/// Returns the limits of the merge of shards of a search like `first`: finished as the
+/// one run of the search would be, as its states record, unless given.
+fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, String> {
+    let variant = first.scan.variant;
+    if !variant.is_packed() {
         if let Some(flag) = args.polish.first_given().or(args.pack.first_given()) {
             return Err(format!(
-                "{flag} does nothing to {} shards: pools and packing are for black and white",
-                scan.variant
+                "{flag} does nothing to {variant} shards: pools and packing are for black and white"
             ));
         }
     }
-    // Finished as the one run of the search would be: as its states record, unless given.
-    let limits = Limits {
+    Ok(Limits {
         threads: threads_or_all(args.threads),
-        polish: args.polish.apply(states[0].finish.polish, scan.variant)?,
-        pack: args.pack.apply(states[0].finish.pack),
+        polish: args.polish.apply(first.finish.polish, variant)?,
+        pack: args.pack.apply(first.finish.pack),
         ..Limits::default()
-    };
-    let merged = search::merge(&states).map_err(|e| {
+    })
+}
+
+/// Returns the merge of the shard `states` read from `args.states`, and the shards
+/// missing from it (refused unless `--partial`); errors name the file and line at fault.
+fn merge_shards(
+    args: &MergeArgs,
+    states: &[SearchState],
+) -> Result<(SearchState, Vec<String>), String> {
+    let mut merged = search::merge(states).map_err(|e| {
         let path = &args.states[e.state];
         // Read again for the line at fault: the parsed state keeps no line numbers.
-        let line = e.line.as_deref().and_then(|key| {
-            let bytes = fs::read(path).ok()?;
-            line_of(&bytes, key)
-        });
-        let place = match line {
-            Some(l) => format!("{}:{l}", show(path)),
-            None => show(path),
-        };
-        format!(
-            "{place}: cannot merge with {}: {e}",
-            show(&args.states[e.with])
-        )
+        let line = e
+            .line
+            .as_deref()
+            .and_then(|key| line_of(&fs::read(path).ok()?, key));
+        let place = line.map_or(show(path), |l| format!("{}:{l}", show(path)));
+        let with = show(&args.states[e.with]);
+        format!("{place}: cannot merge with {with}: {e}")
     })?;
-    let mut merged = merged;
-    let count = scan.shard.count as usize;
-    let partial = (states.len() < count).then(|| {
-        let mut have: Vec<u32> = states.iter().map(|s| s.scan.shard.index).collect();
-        have.sort_unstable();
-        let missing: Vec<String> = (0..scan.shard.count)
-            .filter(|i| have.binary_search(i).is_err())
-            .map(|i| format!("{i}/{count}"))
-            .collect();
-        missing
-    });
-    if let Some(missing) = &partial {
+    let count = states[0].scan.shard.count;
+    let have: Vec<u32> = states.iter().map(|s| s.scan.shard.index).collect();
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !have.contains(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        let (given, missing) = (states.len(), missing.join(", "));
         if !args.partial {
             return Err(format!(
-                "{} of the search's {count} shards given; missing {}: merge them all, or \
-                 give --partial for a set of part of the search",
-                states.len(),
-                missing.join(", ")
+                "{given} of the search's {count} shards given; missing {missing}: merge them \
+                 all, or give --partial for a set of part of the search"
             ));
         }
         // The state says so on its command line, which a resume or merge carries on.
-        merged.command = format!(
-            "partial merge of {} of {count} shards, missing {}",
-            states.len(),
-            missing.join(", ")
-        );
+        merged.command = format!("partial merge of {given} of {count} shards, missing {missing}");
     }
-    if let Some(path) = &args.state {
-        save_state(path, &merged, &[])?;
-    }
-    let stop = signalled_flag();
-    let start = Instant::now();
-    let stages = {
-        let stop = Arc::clone(&stop);
-        Stages::new(holder(start, move || stop.load(Ordering::SeqCst)))
-    };
-    let pack_progress = PackProgress::default();
-    let watched = Watched {
-        scan: None,
-        pack: &pack_progress,
-        stages: &stages,
-        stop: &stop,
-    };
-    let outcome = watching(&watched, args.progress.every(), start, || {
-        let mut hooks = PackHooks {
-            progress: Some(&pack_progress),
-            stop: Some(&stop),
-            stages: Some(&stages),
-            threads: limits.threads,
-            ..PackHooks::default()
-        };
-        search::finish(&merged, &limits, &[], &mut hooks)
-    })
-    .map_err(|e| e.to_string())?;
-    let first = &states[0];
-    say!(
-        "merged {} of {} shards{} of `{}`",
-        states.len(),
-        first.scan.shard.count,
-        if partial.is_some() { " (partial)" } else { "" },
-        without_shard(&first.command)
-    );
-    summarise(&outcome);
-    // Where the merged state is saved never changes the set.
-    let recorded = recorded_command(
-        &MergeArgs::augment_args(clap::Command::new("merge")),
-        matches,
-        &["state", "threads", "progress_every"],
-        &[],
-    );
-    let partial = partial.map(|missing| {
+    Ok((merged, missing))
+}
+
+/// Returns what a merge left undone, for the set's header: the shards `missing` of
+/// `count` (`given` merged), and what a stop cut short, with the command `recorded` that
+/// redoes it.
+fn unfinished_note(
+    outcome: &SearchOutcome,
+    (given, count, missing): (usize, u32, &[String]),
+    recorded: &str,
+) -> Option<String> {
+    let partial = (!missing.is_empty()).then(|| {
         format!(
-            "a partial merge of {} of {count} shards; missing {}: merge with their state \
+            "a partial merge of {given} of {count} shards; missing {}: merge with their state \
              files to finish",
-            states.len(),
             missing.join(", ")
         )
     });
@@ -185,14 +134,76 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         (made < total).then(|| format!("the packing stopped after {made} of {total} moves"))
     };
     let cut = cut.map(|what| format!("{what}; rerun `{recorded}`"));
-    let unfinished = match (partial, cut) {
+    match (partial, cut) {
         (Some(p), Some(c)) => Some(format!("{p}; then {c}")),
         (p, c) => p.or(c),
+    }
+}
+
+/// `magic-gen merge`: parse, merge the shards, finish them with a progress display, then
+/// report and write the set.
+pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
+    for path in args.out.iter().chain(args.state.iter()) {
+        check_writable(path)?;
+    }
+    let states = args
+        .states
+        .iter()
+        // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
+        .map(|p| read_state(p).map(|(state, _)| state))
+        .collect::<Result<Vec<_>, _>>()?;
+    let first = &states[0];
+    let limits = limits(args, first)?;
+    let (merged, missing) = merge_shards(args, &states)?;
+    if let Some(path) = &args.state {
+        save_state(path, &merged, &[])?;
+    }
+    let stop = signalled_flag();
+    let start = Instant::now();
+    let flag = Arc::clone(&stop);
+    let stages = Stages::new(holder(start, move || flag.load(Ordering::SeqCst)));
+    let pack_progress = PackProgress::default();
+    let watched = Watched {
+        scan: None,
+        pack: &pack_progress,
+        stages: &stages,
+        stop: &stop,
     };
+    let mut hooks = PackHooks {
+        progress: Some(&pack_progress),
+        stop: Some(&stop),
+        stages: Some(&stages),
+        threads: limits.threads,
+        ..PackHooks::default()
+    };
+    let outcome = watching(&watched, args.progress.every(), start, || {
+        search::finish(&merged, &limits, &[], &mut hooks)
+    })
+    .map_err(|e| e.to_string())?;
+    let (count, partial) = (
+        first.scan.shard.count,
+        if missing.is_empty() { "" } else { " (partial)" },
+    );
+    let search = without_shard(&first.command);
+    say!(
+        "merged {} of {count} shards{partial} of `{search}`",
+        states.len()
+    );
+    summarise(&outcome);
+    // Where the merged state is saved never changes the set.
+    let command = MergeArgs::augment_args(clap::Command::new("merge"));
+    let recorded = recorded_command(
+        &command,
+        matches,
+        &["state", "threads", "progress_every"],
+        &[],
+    );
+    let shards = (states.len(), count, &missing[..]);
     let provenance = Provenance {
         seed: Some(first.scan.seed),
+        unfinished: unfinished_note(&outcome, shards, &recorded),
         command: Some(recorded),
-        unfinished,
     };
     stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;

@@ -13,7 +13,7 @@ use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
 };
-use magic_gen::search::{self, Error, Stage, Stages};
+use magic_gen::search::{self, Error, SearchOutcome, Stage, Stages};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
@@ -136,9 +136,8 @@ fn explain(mismatch: &PackMismatch) -> String {
     }
 }
 
-/// `magic-gen pack FILE`.
-pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    claim_stdout_for(args.out.as_deref());
+/// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
+fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, String> {
     if args.pack.short_spans {
         return Err(
             "--short-spans chooses among each square's pool members, and `pack` has \
@@ -149,16 +148,79 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let state_path = args.state.clone().or_else(|| args.resume.clone());
     if given(matches, "checkpoint") && state_path.is_none() {
         return Err(
-            "--checkpoint says how often the checkpoint file is saved: give --state FILE (or \
-             --resume FILE), or leave it out"
+            "--checkpoint says how often the checkpoint file is saved: give --state \
+                    FILE (or --resume FILE), or leave it out"
                 .into(),
         );
     }
     for path in args.out.iter().chain(state_path.iter()) {
         check_writable(path)?;
     }
-    let file = &args.file;
-    let (set, before, input) = read_and_verify(file)?;
+    Ok(state_path)
+}
+
+/// Prints what the packing did: the lengths before and after (and why the input's layout
+/// is kept, if it is), and where a resumed run started.
+fn report(
+    args: &PackCommandArgs,
+    outcome: &SearchOutcome,
+    (before, packed): (usize, usize),
+    moves_asked: u64,
+    resumed_at: Option<u64>,
+) {
+    let kept = if packed > before {
+        format!(
+            " (this packing of {moves_asked} moves gave {packed}: the input's layout is kept; \
+             more moves, --pack-iterations, or more packings, --pack-seeds, may find a shorter \
+             one)"
+        )
+    } else {
+        String::new()
+    };
+    let after = outcome.report.table_len;
+    say!(
+        "packed {} again: {before} entries before, {after} after{kept}",
+        show(&args.file)
+    );
+    if let (Some(path), Some(at)) = (&args.resume, resumed_at) {
+        say!("resumed from {} at move {at}", show(path));
+    }
+    summarise(outcome);
+}
+
+/// Says what a run that did not finish its moves (or was stopped) left, and returns its
+/// exit code.
+fn exit(state_path: Option<&Path>, (made, total): (u64, u64), stopped: bool) -> ExitCode {
+    if total == 0 || made >= total {
+        if stopped {
+            eprintln!("stopped after the last step: the set above is complete and verified");
+            return ExitCode::from(130);
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Some(path) = state_path {
+        say!(
+            "checkpoint saved to {} (move {made} of {total})",
+            show(path)
+        );
+    }
+    let how = match state_path {
+        Some(path) => format!("--resume {} goes on from there", show(path)),
+        None => "give --state FILE to keep a checkpoint".into(),
+    };
+    eprintln!(
+        "interrupted after {made} of {total} packing moves: the set above is the best layout \
+         met, verified; {how}"
+    );
+    ExitCode::from(130)
+}
+
+/// `magic-gen pack FILE`: parse, pack with a progress display and checkpoints, then report
+/// and write the set (never longer than the input).
+pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
+    let state_path = checked(args, matches)?;
+    let (set, before, input) = read_and_verify(&args.file)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
     // recorded as if given.
@@ -167,76 +229,61 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         ..PackSettings::default()
     });
     let stop = signalled_flag();
-    let progress = PackProgress::default();
-    let start = Instant::now();
-    let stages = {
-        let stop = Arc::clone(&stop);
-        Stages::new(holder(start, move || stop.load(Ordering::SeqCst)))
-    };
-    let mut save_error = None;
+    let (progress, start) = (PackProgress::default(), Instant::now());
+    let flag = Arc::clone(&stop);
+    let stages = Stages::new(holder(start, move || flag.load(Ordering::SeqCst)));
     let watched = Watched {
         scan: None,
         pack: &progress,
         stages: &stages,
         stop: &stop,
     };
+    let mut save_error = None;
+    let save = |c: &[PackCheckpoint]| match &state_path {
+        Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes()),
+        None => Ok(()),
+    };
+    let mut publish = |c: &[PackCheckpoint]| {
+        if let Err(e) = save(c) {
+            save_error.get_or_insert(e);
+        }
+    };
+    let mut hooks = PackHooks {
+        progress: Some(&progress),
+        stop: Some(&stop),
+        checkpoint: Some((
+            Duration::from_secs_f64(args.checkpoint.max(0.1)),
+            &mut publish,
+        )),
+        stages: Some(&stages),
+        threads: threads_or_all(args.threads),
+    };
+    let from = resume.as_deref().unwrap_or(&[]);
     let result = watching(&watched, args.progress.every(), start, || {
-        let mut save = |c: &[PackCheckpoint]| {
-            if let Some(path) = &state_path {
-                if let Err(e) = write_atomic(path, PackCheckpoint::file_text(c).as_bytes()) {
-                    save_error.get_or_insert(e);
-                }
-            }
-        };
-        let mut hooks = PackHooks {
-            progress: Some(&progress),
-            stop: Some(&stop),
-            checkpoint: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
-            stages: Some(&stages),
-            threads: threads_or_all(args.threads),
-        };
-        let resume = resume.as_deref().unwrap_or(&[]);
-        search::repack(&set, &settings, resume, &mut hooks)
+        search::repack(&set, &settings, from, &mut hooks)
     });
     let mut outcome = result.map_err(|e| match (e, &args.resume) {
         (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
-        (e, _) => format!("{}: {e}", show(file)),
+        (e, _) => format!("{}: {e}", show(&args.file)),
     })?;
-    if let Some(e) = save_error {
-        return Err(e);
-    }
+    save_error.map_or(Ok(()), Err)?;
     let end = outcome.pack.clone();
-    if let (Some(path), false) = (&state_path, end.is_empty()) {
-        write_atomic(path, PackCheckpoint::file_text(&end).as_bytes())?;
+    if !end.is_empty() {
+        save(&end)?;
     }
-    let packed_len = outcome.report.table_len;
     // The packer's layout is written only where it is shorter: a set packed by other means
     // (or annealed longer) may beat this packing, and `pack` never makes a table longer.
-    let kept_input = packed_len >= before.report.table_len;
-    if kept_input {
-        outcome.set = set;
-        outcome.report = before.report.clone();
+    let lengths = (before.report.table_len, outcome.report.table_len);
+    if lengths.1 >= lengths.0 {
+        (outcome.set, outcome.report) = (set, before.report.clone());
     }
-    say!(
-        "packed {} again: {} entries before, {} after{}",
-        show(file),
-        before.report.table_len,
-        outcome.report.table_len,
-        if kept_input && packed_len > before.report.table_len {
-            format!(
-                " (this packing of {} moves gave {packed_len}: the input's layout is kept; \
-                 more moves, --pack-iterations, or more packings, --pack-seeds, may find a \
-                 shorter one)",
-                settings.iterations
-            )
-        } else {
-            String::new()
-        }
+    report(
+        args,
+        &outcome,
+        lengths,
+        settings.iterations,
+        resume.as_deref().map(|r| moves(r).0),
     );
-    if let (Some(path), Some(from)) = (&args.resume, &resume) {
-        say!("resumed from {} at move {}", show(path), moves(from).0);
-    }
-    summarise(&outcome);
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let implied = [("pack_iterations", settings.iterations.to_string())];
     let step = recorded_command(&command, matches, &UNRECORDED, &implied);
@@ -247,11 +294,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let (made, total) = moves(&end);
     if made < total {
         let finish = match &state_path {
-            Some(path) => format!(
-                "finish with `{} --resume {}`",
-                step,
-                shell_quote(&show(path))
-            ),
+            Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
             None => format!("no --state was given: rerun `{step}`"),
         };
         let note = format!("packing stopped after {made} of {total} moves; {finish}");
@@ -262,30 +305,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     }
     stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    let stopped = stop.load(Ordering::SeqCst);
-    if end.is_empty() || (made >= total && stopped) {
-        if stopped {
-            eprintln!("stopped after the last step: the set above is complete and verified");
-            return Ok(ExitCode::from(130));
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(path) = &state_path {
-        say!(
-            "checkpoint saved to {} (move {made} of {total})",
-            show(path)
-        );
-    }
-    if made < total {
-        let how = match &state_path {
-            Some(path) => format!("--resume {} goes on from there", show(path)),
-            None => "give --state FILE to keep a checkpoint".into(),
-        };
-        eprintln!(
-            "interrupted after {made} of {total} packing moves: the set above is the best \
-             layout met, verified; {how}"
-        );
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit(
+        state_path.as_deref(),
+        (made, total),
+        stop.load(Ordering::SeqCst),
+    ))
 }
