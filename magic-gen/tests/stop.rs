@@ -237,7 +237,7 @@ fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
     let (_, stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
-        note.starts_with("the packing stopped after 0 of 30000 moves"),
+        note.starts_with("the packing stopped after 0 of 60000 moves"),
         "{note}"
     );
 }

@@ -444,8 +444,8 @@ mod tests {
         // become; fancy and plain take none.
         assert_eq!(
             record(&["--variant", "black"]),
-            "magic-gen search --variant black --candidates 8388608 --pool 8 --sparse-pool 8 \
-             --patience 0 --polish 10000 --pack-iterations 30000 --seed 1"
+            "magic-gen search --variant black --candidates 4194304 --pool 8 --sparse-pool 8 \
+             --patience 0 --polish 10000 --pack-iterations 60000 --seed 1"
         );
         // What is given wins; a time budget without a count stays one.
         assert_eq!(
@@ -460,7 +460,7 @@ mod tests {
                 "4"
             ]),
             "magic-gen search --variant white --seconds 5 --pool 3 --sparse-pool 8 \
-             --patience 0 --polish 10000 --pack-iterations 30000 --seed 4"
+             --patience 0 --polish 10000 --pack-iterations 60000 --seed 4"
         );
     }
 

@@ -86,9 +86,13 @@ pub struct Options {
 
 impl Options {
     /// The candidates a fresh fixed-shift (black, white) search scans per square unless
-    /// told otherwise: with the other defaults of [`Options::for_variant`], a table of at
-    /// most 100,000 entries in about a minute on two cores (docs/record-hunts.md).
-    pub const PACKED_CANDIDATES: u64 = 8_388_608;
+    /// told otherwise: with the other defaults of [`Options::for_variant`], a black table
+    /// of at most 100,000 entries within a minute on the slower kind of two-core
+    /// development machine (docs/results/hunts.md, "Defaults").
+    pub const PACKED_CANDIDATES: u64 = 4_194_304;
+
+    /// The annealing moves of a fresh fixed-shift search's packing unless told otherwise.
+    pub const PACKED_MOVES: u64 = 60_000;
 
     /// Returns the search of `variant` as `magic-gen search --variant NAME` runs it with no
     /// other option: every square at its default bits, seed [`Scan::DEFAULT_SEED`], one
@@ -96,7 +100,7 @@ impl Options {
     /// magic. Black and white scan [`Options::PACKED_CANDIDATES`] candidates a square, keep
     /// pools of [`Scan::DEFAULT_POOL`] and
     /// [`Scan::DEFAULT_SPARSE`] sparse finds, polish them 10,000 moves and anneal the packing
-    /// 30,000 moves. The one home of these defaults: the CLI takes them from here.
+    /// [`Options::PACKED_MOVES`] moves. The one home of these defaults: the CLI takes them from here.
     ///
     /// ```
     /// use magic_gen::search::state::Budget;
@@ -133,7 +137,7 @@ impl Options {
             options.scan.budget = Budget::Candidates(Options::PACKED_CANDIDATES);
             options.scan.sparse = Scan::DEFAULT_SPARSE;
             options.limits.polish.polish = 10_000;
-            options.limits.pack.iterations = 30_000;
+            options.limits.pack.iterations = Options::PACKED_MOVES;
         }
         options.limits.pack.seed = options.scan.seed;
         options

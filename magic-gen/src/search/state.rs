@@ -92,9 +92,9 @@ pub struct PolishSettings {
 /// use magic_gen::search::{Finish, Options};
 /// use magic_gen::Variant;
 ///
-/// // A fresh black search's: pools polished 10,000 moves, packed by 30,000 annealing moves.
+/// // A fresh black search's: pools polished 10,000 moves, packed by 60,000 annealing moves.
 /// let finish = Options::for_variant(Variant::Black).limits.finish();
-/// assert_eq!((finish.polish.polish, finish.pack.iterations), (10_000, 30_000));
+/// assert_eq!((finish.polish.polish, finish.pack.iterations), (10_000, 60_000));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Finish {
