@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{ArgMatches, Args};
-use magic_gen::pack::{PackHooks, PackProgress};
+use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress};
 use magic_gen::search::{self, Limits, SearchOutcome, SearchState, Stage, Stages};
 use magic_gen::{line_of, Provenance};
 
@@ -20,7 +20,6 @@ use super::output::{
 use super::progress::{holder, watching, ProgressArgs, Watched};
 use super::search::{read_state, save_state};
 use super::stop::signalled_flag;
-use magic_gen::hunt::moves;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -124,7 +123,7 @@ fn unfinished_note(
         )
     });
     // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let (made, total) = moves(&outcome.pack);
+    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
     let cut = if climbed < climbs {
         Some(format!(

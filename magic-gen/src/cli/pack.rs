@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::moves;
 use magic_gen::line_of;
 use magic_gen::pack::{
     Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
@@ -282,7 +281,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         &outcome,
         lengths,
         settings.iterations,
-        resume.as_deref().map(|r| moves(r).0),
+        resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0),
     );
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let implied = [("pack_iterations", settings.iterations.to_string())];
@@ -291,7 +290,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     // without one (a published set) is seeded by this packing.
     let mut provenance = input.then(&step);
     provenance.seed = provenance.seed.or(Some(settings.seed));
-    let (made, total) = moves(&end);
+    let (made, total) = PackCheckpoint::moves_of(&end);
     if made < total {
         let finish = match &state_path {
             Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),

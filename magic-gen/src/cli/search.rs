@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::ArgMatches;
-use magic_gen::hunt::{self, moves, Hooks, Hunted};
+use magic_gen::hunt::{self, Hooks, Hunted};
 use magic_gen::pack::{PackCheckpoint, PackProgress};
 use magic_gen::search::state::Shard;
 use magic_gen::search::{Error, Limits, Progress, SearchState, Stage, Stages};
@@ -122,7 +122,7 @@ fn unfinished_note(
             polish.0, polish.1
         )
     } else {
-        let (made, total) = moves(pack);
+        let (made, total) = PackCheckpoint::moves_of(pack);
         if made >= total {
             return None;
         }
@@ -166,7 +166,7 @@ fn report(
     }
     if let Some(path) = state_path {
         let open = state.jobs.iter().filter(|j| !j.done).count();
-        let packing = match moves(&hunted.saved_pack) {
+        let packing = match PackCheckpoint::moves_of(&hunted.saved_pack) {
             (_, 0) => String::new(),
             (made, total) => format!(", packing stopped at move {made} of {total}"),
         };
@@ -186,7 +186,7 @@ fn stopped(
     state_path: Option<&Path>,
 ) -> ExitCode {
     let outcome = &hunted.outcome;
-    let (made, total) = moves(&outcome.pack);
+    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
     let open = state.jobs.iter().any(|j| !j.done);
     match hunted.saved_pack.first() {

@@ -6,5 +6,5 @@
 mod pipeline;
 mod presets;
 
-pub use pipeline::{moves, run, Hooks, Hunted, Save};
+pub use pipeline::{run, Hooks, Hunted};
 pub use presets::Preset;

@@ -11,7 +11,7 @@ use crate::search::{self, Error, Limits, Progress, SearchOutcome, SearchState, S
 
 /// Saves a hunt's state with the packer's checkpoint (empty: none); an error stops nothing,
 /// and the first one is returned at the end.
-pub type Save<'a> = &'a mut dyn FnMut(&SearchState, &[PackCheckpoint]) -> Result<(), String>;
+type Save<'a> = &'a mut dyn FnMut(&SearchState, &[PackCheckpoint]) -> Result<(), String>;
 
 /// What a hunt reports to and asks of its caller while it runs.
 ///
@@ -133,7 +133,7 @@ pub fn run(
     // A stopped packing is saved where it stopped, for a resume to go on; a finished one
     // leaves the state as the scan left it, and so does one stopped before its first move
     // (a stop during the scan), whose checkpoint is where a fresh packing starts.
-    let (made, total) = moves(&outcome.pack);
+    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let saved_pack = if made > 0 && made < total {
         outcome.pack.clone()
     } else {
@@ -147,12 +147,5 @@ pub fn run(
         outcome,
         saved_pack,
         greedy,
-    })
-}
-
-/// Returns the moves made and asked for, summed over the packings of a checkpoint.
-pub fn moves(packings: &[PackCheckpoint]) -> (u64, u64) {
-    packings.iter().fold((0, 0), |(made, total), c| {
-        (made + c.moves, total + c.settings.iterations)
     })
 }

@@ -144,6 +144,14 @@ pub(crate) fn pool_name(i: usize) -> String {
 }
 
 impl PackCheckpoint {
+    /// Returns the moves made and asked for, summed over the packings of a run's
+    /// checkpoint (one per packing seed).
+    pub fn moves_of(packings: &[PackCheckpoint]) -> (u64, u64) {
+        packings.iter().fold((0, 0), |(made, total), c| {
+            (made + c.moves, total + c.settings.iterations)
+        })
+    }
+
     /// Returns true once every move of the run is made.
     pub fn finished(&self) -> bool {
         self.moves >= self.settings.iterations
