@@ -4,22 +4,18 @@
 use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::Instant;
 
 use clap::{ArgMatches, Args};
-use magic_gen::pack::{PackCheckpoint, PackHooks, PackProgress};
-use magic_gen::search::{self, Limits, SearchOutcome, SearchState, Stage, Stages};
+use magic_gen::pack::{PackCheckpoint, PackHooks};
+use magic_gen::search::{self, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
 };
-use super::progress::{holder, watching, ProgressArgs, Watched};
+use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
-use super::stop::signalled_flag;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -158,28 +154,19 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     if let Some(path) = &args.state {
         save_state(path, &merged, &[])?;
     }
-    let stop = signalled_flag();
-    let start = Instant::now();
-    let flag = Arc::clone(&stop);
-    let stages = Stages::new(holder(start, move || flag.load(Ordering::SeqCst)));
-    let pack_progress = PackProgress::default();
-    let watched = Watched {
-        scan: None,
-        pack: &pack_progress,
-        stages: &stages,
-        stop: &stop,
-    };
+    let shown = Shown::new();
     let mut hooks = PackHooks {
-        progress: Some(&pack_progress),
-        stop: Some(&stop),
-        stages: Some(&stages),
+        progress: Some(&shown.pack),
+        stop: Some(&shown.scan.stop),
+        stages: Some(&shown.stages),
         threads: limits.threads,
         ..PackHooks::default()
     };
-    let outcome = watching(&watched, args.progress.every(), start, || {
-        search::finish(&merged, &limits, &[], &mut hooks)
-    })
-    .map_err(|e| e.to_string())?;
+    let outcome = shown
+        .watch(None, args.progress.every(), || {
+            search::finish(&merged, &limits, &[], &mut hooks)
+        })
+        .map_err(|e| e.to_string())?;
     let (count, partial) = (
         first.scan.shard.count,
         if missing.is_empty() { "" } else { " (partial)" },
@@ -204,9 +191,9 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         unfinished: unfinished_note(&outcome, shards, &recorded),
         command: Some(recorded),
     };
-    stages.begin(Stage::Writing, 0);
+    shown.stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    if stop.load(Ordering::SeqCst) {
+    if shown.stopped() {
         eprintln!("interrupted: the set above is verified, the best the merge had when stopped");
         return Ok(ExitCode::from(130));
     }

@@ -3,24 +3,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::line_of;
-use magic_gen::pack::{
-    Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackProgress, PackSettings,
-};
-use magic_gen::search::{self, Error, SearchOutcome, Stage, Stages};
+use magic_gen::pack::{Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackSettings};
+use magic_gen::search::{self, Error, SearchOutcome, Stage};
+use magic_gen::{line_of, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
 use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
     write_atomic, write_set,
 };
-use super::progress::{holder, watching, ProgressArgs, Watched};
-use super::stop::signalled_flag;
+use super::progress::{ProgressArgs, Shown};
 use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
@@ -214,6 +209,43 @@ fn exit(state_path: Option<&Path>, (made, total): (u64, u64), stopped: bool) -> 
     ExitCode::from(130)
 }
 
+/// Returns the command that reproduces this packing: what was given, and the moves it
+/// made unless given (recorded as if given, so the header regenerates the same set whatever
+/// the default becomes).
+fn recorded(matches: &ArgMatches, settings: &PackSettings) -> String {
+    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
+    let implied = [("pack_iterations", settings.iterations.to_string())];
+    recorded_command(&command, matches, &UNRECORDED, &implied)
+}
+
+/// Returns the header of the set written: the input's, which says how its magics were
+/// found, with this `step` added (a set without one, a published set, is seeded by this
+/// packing's `seed`), and what a stop left of the packing `end`, with the command that
+/// finishes it.
+fn provenance(
+    input: Provenance,
+    step: &str,
+    seed: u64,
+    end: &[PackCheckpoint],
+    state_path: Option<&Path>,
+) -> Provenance {
+    let mut provenance = input.then(step);
+    provenance.seed = provenance.seed.or(Some(seed));
+    let (made, total) = PackCheckpoint::moves_of(end);
+    if made < total {
+        let finish = match state_path {
+            Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
+            None => format!("no --state was given: rerun `{step}`"),
+        };
+        let note = format!("packing stopped after {made} of {total} moves; {finish}");
+        provenance.unfinished = Some(match provenance.unfinished.take() {
+            Some(earlier) => format!("{earlier}; then {note}"),
+            None => note,
+        });
+    }
+    provenance
+}
+
 /// `magic-gen pack FILE`: parse, pack with a progress display and checkpoints, then report
 /// and write the set (never longer than the input).
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
@@ -227,17 +259,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         iterations: PackSettings::REPACK_MOVES,
         ..PackSettings::default()
     });
-    let stop = signalled_flag();
-    let (progress, start) = (PackProgress::default(), Instant::now());
-    let flag = Arc::clone(&stop);
-    let stages = Stages::new(holder(start, move || flag.load(Ordering::SeqCst)));
-    let watched = Watched {
-        scan: None,
-        pack: &progress,
-        stages: &stages,
-        stop: &stop,
-    };
-    let mut save_error = None;
+    let shown = Shown::new();
+    let (mut save_error, every) = (None, Duration::from_secs_f64(args.checkpoint.max(0.1)));
     let save = |c: &[PackCheckpoint]| match &state_path {
         Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes()),
         None => Ok(()),
@@ -248,23 +271,21 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         }
     };
     let mut hooks = PackHooks {
-        progress: Some(&progress),
-        stop: Some(&stop),
-        checkpoint: Some((
-            Duration::from_secs_f64(args.checkpoint.max(0.1)),
-            &mut publish,
-        )),
-        stages: Some(&stages),
+        progress: Some(&shown.pack),
+        stop: Some(&shown.scan.stop),
+        checkpoint: Some((every, &mut publish)),
+        stages: Some(&shown.stages),
         threads: threads_or_all(args.threads),
     };
     let from = resume.as_deref().unwrap_or(&[]);
-    let result = watching(&watched, args.progress.every(), start, || {
-        search::repack(&set, &settings, from, &mut hooks)
-    });
-    let mut outcome = result.map_err(|e| match (e, &args.resume) {
-        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
-        (e, _) => format!("{}: {e}", show(&args.file)),
-    })?;
+    let mut outcome = shown
+        .watch(None, args.progress.every(), || {
+            search::repack(&set, &settings, from, &mut hooks)
+        })
+        .map_err(|e| match (e, &args.resume) {
+            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e, _) => format!("{}: {e}", show(&args.file)),
+        })?;
     save_error.map_or(Ok(()), Err)?;
     let end = outcome.pack.clone();
     if !end.is_empty() {
@@ -276,37 +297,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     if lengths.1 >= lengths.0 {
         (outcome.set, outcome.report) = (set, before.report.clone());
     }
-    report(
-        args,
-        &outcome,
-        lengths,
-        settings.iterations,
-        resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0),
-    );
-    let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
-    let implied = [("pack_iterations", settings.iterations.to_string())];
-    let step = recorded_command(&command, matches, &UNRECORDED, &implied);
-    // The input's header says how its magics were found: keep it, and add this step. A set
-    // without one (a published set) is seeded by this packing.
-    let mut provenance = input.then(&step);
-    provenance.seed = provenance.seed.or(Some(settings.seed));
+    let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
+    report(args, &outcome, lengths, settings.iterations, resumed_at);
+    let step = recorded(matches, &settings);
+    let provenance = provenance(input, &step, settings.seed, &end, state_path.as_deref());
     let (made, total) = PackCheckpoint::moves_of(&end);
-    if made < total {
-        let finish = match &state_path {
-            Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
-            None => format!("no --state was given: rerun `{step}`"),
-        };
-        let note = format!("packing stopped after {made} of {total} moves; {finish}");
-        provenance.unfinished = Some(match provenance.unfinished.take() {
-            Some(earlier) => format!("{earlier}; then {note}"),
-            None => note,
-        });
-    }
-    stages.begin(Stage::Writing, 0);
+    shown.stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    Ok(exit(
-        state_path.as_deref(),
-        (made, total),
-        stop.load(Ordering::SeqCst),
-    ))
+    Ok(exit(state_path.as_deref(), (made, total), shown.stopped()))
 }

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -13,6 +14,7 @@ use magic_gen::pack::PackProgress;
 use magic_gen::search::{OnBegin, Progress, Stage, Stages};
 
 use super::args::{parse_seconds, LONG_RUNS};
+use super::stop::stop_on_signal;
 
 /// How progress is reported: the option `search`, `merge` and `pack` share.
 #[derive(Args, Debug, Clone)]
@@ -338,6 +340,60 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     if w.stop.load(Ordering::Relaxed) && !said {
         let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
         eprintln!("{} {}", stamp(start), report(stage, None, "", None, true));
+    }
+}
+
+/// A command's run as its progress display sees it: the run's stop flag (the scan's, which
+/// the stop signals set and every later stage reads), its stages, the packer's counters
+/// and its start. One per `search`, `merge` or `pack`.
+pub struct Shown {
+    /// The scan's counters and the run's stop flag.
+    pub scan: Arc<Progress>,
+    /// The stages, as they begin.
+    pub stages: Stages,
+    /// The packer's counters.
+    pub pack: PackProgress,
+    /// When the run started.
+    pub start: Instant,
+}
+
+impl Shown {
+    /// Returns a run whose stop flag the first Ctrl-C, SIGTERM or SIGHUP sets.
+    pub fn new() -> Shown {
+        let scan = Arc::new(Progress::default());
+        let stop = Arc::clone(&scan);
+        stop_on_signal(move || stop.stop.store(true, Ordering::SeqCst));
+        let start = Instant::now();
+        let stopped = Arc::clone(&scan);
+        let stages = Stages::new(holder(start, move || stopped.stop.load(Ordering::SeqCst)));
+        Shown {
+            scan,
+            stages,
+            pack: PackProgress::default(),
+            start,
+        }
+    }
+
+    /// Returns true once the run was told to stop.
+    pub fn stopped(&self) -> bool {
+        self.scan.stop.load(Ordering::SeqCst)
+    }
+
+    /// Runs `work` while its progress is shown every `every` (in a batch log): the scan's
+    /// too if `scan_seconds` is given (its time budget, if any). Returns what `work` returns.
+    pub fn watch<T>(
+        &self,
+        scan_seconds: Option<Option<f64>>,
+        every: Duration,
+        work: impl FnOnce() -> T,
+    ) -> T {
+        let watched = Watched {
+            scan: scan_seconds.map(|seconds| (&*self.scan, seconds)),
+            pack: &self.pack,
+            stages: &self.stages,
+            stop: &self.scan.stop,
+        };
+        watching(&watched, every, self.start, work)
     }
 }
 

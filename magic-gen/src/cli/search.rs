@@ -5,23 +5,21 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::ArgMatches;
 use magic_gen::hunt::{self, Hooks, Hunted};
-use magic_gen::pack::{PackCheckpoint, PackProgress};
+use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
-use magic_gen::search::{Error, Limits, Progress, SearchState, Stage, Stages};
+use magic_gen::search::{Error, Limits, SearchState, Stage};
 use magic_gen::Provenance;
 
 use super::output::{
     check_writable, claim_stdout_for, given, shell_quote, show, summarise, write_atomic, write_set,
 };
 use super::pack::mismatch_at;
-use super::progress::{holder, watching, Watched};
+use super::progress::Shown;
 pub use super::search_args::SearchArgs;
-use super::stop::stop_on_signal;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -235,41 +233,28 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         check_writable(path)?;
     }
     // The run's stop flag is the scan's, handed to every later stage.
-    let progress = Arc::new(Progress::default());
-    let stop = Arc::clone(&progress);
-    stop_on_signal(move || stop.stop.store(true, Ordering::SeqCst));
-    let stopped_flag = Arc::clone(&progress);
-    let start = Instant::now();
-    let stages = Stages::new(holder(start, move || {
-        stopped_flag.stop.load(Ordering::SeqCst)
-    }));
-    let pack_progress = PackProgress::default();
-    let watched = Watched {
-        scan: Some((&progress, limits.seconds)),
-        pack: &pack_progress,
-        stages: &stages,
-        stop: &progress.stop,
-    };
+    let shown = Shown::new();
     let mut save = |st: &SearchState, pack: &[PackCheckpoint]| match &state_path {
         Some(path) => save_state(path, st, pack),
         None => Ok(()),
     };
     let hooks = Hooks {
-        progress: Some(&progress),
-        pack_progress: Some(&pack_progress),
-        stages: Some(&stages),
+        progress: Some(&shown.scan),
+        pack_progress: Some(&shown.pack),
+        stages: Some(&shown.stages),
         save: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
     };
     let own_set = args.out.is_some();
-    let hunted = watching(&watched, args.progress.every(), start, || {
-        hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
-    })
-    .map_err(|e| match (e, &args.resume) {
-        (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
-        (e, _) => e.to_string(),
-    })?;
-    let candidates = progress.candidates.load(Ordering::Relaxed);
-    let seconds = start.elapsed().as_secs_f64();
+    let hunted = shown
+        .watch(Some(limits.seconds), args.progress.every(), || {
+            hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
+        })
+        .map_err(|e| match (e, &args.resume) {
+            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e, _) => e.to_string(),
+        })?;
+    let candidates = shown.scan.candidates.load(Ordering::Relaxed);
+    let seconds = shown.start.elapsed().as_secs_f64();
     report(
         &state,
         &hunted,
@@ -284,17 +269,16 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
         command: Some(history.clone()),
-        unfinished: progress
-            .stop
-            .load(Ordering::SeqCst)
+        unfinished: shown
+            .stopped()
             .then(|| unfinished_note(&state, cut, state_path.as_deref(), args, &history))
             .flatten(),
     };
     let finished = provenance.unfinished.is_none();
-    stages.begin(Stage::Writing, 0);
+    shown.stages.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &hunted.outcome, &provenance)?;
     // A stop while writing changes nothing written, but the run was stopped all the same.
-    if !progress.stop.load(Ordering::SeqCst) {
+    if !shown.stopped() {
         return Ok(ExitCode::SUCCESS);
     }
     Ok(stopped(&state, &hunted, finished, state_path.as_deref()))

@@ -2,8 +2,6 @@
 //! stage looks at; the same stop delivered twice counts once, and only a second stop later
 //! exits at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Stops closer together than this are one stop delivered twice: a supervisor (`timeout`,
@@ -29,12 +27,4 @@ pub fn stop_on_signal(stop: impl Fn() + Send + 'static) {
             std::process::exit(130);
         }
     });
-}
-
-/// Returns a stop flag that the first Ctrl-C, SIGTERM or SIGHUP sets ([`stop_on_signal`]).
-pub fn signalled_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let set = Arc::clone(&flag);
-    stop_on_signal(move || set.store(true, Ordering::SeqCst));
-    flag
 }
