@@ -52,7 +52,7 @@ fn initial_state(
         // state (repacking it, say) leaves the state as it was, so that a committed state
         // and the set written from it regenerate byte for byte however often the command
         // runs; its finishing command repeats what it was given.
-        if state.jobs.iter().any(|j| !j.done) {
+        if state.jobs_left() > 0 {
             state.command = history.clone();
             state.finish = limits.finish();
         }
@@ -100,7 +100,7 @@ fn unfinished_note(
     args: &SearchArgs,
     history: &str,
 ) -> Option<String> {
-    let open = state.jobs.iter().filter(|j| !j.done).count();
+    let open = state.jobs_left();
     let done = if open > 0 {
         let budget = match state.budget_used() {
             Some((spent, total)) => format!(
@@ -111,7 +111,7 @@ fn unfinished_note(
         };
         format!(
             "the scan stopped{budget}: {open} of {} squares unfinished fell back",
-            state.jobs.len()
+            state.job_count()
         )
     } else if polish.0 < polish.1 {
         format!(
@@ -163,7 +163,7 @@ fn report(
         );
     }
     if let Some(path) = state_path {
-        let open = state.jobs.iter().filter(|j| !j.done).count();
+        let open = state.jobs_left();
         let packing = match PackCheckpoint::moves_of(&hunted.saved_pack) {
             (_, 0) => String::new(),
             (made, total) => format!(", packing stopped at move {made} of {total}"),
@@ -171,7 +171,7 @@ fn report(
         say!(
             "state saved to {} ({open} of {} jobs unfinished{packing})",
             show(path),
-            state.jobs.len()
+            state.job_count()
         );
     }
 }
@@ -186,7 +186,7 @@ fn stopped(
     let outcome = &hunted.outcome;
     let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
-    let open = state.jobs.iter().any(|j| !j.done);
+    let open = state.jobs_left() > 0;
     match hunted.saved_pack.first() {
         _ if finished => {
             eprintln!("stopped after the last step: the set above is complete and verified")

@@ -61,7 +61,7 @@ impl std::error::Error for MergeError {}
 ///     shards.push(state);
 /// }
 /// let merged = merge(&shards)?;
-/// assert!(merged.jobs.iter().all(|job| job.done));
+/// assert_eq!(merged.jobs_left(), 0);
 /// finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

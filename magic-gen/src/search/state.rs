@@ -104,22 +104,9 @@ pub struct Finish {
     pub pack: PackSettings,
 }
 
-/// A valid magic a job found.
-///
-/// ```
-/// use magic_gen::search::{run, Options, Progress, SearchState};
-/// use magic_gen::{verify, Variant};
-///
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// run(&mut state, &options.limits, &Progress::default(), None);
-/// // Each plain job keeps the first valid magic of its stream.
-/// let found = state.jobs[0].found[0];
-/// assert_ne!(found.magic, 0);
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
+/// A valid magic a job found: its index in the job's candidate space and what it uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Found {
+pub(crate) struct Found {
     /// Its index in the job's candidate space.
     pub index: u64,
     /// The magic (after any density climb).
@@ -134,21 +121,9 @@ pub struct Found {
     pub blocked: u32,
 }
 
-/// One (piece, square) search.
-///
-/// ```
-/// use magic_gen::search::{Options, SearchState};
-/// use magic_gen::{Piece, Variant};
-///
-/// // One job per piece and square, rook a1 first, none scanned yet.
-/// let state = SearchState::new(&Options::for_variant(Variant::Black))?;
-/// let job = &state.jobs[0];
-/// assert_eq!((job.piece, job.square, job.bits, job.done), (Piece::Rook, 0, 12, false));
-/// assert_eq!(state.jobs.len(), 128);
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
+/// One (piece, square) search: how far it has scanned its shard and the magics it keeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
+pub(crate) struct Job {
     /// The piece searched for.
     pub piece: Piece,
     /// Its square, a1 = 0.
@@ -187,7 +162,7 @@ pub struct SearchState {
     /// with unless told otherwise.
     pub finish: Finish,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
-    pub jobs: Vec<Job>,
+    pub(crate) jobs: Vec<Job>,
 }
 
 /// Returns what a fixed-shift magic with `used` slots in a span of `span` is worth to the
@@ -370,7 +345,7 @@ impl Scan {
     /// Returns how much of a counted budget `job` has used up, in candidates: those of the
     /// blocks it scanned, or its whole share once it is done. `None` as for
     /// [`Scan::budget_total`].
-    pub fn budget_spent(&self, job: &Job) -> Option<u64> {
+    pub(crate) fn budget_spent(&self, job: &Job) -> Option<u64> {
         let blocks = if job.done { u64::MAX } else { job.next };
         self.candidates_in(blocks)
     }
@@ -391,6 +366,26 @@ impl Scan {
 }
 
 impl SearchState {
+    /// Returns how many (piece, square, bits) jobs the search has: 128, or more where a
+    /// square may take two shifts (`--also-fixed-shift`).
+    ///
+    /// ```
+    /// use magic_gen::search::{Options, SearchState};
+    /// use magic_gen::Variant;
+    ///
+    /// let state = SearchState::new(&Options::for_variant(Variant::Black))?;
+    /// assert_eq!((state.job_count(), state.jobs_left()), (128, 128));
+    /// # Ok::<(), magic_gen::search::Error>(())
+    /// ```
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Returns how many jobs have not finished their scan (0: the scan is done).
+    pub fn jobs_left(&self) -> usize {
+        self.jobs.iter().filter(|j| !j.done).count()
+    }
+
     /// Returns how much of its counted budget the scan has used up, in candidates over all
     /// jobs, and the whole budget; `None` when the budget is not a count.
     pub fn budget_used(&self) -> Option<(u64, u64)> {
