@@ -6,8 +6,8 @@ use std::env;
 use std::path::PathBuf;
 
 use magic_gen::{
-    read_set_file_with_lines, set_from_magics, square_name, squares_at_fault, verify, EntryLines,
-    Failure, MagicSet, Piece, ReadError, Variant,
+    read_set_file_with_lines, set_from_magics, square_name, verify, EntryLines, Failure, MagicSet,
+    Piece, ReadError, Variant,
 };
 
 use crate::backends::{spec, BackendSpec, Layout};
@@ -196,19 +196,16 @@ fn failed(
     failures: &[Failure],
     fix: &str,
 ) -> Unfit {
-    let squares = squares_at_fault(failures);
     let problems: Vec<SquareProblem> = failures
         .iter()
         .map(|f| failure_problem(f, file, lines))
         .collect();
-    let named = match lines {
-        Some(lines) => lines.name_squares(&squares, 8),
-        None => name_places(&problems, 8).1,
+    let (squares, named) = match lines {
+        Some(lines) => lines.name_squares(failures, 8),
+        None => name_places(&problems, 8),
     };
-    let summary = format!(
-        "{which} ({file}) failed verification on {} of 128 squares: {named}",
-        squares.len()
-    );
+    let summary =
+        format!("{which} ({file}) failed verification on {squares} of 128 squares: {named}");
     Unfit::squares(summary, file, problems, fix.to_string())
 }
 

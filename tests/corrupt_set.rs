@@ -17,7 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use magic_gen::{parse_emitted, parse_set_bytes_with_lines, verify, Piece};
+use magic_gen::{parse_emitted, read_set_stream, verify, Piece};
 
 mod common;
 
@@ -209,7 +209,7 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
             // The build script's first line names the square at fault with its line; the
             // details, the file and line.
             // The line of the entry: where the reader stops, or where verification points.
-            let line = match parse_set_bytes_with_lines(&file, corrupted.as_bytes(), true) {
+            let line = match read_set_stream(&file, corrupted.as_bytes()) {
                 Ok((_, _, lines)) => lines.line(piece, sq),
                 Err(e) => e.line.expect("a flipped value is reported at its line"),
             };

@@ -147,7 +147,7 @@ pub const fn empty_board_attacks(piece: Piece, sq: u8) -> u64 {
 /// Iterates over every subset of a mask, starting with the empty set, using the
 /// carry-rippler `sub = (sub - mask) & mask`. Yields `2^popcount(mask)` values.
 #[derive(Clone, Debug)]
-pub struct Subsets {
+struct Subsets {
     mask: u64,
     next: u64,
     done: bool,
@@ -173,7 +173,7 @@ impl Iterator for Subsets {
 }
 
 /// Returns an iterator over every subset of `mask` (carry-rippler order, empty set first).
-pub fn subsets(mask: u64) -> Subsets {
+pub fn subsets(mask: u64) -> impl Iterator<Item = u64> + Clone {
     Subsets {
         mask,
         next: 0,

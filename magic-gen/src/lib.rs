@@ -24,17 +24,16 @@ mod io;
 
 pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
-    subsets, Piece, Subsets,
+    subsets, Piece,
 };
 pub use index::{magic_hash, pdep, pext, table_index, Variant};
 pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
-pub use verify::{squares_at_fault, verify, Collision, Failure, Report, SquareUse, Verified};
+pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{
-    emit_rust, line_of, looks_like_rust_source, magic_of, parse_emitted, parse_interchange,
-    parse_set_bytes, parse_set_bytes_with_lines, read_set_file, read_set_file_with_lines,
+    emit_rust, line_of, parse_emitted, parse_interchange, read_set_file, read_set_file_with_lines,
     read_set_stream, render_set_file, set_from_magics, write_interchange, EntryLines, Magic,
-    Provenance, ReadError, MAX_FILE_BYTES,
+    Provenance, ReadError,
 };
 #[cfg(feature = "search")]
 mod annealing;

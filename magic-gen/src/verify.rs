@@ -99,10 +99,8 @@ impl Failure {
 }
 
 /// Returns the squares `failures` involve (both of a collision between two squares), each
-/// with the number of failures it is in: most first, ties in order of first appearance. A
-/// square in many failures is the likeliest to be wrong (a bad offset overlaps several
-/// ranges).
-pub fn squares_at_fault(failures: &[Failure]) -> Vec<(Piece, u8, usize)> {
+/// with the number of failures it is in: most first, ties in order of first appearance.
+pub(crate) fn squares_at_fault(failures: &[Failure]) -> Vec<(Piece, u8, usize)> {
     let mut squares: Vec<(Piece, u8, usize)> = Vec::new();
     for f in failures {
         let (piece, square) = f.place();

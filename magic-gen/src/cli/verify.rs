@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::{squares_at_fault, verify, MagicSet, Provenance, Verified};
+use magic_gen::{verify, MagicSet, Provenance, Verified};
 
 use super::output::{read_set, show};
 
@@ -31,13 +31,11 @@ pub fn read_and_verify(file: &Path) -> Result<Checked, String> {
                 eprintln!("error: {}", lines.locate(f));
             }
             let count = failures.len();
-            let squares = squares_at_fault(&failures);
-            let (noun, square_noun) = (plural(count, "failure"), plural(squares.len(), "square"));
+            let (squares, named) = lines.name_squares(&failures, 8);
+            let (noun, square_noun) = (plural(count, "failure"), plural(squares, "square"));
             Err(format!(
-                "{}: rejected: {count} verification {noun} on {} {square_noun}: {}",
+                "{}: rejected: {count} verification {noun} on {squares} {square_noun}: {named}",
                 show(file),
-                squares.len(),
-                lines.name_squares(&squares, 8)
             ))
         }
     }

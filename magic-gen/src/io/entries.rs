@@ -4,9 +4,7 @@
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 use crate::set::{check_entry, Entry, MagicSet};
-#[cfg(doc)]
-use crate::verify::squares_at_fault;
-use crate::verify::Failure;
+use crate::verify::{squares_at_fault, Failure};
 
 use super::lines::ReadError;
 
@@ -31,7 +29,7 @@ impl EntryLines {
     /// and names the other with its line, since either entry may be the wrong one.
     ///
     /// ```
-    /// use magic_gen::{parse_set_bytes_with_lines, verify, Piece};
+    /// use magic_gen::{read_set_stream, verify, Piece};
     ///
     /// let mut text = String::from("variant fancy\n");
     /// let mut offset = 0;
@@ -43,9 +41,12 @@ impl EntryLines {
     ///         offset += 1 << bits;
     ///     }
     /// }
-    /// let (set, _, lines) = parse_set_bytes_with_lines("bad.txt", text.as_bytes(), false).unwrap();
+    /// let (set, _, lines) = read_set_stream("bad.txt", text.as_bytes()).unwrap();
     /// let failures = verify(&set).unwrap_err();
     /// assert!(lines.locate(&failures[0]).starts_with("bad.txt:2: rook a1: destructive collision"));
+    /// let (squares, named) = lines.name_squares(&failures, 1);
+    /// assert_eq!(squares, 128);
+    /// assert!(named.starts_with("rook a1 (line 2"));
     /// ```
     pub fn locate(&self, failure: &Failure) -> String {
         let (piece, square) = failure.place();
@@ -67,9 +68,12 @@ impl EntryLines {
         }
     }
 
-    /// Returns `piece square (line L, in K failures), ...`: `squares` as
-    /// [`squares_at_fault`] returns them, at most `shown` named.
-    pub fn name_squares(&self, squares: &[(Piece, u8, usize)], shown: usize) -> String {
+    /// Returns how many squares `failures` involve (both of a collision between two
+    /// squares) and `piece square (line L, in K failures), ...`: at most `shown` of them,
+    /// those in the most failures first (the likeliest to be wrong: a bad offset overlaps
+    /// several ranges), ties in order of first appearance.
+    pub fn name_squares(&self, failures: &[Failure], shown: usize) -> (usize, String) {
+        let squares = squares_at_fault(failures);
         let mut names: Vec<String> = squares
             .iter()
             .take(shown)
@@ -86,7 +90,7 @@ impl EntryLines {
         if squares.len() > shown {
             names.push(format!("and {} more", squares.len() - shown));
         }
-        names.join(", ")
+        (squares.len(), names.join(", "))
     }
 }
 

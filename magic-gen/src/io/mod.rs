@@ -23,11 +23,8 @@ mod state_file;
 pub use entries::EntryLines;
 pub use lines::{line_of, ReadError};
 pub use provenance::Provenance;
-pub use set_file::{
-    looks_like_rust_source, parse_set_bytes, parse_set_bytes_with_lines, read_set_file,
-    read_set_file_with_lines, read_set_stream, render_set_file, MAX_FILE_BYTES,
-};
-pub use set_rust::{emit_rust, magic_of, parse_emitted, set_from_magics, Magic};
+pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
+pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
 
 #[cfg(all(test, feature = "search"))]

@@ -18,7 +18,7 @@ fn is_rust_source(path: &Path) -> bool {
 }
 
 /// Largest set file read: 4 MiB, hundreds of times a real set.
-pub const MAX_FILE_BYTES: u64 = 4 << 20;
+const MAX_FILE_BYTES: u64 = 4 << 20;
 
 /// Reads a set from `path`: the Rust source format for `.rs` files, the interchange format
 /// otherwise. Checks the format and each entry's rules, not collisions (see [`crate::verify()`]).
@@ -38,9 +38,21 @@ pub fn read_set_file_with_lines(
     parse_set_bytes_with_lines(&file, &bytes, is_rust_source(path))
 }
 
-/// Reads a set from `input` (standard input, say), named `file` in errors: the Rust source
-/// format if it has a `pub const VARIANT` line ([`looks_like_rust_source`]), else the
-/// interchange format. Returns it as [`read_set_file_with_lines`] does.
+/// Reads a set from `input` (standard input, or bytes already read), named `file` in
+/// errors: the Rust source format if it has a `pub const VARIANT` line, else the
+/// interchange format; at most 4 MiB, so that an endless input (`/dev/zero`) ends in an
+/// error. Returns it as [`read_set_file_with_lines`] does.
+///
+/// ```
+/// use magic_gen::{read_set_stream, Piece, Variant};
+///
+/// // Rust source, told by its `pub const VARIANT` line.
+/// let bytes = std::fs::read("../magics/black.rs").unwrap();
+/// let (set, _, lines) = read_set_stream("<memory>", &bytes[..]).unwrap();
+/// assert_eq!(set.variant, Variant::Black);
+/// assert_eq!(lines.file, "<memory>");
+/// assert!(lines.line(Piece::Rook, 0) > 1);
+/// ```
 pub fn read_set_stream(
     file: &str,
     input: impl Read,
@@ -76,20 +88,9 @@ fn cannot_read(file: &str, e: std::io::Error) -> ReadError {
     }
 }
 
-/// Reads a set from `bytes` already read (from standard input, say) and named `file` in
-/// errors: the Rust source format if `rust_source`, else the interchange format.
-pub fn parse_set_bytes(
-    file: &str,
-    bytes: &[u8],
-    rust_source: bool,
-) -> Result<(MagicSet, Provenance), ReadError> {
-    parse_set_bytes_with_lines(file, bytes, rust_source)
-        .map(|(set, provenance, _)| (set, provenance))
-}
-
-/// Reads a set from `bytes` as [`parse_set_bytes`] does; returns it with the line of each
-/// entry.
-pub fn parse_set_bytes_with_lines(
+/// Reads a set from `bytes` already read and named `file` in errors: the Rust source format
+/// if `rust_source`, else the interchange format. Returns it with the line of each entry.
+fn parse_set_bytes_with_lines(
     file: &str,
     bytes: &[u8],
     rust_source: bool,
@@ -104,7 +105,7 @@ pub fn parse_set_bytes_with_lines(
 
 /// Returns true if `bytes` look like the Rust source format (a `pub const VARIANT` line),
 /// for input with no file name to tell the format by.
-pub fn looks_like_rust_source(bytes: &[u8]) -> bool {
+fn looks_like_rust_source(bytes: &[u8]) -> bool {
     String::from_utf8_lossy(bytes)
         .lines()
         .any(|l| l.trim_start().starts_with("pub const VARIANT"))

@@ -27,7 +27,7 @@ pub struct Magic {
 }
 
 /// Returns the emitted form of `piece` on `sq` in `set`.
-pub fn magic_of(set: &MagicSet, piece: Piece, sq: u8) -> Magic {
+fn magic_of(set: &MagicSet, piece: Piece, sq: u8) -> Magic {
     let e = set.entry(piece, sq);
     let mask = relevant_mask(piece, sq);
     Magic {
