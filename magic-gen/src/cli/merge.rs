@@ -60,8 +60,8 @@ fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, String> {
     }
     Ok(Limits {
         threads: threads_or_all(args.threads),
-        polish: args.polish.apply(first.finish.polish, variant)?,
-        pack: args.pack.apply(first.finish.pack),
+        polish: args.polish.apply(first.polish, variant)?,
+        pack: args.pack.apply(first.pack),
         ..Limits::default()
     })
 }

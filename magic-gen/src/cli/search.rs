@@ -45,7 +45,7 @@ fn initial_state(
                 .raise_budget(n)
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
-        let limits = args.limits(state.finish, state.scan.variant)?;
+        let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
         let history = format!("{}; then {}", state.command, args.recorded_resume(path));
         // A run that scans records itself in the state, and how it finishes, since it
         // shapes what the state keeps from here on. One that only finishes a finished
@@ -54,7 +54,7 @@ fn initial_state(
         // runs; its finishing command repeats what it was given.
         if state.jobs_left() > 0 {
             state.command = history.clone();
-            state.finish = limits.finish();
+            (state.polish, state.pack) = (limits.polish, limits.pack);
         }
         return Ok((state, pack, limits, history));
     }

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use magic_gen::hunt::Preset;
+use magic_gen::pack::PackSettings;
 use magic_gen::search::state::{Budget, Shard};
-use magic_gen::search::{Finish, Limits, Options, SearchState};
+use magic_gen::search::{Limits, Options, PolishSettings, SearchState};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
@@ -240,19 +241,23 @@ impl SearchArgs {
             (o.bits, o.bits_under) = (self.bits, self.bits_under);
         }
         o.also_fixed_shift |= self.also_fixed_shift;
-        o.limits = self.limits(o.limits.finish(), variant)?;
+        o.limits = self.limits((o.limits.polish, o.limits.pack), variant)?;
         o.command = self.recorded_fresh(&o);
         Ok(o)
     }
 
-    /// Returns the limits of this run: `finish` (the fresh search's, or the resumed
-    /// state's) with the finishing options given in its place.
-    pub fn limits(&self, finish: Finish, variant: Variant) -> Result<Limits, String> {
+    /// Returns the limits of this run: `polish` and `pack` (the fresh search's, or the
+    /// resumed state's) with the finishing options given in their place.
+    pub fn limits(
+        &self,
+        (polish, pack): (PolishSettings, PackSettings),
+        variant: Variant,
+    ) -> Result<Limits, String> {
         Ok(Limits {
             threads: threads_or_all(self.threads),
             seconds: self.seconds,
-            polish: self.polish.apply(finish.polish, variant)?,
-            pack: self.pack.apply(finish.pack),
+            polish: self.polish.apply(polish, variant)?,
+            pack: self.pack.apply(pack),
         })
     }
 
@@ -470,12 +475,12 @@ mod tests {
         options.scan.budget = Budget::Candidates(64);
         let state = SearchState::new(&options).unwrap();
         let limits = parse(&["--resume", "s.state"])
-            .limits(state.finish, Variant::Black)
+            .limits((state.polish, state.pack), Variant::Black)
             .unwrap();
-        assert_eq!(limits.finish(), state.finish);
+        assert_eq!((limits.polish, limits.pack), (state.polish, state.pack));
         assert_eq!(limits.polish.polish, 100_000);
         let limits = parse(&["--resume", "s.state", "--polish", "5"])
-            .limits(state.finish, Variant::Black)
+            .limits((state.polish, state.pack), Variant::Black)
             .unwrap();
         assert_eq!(
             (limits.polish.polish, limits.pack.iterations),

@@ -8,7 +8,7 @@ use crate::geometry::{parse_square, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
-use crate::search::{allowed_bits, Finish, Options, PolishSettings, SearchState};
+use crate::search::{allowed_bits, Options, PolishSettings, SearchState};
 
 use super::lines::{number, parse_hex, Lines, ReadError};
 
@@ -47,7 +47,7 @@ impl SearchState {
             self.command
         ));
         if scan.variant.is_packed() {
-            let (polish, pack) = (&self.finish.polish, &self.finish.pack);
+            let (polish, pack) = (&self.polish, &self.pack);
             out.push_str(&format!(
                 "finish polish {} clump {} pack-seed {} pack-iterations {} negative-offsets {} \
                  pack-spread {} short-spans {} pack-seeds {}\n",
@@ -168,6 +168,7 @@ impl SearchState {
             .parse()
             .map_err(|_| err(l, format!("bad patience '{v}'")))?;
         let (_, command) = header("command")?;
+        let defaults = Options::for_variant(variant).limits;
         let mut state = SearchState {
             scan: Scan {
                 variant,
@@ -181,7 +182,8 @@ impl SearchState {
             command,
             // A state written before the finish line existed finishes as a fresh search of
             // its variant did then: with the variant's defaults.
-            finish: Options::for_variant(variant).limits.finish(),
+            polish: defaults.polish,
+            pack: defaults.pack,
             jobs: Vec::new(),
         };
         let mut pack_lines = Vec::new();
@@ -227,19 +229,17 @@ impl SearchState {
                     if !PackSettings::valid_seeds(seeds) {
                         return Err(err(line, format!("bad pack-seeds '{seeds}'")));
                     }
-                    state.finish = Finish {
-                        polish: PolishSettings {
-                            polish: u32_of(polish)?,
-                            clump: u32_of(clump)?,
-                        },
-                        pack: PackSettings {
-                            seed: num(seed)?,
-                            iterations: num(iterations)?,
-                            negative_offsets: flag(negative)?,
-                            spread,
-                            short_spans: flag(short)?,
-                            seeds,
-                        },
+                    state.polish = PolishSettings {
+                        polish: u32_of(polish)?,
+                        clump: u32_of(clump)?,
+                    };
+                    state.pack = PackSettings {
+                        seed: num(seed)?,
+                        iterations: num(iterations)?,
+                        negative_offsets: flag(negative)?,
+                        spread,
+                        short_spans: flag(short)?,
+                        seeds,
                     };
                 }
                 ["job", p, s, bits, "next", next, "done", done] => {

@@ -15,9 +15,8 @@ use crate::stages::{Stage, Stages};
 
 use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb};
-use super::options::{Error, Limits};
+use super::options::{Error, Limits, PolishSettings};
 use super::slots::used_slots;
-use super::state::PolishSettings;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};
 

@@ -12,9 +12,10 @@
 //! Inside, each file depending only on those listed before it: `candidates.rs` the
 //! candidate streams, `table.rs` the slot table of the inner loop (collisions, used slots
 //! and span, what a white magic blocks), `slots.rs` the slots a magic uses as the packer
-//! takes them, `state.rs` the scan's state and how pools rank their finds, `climb.rs` the
-//! local-search moves (the clump climb anneals by the rule in `crate::annealing`, which
-//! the packer shares), `options.rs` the one options type, `workers.rs` the workers,
+//! takes them, `options.rs` the one options type with the scan's settings and a run's
+//! limits, `state.rs` the scan's state, built from the options, and how pools rank their
+//! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
+//! `crate::annealing`, which the packer shares), `workers.rs` the workers,
 //! `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state. The
 //! state's and the packer's files are read and written in `crate::io`, above this module.
 
@@ -30,9 +31,9 @@ mod workers;
 
 pub use finish::{finish, repack, SearchOutcome};
 pub use merge::{merge, MergeError};
-pub(crate) use options::allowed_bits;
-pub use options::{Error, Limits, Options};
-pub use state::{Finish, PolishSettings, SearchState};
+pub use options::{Error, Limits, Options, PolishSettings};
+pub(crate) use state::allowed_bits;
+pub use state::SearchState;
 pub use workers::{run, Progress};
 
 pub use crate::stages::{OnBegin, Stage, Stages};

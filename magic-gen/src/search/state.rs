@@ -2,107 +2,15 @@
 //! far it has scanned its shard of the candidate space and the valid magics it keeps,
 //! ranked for the packer. `crate::io` writes and reads its file; [`super::merge`] combines shards.
 
-use crate::geometry::Piece;
+use crate::geometry::{relevant_bits, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
 pub use super::candidates::Shard;
 use super::candidates::BLOCK_LEN;
+pub use super::options::{Budget, Scan};
+use super::options::{Error, Options, PolishSettings};
 use super::table::{EpochTable, SquareData};
-
-/// How long each job scans.
-///
-/// ```
-/// use magic_gen::search::{Options};
-/// use magic_gen::search::state::Budget;
-/// use magic_gen::Variant;
-///
-/// // A budget of candidates gives the same set on any machine; a time limit does not.
-/// let mut options = Options::for_variant(Variant::Black);
-/// options.scan.budget = Budget::Candidates(1 << 20);
-/// assert_eq!(options.scan.budget.to_string(), "candidates 1048576");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    /// Fancy and plain: until the first valid magic. Fixed shift: until `pool` valid magics.
-    UntilFound,
-    /// Scan exactly the candidates with index below this (in the job's shard), keeping the
-    /// first valid magic (fancy, plain) or the `pool` best (fixed shift).
-    Candidates(u64),
-}
-
-/// The settings that decide which magics a search keeps: saved in its state file and
-/// shared by every shard of one search (merging checks they match).
-///
-/// ```
-/// use magic_gen::search::{Options};
-/// use magic_gen::search::state::Scan;
-/// use magic_gen::Variant;
-///
-/// let scan: Scan = Options::for_variant(Variant::White).scan;
-/// assert_eq!((scan.seed, scan.pool, scan.sparse), (Scan::DEFAULT_SEED, 8, 8));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scan {
-    /// Fancy, plain, black or white (PEXT needs no search).
-    pub variant: Variant,
-    /// Seed of every job's random stream.
-    pub seed: u64,
-    /// The slice of the candidate space this run scans.
-    pub shard: Shard,
-    /// How long each job scans.
-    pub budget: Budget,
-    /// Valid magics each fixed-shift job keeps for the packer, the lowest pack cost first.
-    pub pool: usize,
-    /// Finds each fixed-shift job keeps besides the pool: those of the rest with the fewest
-    /// used slots (black) or the fewest blocked slots (white), whose holes other squares
-    /// can fill. Written on
-    /// the pool line (`pool 32 sparse 16`) when not 0.
-    pub sparse: usize,
-    /// Moves without improvement before a fixed-shift density climb stops (0: no climb).
-    pub patience: u32,
-}
-
-/// How a fixed-shift scan's pools are shaped after the scan and before packing: the CLI's
-/// `--polish` and `--clump`.
-///
-/// ```
-/// use magic_gen::search::PolishSettings;
-///
-/// // The committed white record's pool shaping.
-/// let white = PolishSettings { polish: 100_000, clump: 30_000 };
-/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0 });
-/// # let _ = white;
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PolishSettings {
-    /// Climb every pool member to a lower pack cost (twice the used slots plus the span)
-    /// until this many moves bring no improvement; 0 packs the pools as scanned.
-    pub polish: u32,
-    /// White: anneal every find this many moves toward used slots gathered in few blocks,
-    /// and add the result to the pool where it blocks fewer slots (0: none).
-    pub clump: u32,
-}
-
-/// How a fixed-shift hunt's pools are shaped and packed once scanned: chosen when the hunt
-/// starts and recorded in its state ([`SearchState::finish`]), so that a resume or a merge
-/// finishes as the one run would unless told otherwise.
-///
-/// ```
-/// use magic_gen::search::{Finish, Options};
-/// use magic_gen::Variant;
-///
-/// // A fresh black search's: pools polished 10,000 moves, packed by 60,000 annealing moves.
-/// let finish = Options::for_variant(Variant::Black).limits.finish();
-/// assert_eq!((finish.polish.polish, finish.pack.iterations), (10_000, 60_000));
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Finish {
-    /// How the pools are climbed before packing.
-    pub polish: PolishSettings,
-    /// How the table is packed.
-    pub pack: PackSettings,
-}
 
 /// A valid magic a job found: its index in the job's candidate space and what it uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,9 +66,12 @@ pub struct SearchState {
     /// The commands that shaped the state: the one that started it, then each resume
     /// (`A; then B`).
     pub command: String,
-    /// How the hunt finishes (fixed shift): what a resume or a merge polishes and packs
-    /// with unless told otherwise.
-    pub finish: Finish,
+    /// How the hunt's pools are polished once scanned (fixed shift), chosen when it starts:
+    /// what a resume or a merge polishes with unless told otherwise.
+    pub polish: PolishSettings,
+    /// How the hunt's pools are packed (fixed shift), chosen when it starts: what a resume
+    /// or a merge packs with unless told otherwise.
+    pub pack: PackSettings,
     /// Rook jobs then bishop jobs, a1 first (only those searched).
     pub(crate) jobs: Vec<Job>,
 }
@@ -185,15 +96,6 @@ pub(crate) fn sparse_cost(used: u32, span: u32) -> u32 {
 }
 
 impl Scan {
-    /// The seed a search uses unless told otherwise.
-    pub const DEFAULT_SEED: u64 = 1;
-
-    /// Valid magics each fixed-shift job keeps for the packer, unless told otherwise.
-    pub const DEFAULT_POOL: usize = 8;
-
-    /// Sparse finds each fixed-shift job keeps besides its pool, unless told otherwise.
-    pub const DEFAULT_SPARSE: usize = 8;
-
     /// Returns the order in which finds are kept: the lowest candidate index when the budget
     /// stops at the first finds, else the lowest [`pack_cost`], then the shortest span, then
     /// the lowest index. Keeping by this key is what makes merged shards equal one run.
@@ -446,12 +348,78 @@ impl SearchState {
     }
 }
 
-impl std::fmt::Display for Budget {
-    /// Writes the budget as its state line and merge messages spell it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Budget::UntilFound => f.write_str("until-found"),
-            Budget::Candidates(n) => write!(f, "candidates {n}"),
+/// Returns the index bits a job of `variant` on `piece` `sq` may have: 1 up to its mask
+/// popcount, or up to the variant's default bits where those are more (plain's fixed 12/9).
+pub(crate) fn allowed_bits(variant: Variant, piece: Piece, sq: u8) -> std::ops::RangeInclusive<u8> {
+    1..=relevant_bits(piece, sq).max(variant.default_bits(piece, sq))
+}
+
+/// Returns the index bits a job asks for.
+fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
+    let popcount = relevant_bits(piece, sq);
+    let default = options.scan.variant.default_bits(piece, sq);
+    let is_target = options.targets.is_empty() || options.targets.contains(&(piece, sq));
+    if !is_target {
+        return Ok(default);
+    }
+    let bits = match (options.bits, options.bits_under) {
+        (Some(b), _) => b,
+        (None, Some(under)) => popcount.saturating_sub(under),
+        (None, None) => default,
+    };
+    if !allowed_bits(options.scan.variant, piece, sq).contains(&bits) {
+        return Err(Error::Search(format!(
+            "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
+            square_name(sq)
+        )));
+    }
+    Ok(bits)
+}
+
+impl SearchState {
+    /// Returns a fresh state for `options`: one job per piece and square.
+    pub fn new(options: &Options) -> Result<SearchState, Error> {
+        let variant = options.scan.variant;
+        if variant == Variant::Pext {
+            return Err(Error::Search(
+                "PEXT needs no search: its index is the mask itself".into(),
+            ));
         }
+        if (options.bits.is_some() || options.bits_under.is_some()) && variant == Variant::Plain {
+            return Err(Error::Search(format!(
+                "{variant} magics have fixed bits (12 rook, 9 bishop): other bits are for fancy, \
+                 black and white"
+            )));
+        }
+        if options.also_fixed_shift && !variant.is_packed() {
+            return Err(Error::Search(format!(
+            "{variant} sets have one shift per square: a second, fixed shift is for black and white"
+        )));
+        }
+        let mut jobs = Vec::with_capacity(128);
+        for piece in Piece::ALL {
+            for sq in 0..64u8 {
+                let default = variant.default_bits(piece, sq);
+                let bits = wanted_bits(options, piece, sq)?;
+                let also = Some(default).filter(|&d| options.also_fixed_shift && d != bits);
+                for bits in core::iter::once(bits).chain(also) {
+                    jobs.push(Job {
+                        piece,
+                        square: sq,
+                        bits,
+                        next: 0,
+                        found: Vec::new(),
+                        done: false,
+                    });
+                }
+            }
+        }
+        Ok(SearchState {
+            scan: options.scan,
+            command: options.command.clone(),
+            polish: options.limits.polish,
+            pack: options.limits.pack,
+            jobs,
+        })
     }
 }
