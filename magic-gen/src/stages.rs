@@ -46,7 +46,7 @@ impl Stage {
 
 /// Called as a stage begins, with the stage and the steps it will take (0 if it does not
 /// count them), on the thread that runs it.
-pub type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
+type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
 
 /// Which stage is running and how many of its steps are done (climbs of the polish, pools
 /// measured). The packing counts its moves in [`PackProgress`](crate::pack::PackProgress)
@@ -71,10 +71,11 @@ pub struct Stages {
 }
 
 impl Stages {
-    /// Returns a record that calls `on_begin` as each stage begins.
-    pub fn new(on_begin: OnBegin) -> Stages {
+    /// Returns a record that calls `on_begin` as each stage begins, with the stage and the
+    /// steps it will take (0 if it does not count them), on the thread that runs it.
+    pub fn new(on_begin: impl Fn(Stage, u64) + Send + Sync + 'static) -> Stages {
         Stages {
-            on_begin: Some(on_begin),
+            on_begin: Some(Box::new(on_begin)),
             ..Stages::default()
         }
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::pack::{Mismatch, PackCheckpoint, PackHooks, PackMismatch, PackSettings};
+use magic_gen::pack::{PackCheckpoint, PackHooks, PackMismatch, PackSettings};
 use magic_gen::search::{self, Error, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
@@ -78,55 +78,10 @@ pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
         let rest: Vec<&str> = text.lines().skip(skip).collect();
         line_of(rest.join("\n").as_bytes(), &mismatch.line).map(|l| l + skip)
     });
-    let why = explain(mismatch);
+    let why = mismatch.to_string();
     match line {
         Some(l) => format!("{}:{l}: cannot resume: {why}", show(path)),
         None => format!("{}: cannot resume: {why}", show(path)),
-    }
-}
-
-/// Returns what `mismatch` means in terms of the options: which one differs, and what to
-/// give to go on with the checkpoint.
-fn explain(mismatch: &PackMismatch) -> String {
-    let Mismatch::Settings { saved, given } = &mismatch.mismatch else {
-        return mismatch.to_string();
-    };
-    let with = |on: bool| if on { "with" } else { "without" };
-    if saved.seeds != given.seeds {
-        format!(
-            "the checkpoint holds {} packings, this run asks for {}: give --pack-seeds {} to \
-             finish them",
-            saved.seeds, given.seeds, saved.seeds
-        )
-    } else if saved.iterations != given.iterations {
-        format!(
-            "the checkpoint is of a {}-move packing, this run asks for {}: give \
-             --pack-iterations {} to finish it",
-            saved.iterations, given.iterations, saved.iterations
-        )
-    } else if saved.seed != given.seed {
-        format!(
-            "the checkpoint is of a packing seeded {}, this run's seed is {}: give \
-             --pack-seed {}",
-            saved.seed, given.seed, saved.seed
-        )
-    } else if saved.negative_offsets != given.negative_offsets {
-        format!(
-            "the checkpoint packs {} --negative-offsets, this run {} them",
-            with(saved.negative_offsets),
-            with(given.negative_offsets)
-        )
-    } else if saved.spread != given.spread {
-        format!(
-            "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
-            saved.spread, given.spread
-        )
-    } else {
-        format!(
-            "the checkpoint packs {} --short-spans, this run {} them",
-            with(saved.short_spans),
-            with(given.short_spans)
-        )
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use magic_gen::pack::PackProgress;
-use magic_gen::search::{OnBegin, Progress, Stage, Stages};
+use magic_gen::search::{Progress, Stage, Stages};
 
 use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;
@@ -66,9 +66,12 @@ fn stamp(start: Instant) -> String {
 /// Returns what the run does as each stage begins: with `MAGIC_GEN_HOLD_AT` naming the
 /// stage, it says so and waits until `stopped` returns true (at most a minute); otherwise
 /// nothing.
-pub fn holder(start: Instant, stopped: impl Fn() -> bool + Send + Sync + 'static) -> OnBegin {
+pub fn holder(
+    start: Instant,
+    stopped: impl Fn() -> bool + Send + Sync + 'static,
+) -> impl Fn(Stage, u64) + Send + Sync + 'static {
     let hold = std::env::var(HOLD_AT).ok();
-    Box::new(move |stage: Stage, _| {
+    move |stage: Stage, _| {
         if hold.as_deref() == Some(stage.name()) {
             eprintln!(
                 "{} holding at {} until stopped ({HOLD_AT})",
@@ -80,7 +83,7 @@ pub fn holder(start: Instant, stopped: impl Fn() -> bool + Send + Sync + 'static
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
-    })
+    }
 }
 
 /// What a watcher reads: the scan's counters (and its time budget), the packer's, the

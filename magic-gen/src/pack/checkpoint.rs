@@ -10,7 +10,7 @@ use super::settings::PackSettings;
 
 /// One square of a [`PackCheckpoint`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PackSquare {
+pub(crate) struct PackSquare {
     /// Its pool: 0..64 rook a1..h8, 64..128 bishop a1..h8.
     pub square: usize,
     /// Its place in the placing order of the current layout.
@@ -64,14 +64,14 @@ pub struct PackCheckpoint {
     /// Table length of the best layout met.
     pub best_length: usize,
     /// Every square with a pool, in square order.
-    pub squares: Vec<PackSquare>,
+    pub(crate) squares: Vec<PackSquare>,
 }
 
-/// A checkpoint that does not belong to the packing it was given to: the line at fault
-/// and what differs.
+/// A checkpoint that does not belong to the packing it was given to: the line at fault,
+/// and what differs as its message says (with the option that resumes it, where one does).
 ///
 /// ```
-/// use magic_gen::pack::{Mismatch, PackHooks, PackSettings};
+/// use magic_gen::pack::{PackHooks, PackSettings};
 /// use magic_gen::search::{repack, Error};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
@@ -84,7 +84,7 @@ pub struct PackCheckpoint {
 ///     panic!("a checkpoint of another packing resumed");
 /// };
 /// assert_eq!((m.line.as_str(), m.packing), ("pack", 0));
-/// assert_eq!(m.mismatch, Mismatch::Settings { saved: settings, given: more });
+/// assert!(m.to_string().contains("give --pack-iterations 10 to finish it"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -95,12 +95,12 @@ pub struct PackMismatch {
     /// [`PackSettings::seeds`]).
     pub packing: usize,
     /// What differs.
-    pub mismatch: Mismatch,
+    pub(crate) mismatch: Mismatch,
 }
 
 /// What keeps a checkpoint from resuming a packing.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Mismatch {
+pub(crate) enum Mismatch {
     /// It packs other magics (another set or state): the digest it saved, and the one of
     /// the pools given.
     Pools {
@@ -128,15 +128,55 @@ impl std::fmt::Display for PackMismatch {
                 "the checkpoint packs other magics (pools digest {saved:#018x}, where these \
                  pools give {given:#018x}): it belongs to another set or state"
             ),
-            Mismatch::Settings { saved, given } => {
-                write!(f, "the checkpoint is of another packing: it was saved with {saved:?}, this run has {given:?}")
-            }
+            Mismatch::Settings { saved, given } => f.write_str(&settings_differ(saved, given)),
             Mismatch::Damaged(what) => write!(f, "{what}: an edited or damaged checkpoint"),
         }
     }
 }
 
 impl std::error::Error for PackMismatch {}
+
+/// Returns which of the settings `saved` with a checkpoint differs from those `given`, and
+/// what to give (the CLI's option) to go on with the checkpoint.
+fn settings_differ(saved: &PackSettings, given: &PackSettings) -> String {
+    let with = |on: bool| if on { "with" } else { "without" };
+    if saved.seeds != given.seeds {
+        format!(
+            "the checkpoint holds {} packings, this run asks for {}: give --pack-seeds {} to \
+             finish them",
+            saved.seeds, given.seeds, saved.seeds
+        )
+    } else if saved.iterations != given.iterations {
+        format!(
+            "the checkpoint is of a {}-move packing, this run asks for {}: give \
+             --pack-iterations {} to finish it",
+            saved.iterations, given.iterations, saved.iterations
+        )
+    } else if saved.seed != given.seed {
+        format!(
+            "the checkpoint is of a packing seeded {}, this run's seed is {}: give \
+             --pack-seed {}",
+            saved.seed, given.seed, saved.seed
+        )
+    } else if saved.negative_offsets != given.negative_offsets {
+        format!(
+            "the checkpoint packs {} --negative-offsets, this run {} them",
+            with(saved.negative_offsets),
+            with(given.negative_offsets)
+        )
+    } else if saved.spread != given.spread {
+        format!(
+            "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
+            saved.spread, given.spread
+        )
+    } else {
+        format!(
+            "the checkpoint packs {} --short-spans, this run {} them",
+            with(saved.short_spans),
+            with(given.short_spans)
+        )
+    }
+}
 
 /// Returns the name of pool `i` (`rook a1`).
 pub(crate) fn pool_name(i: usize) -> String {

@@ -35,7 +35,10 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
 pub(crate) use checkpoint::pool_name;
-pub use checkpoint::{Mismatch, PackCheckpoint, PackMismatch, PackSquare};
+#[cfg(test)]
+pub(crate) use checkpoint::Mismatch;
+pub(crate) use checkpoint::PackSquare;
+pub use checkpoint::{PackCheckpoint, PackMismatch};
 #[cfg(test)]
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;

@@ -36,7 +36,7 @@ pub(crate) use state::allowed_bits;
 pub use state::SearchState;
 pub use workers::{run, Progress};
 
-pub use crate::stages::{OnBegin, Stage, Stages};
+pub use crate::stages::{Stage, Stages};
 
 use crate::pack::PackHooks;
 
