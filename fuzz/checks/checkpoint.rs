@@ -6,8 +6,8 @@
 //! seeds were saved from, so their pools match and a damaged place or member is what gets
 //! tried) either packs a verified set or refuses, never panics.
 
+use magic_gen::hunt::repack;
 use magic_gen::pack::{PackCheckpoint, PackHooks};
-use magic_gen::search::repack;
 use magic_gen::{parse_interchange, verify};
 
 /// The set the seeds' checkpoints pack (magic-gen/tests/data/published-black-87988.txt).

@@ -11,9 +11,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+use magic_gen::hunt::repack;
 use magic_gen::pack::{PackHooks, PackSettings};
 use magic_gen::read_set_file;
-use magic_gen::search::repack;
 
 /// Annealing moves of the measured packing.
 const MOVES: u64 = 2_000;

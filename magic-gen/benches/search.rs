@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use magic_gen::search::{search, Options, Progress};
+use magic_gen::hunt::{run, Hooks};
+use magic_gen::search::{Options, SearchOutcome, SearchState};
 use magic_gen::{verify, Variant};
 
 /// Standard-bit fancy magics from `seed` on one thread.
@@ -24,6 +25,15 @@ fn config(seed: u64) -> Options {
     options.scan.seed = seed;
     options.limits.threads = 1;
     options
+}
+
+/// Returns the hunt of `options`, which ends with `verify` and fails if the set does not
+/// verify.
+fn hunt(options: &Options) -> SearchOutcome {
+    let mut state = SearchState::new(options).expect("a fancy search");
+    let hunted = run(&mut state, &[], &options.limits, true, Hooks::default())
+        .expect("standard bits always succeed");
+    hunted.outcome
 }
 
 fn fancy_standard_bits<M: Measurement + 'static>(c: &mut Criterion<M>, label: &str) {
@@ -38,9 +48,7 @@ fn fancy_standard_bits<M: Measurement + 'static>(c: &mut Criterion<M>, label: &s
     for seed in 1u64..=10 {
         group.bench_function(format!("seed {seed}"), |b| {
             b.iter(|| {
-                // `search` ends with `verify` and fails if the set does not verify.
-                let outcome = search(black_box(&config(seed)), &Progress::default())
-                    .expect("standard bits always succeed");
+                let outcome = hunt(black_box(&config(seed)));
                 black_box(outcome.report.table_len)
             })
         });
@@ -48,7 +56,7 @@ fn fancy_standard_bits<M: Measurement + 'static>(c: &mut Criterion<M>, label: &s
     group.finish();
 
     // The verification alone, to split the figure above.
-    let set = search(&config(1), &Progress::default()).unwrap().set;
+    let set = hunt(&config(1)).set;
     c.bench_function(&format!("verify fancy set, {label}"), |b| {
         b.iter(|| black_box(verify(black_box(&set)).is_ok()))
     });

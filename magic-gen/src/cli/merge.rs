@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
+use magic_gen::hunt;
 use magic_gen::pack::{PackCheckpoint, PackHooks};
-use magic_gen::search::{self, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::search::{self, Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
@@ -73,14 +74,19 @@ fn merge_shards(
     states: &[SearchState],
 ) -> Result<(SearchState, Vec<String>), String> {
     let mut merged = search::merge(states).map_err(|e| {
-        let path = &args.states[e.state];
+        let Error::Merge {
+            state, with, line, ..
+        } = &e
+        else {
+            return e.to_string();
+        };
+        let path = &args.states[*state];
         // Read again for the line at fault: the parsed state keeps no line numbers.
-        let line = e
-            .line
+        let line = line
             .as_deref()
             .and_then(|key| line_of(&fs::read(path).ok()?, key));
         let place = line.map_or(show(path), |l| format!("{}:{l}", show(path)));
-        let with = show(&args.states[e.with]);
+        let with = show(&args.states[*with]);
         format!("{place}: cannot merge with {with}: {e}")
     })?;
     let count = states[0].scan.shard.count;
@@ -164,7 +170,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     };
     let outcome = shown
         .watch(None, args.progress.every(), || {
-            search::finish(&merged, &limits, &[], &mut hooks)
+            hunt::finish(&merged, &limits, &[], &mut hooks)
         })
         .map_err(|e| e.to_string())?;
     let (count, partial) = (

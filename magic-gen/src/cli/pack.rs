@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
+use magic_gen::hunt;
 use magic_gen::pack::{PackCheckpoint, PackHooks, PackMismatch, PackSettings};
-use magic_gen::search::{self, Error, SearchOutcome, Stage};
+use magic_gen::search::{Error, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
@@ -235,7 +236,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let from = resume.as_deref().unwrap_or(&[]);
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
-            search::repack(&set, &settings, from, &mut hooks)
+            hunt::repack(&set, &settings, from, &mut hooks)
         })
         .map_err(|e| match (e, &args.resume) {
             (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),

@@ -1,10 +1,12 @@
-//! The hunt as the CLI runs it, for programs that drive hunts through the library: its
-//! stages from a state to a verified set with their resume, shard and checkpoint rules
-//! ([`run`]), and the named record hunts ([`Preset`]) beside each variant's defaults
-//! ([`crate::search::Options::for_variant`]).
+//! The hunt as the CLI runs it, for programs that drive hunts through the library: the one
+//! entry that runs a hunt from its state to a verified set, with its resume, shard and
+//! checkpoint rules ([`run`]); the finishing of a state scanned elsewhere, the merge of a
+//! hunt's shards ([`finish`]); a set packed again ([`repack`]); and the named record hunts
+//! ([`Preset`]) beside each variant's defaults ([`crate::search::Options::for_variant`]).
 
 mod pipeline;
 mod presets;
 
+pub use crate::search::finish::{finish, repack};
 pub use pipeline::{run, Hooks, Hunted};
 pub use presets::Preset;

@@ -28,7 +28,7 @@ pub(crate) struct PackSquare {
 ///
 /// ```
 /// use magic_gen::pack::{PackCheckpoint, PackHooks, PackSettings};
-/// use magic_gen::search::repack;
+/// use magic_gen::hunt::repack;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
@@ -72,7 +72,8 @@ pub struct PackCheckpoint {
 ///
 /// ```
 /// use magic_gen::pack::{PackHooks, PackSettings};
-/// use magic_gen::search::{repack, Error};
+/// use magic_gen::hunt::repack;
+/// use magic_gen::search::Error;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;

@@ -31,7 +31,7 @@ pub type SavePack<'a> = (Duration, &'a mut dyn FnMut(&[PackCheckpoint]));
 /// ```
 /// use std::sync::atomic::{AtomicBool, Ordering};
 /// use magic_gen::pack::{PackHooks, PackProgress, PackSettings};
-/// use magic_gen::search::repack;
+/// use magic_gen::hunt::repack;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;

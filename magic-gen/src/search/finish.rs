@@ -23,11 +23,14 @@ use super::table::{EpochTable, SquareData};
 /// A finished search: a verified set, with the targets that did not reach the requested bits.
 ///
 /// ```
-/// use magic_gen::search::{search, Options, Progress};
+/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::search::{Options, SearchState};
 /// use magic_gen::{render_set_file, Provenance, Variant};
 /// use std::path::Path;
 ///
-/// let outcome = search(&Options::for_variant(Variant::Plain), &Progress::default())?;
+/// let options = Options::for_variant(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?.outcome;
 /// // Verified already: the report of every square's slots, and the set ready to write.
 /// let used: usize = outcome.report.squares.iter().flatten().map(|s| s.used).sum();
 /// assert!(outcome.report.slots_used <= used);
@@ -229,16 +232,20 @@ pub(crate) fn polished(
 /// polish leaves the finds not yet climbed as scanned, the packing keeps its best layout;
 /// the set is verified all the same.
 ///
+/// What `magic-gen merge` runs on the merged state of a hunt's shards (the scan is theirs);
+/// [`crate::hunt::run`] runs it after its scan.
+///
 /// ```
+/// use magic_gen::hunt::finish;
 /// use magic_gen::pack::PackHooks;
-/// use magic_gen::search::{finish, run, Limits, Options, Progress, SearchState};
+/// use magic_gen::search::{Limits, Options, SearchState};
 /// use magic_gen::Variant;
 ///
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// run(&mut state, &options.limits, &Progress::default(), None);
+/// // Not scanned: every square falls back to the first magic of its stream.
+/// let state = SearchState::new(&Options::for_variant(Variant::Plain))?;
 /// let outcome = finish(&state, &Limits::default(), &[], &mut PackHooks::default())?;
-/// assert!(outcome.unmet.is_empty() && outcome.pack.is_empty());
+/// assert!(magic_gen::verify(&outcome.set).is_ok());
+/// assert!(outcome.pack.is_empty());
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 pub fn finish(
@@ -363,8 +370,8 @@ fn outcome(
 /// an older version, to this packer.
 ///
 /// ```
+/// use magic_gen::hunt::repack;
 /// use magic_gen::pack::{PackHooks, PackSettings};
-/// use magic_gen::search::repack;
 ///
 /// // The published black magics (Annuss and Fiekas), packed again by this packer.
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");

@@ -2,52 +2,25 @@
 
 use crate::geometry::square_name;
 
+use super::options::Error;
 use super::state::{Job, Scan, SearchState};
 
-/// Why shard states do not merge: which state is at fault, the line of its file that shows
-/// it, and how it differs from the first state.
-///
-/// ```
-/// use magic_gen::search::{merge, Options, SearchState};
-/// use magic_gen::Variant;
-///
-/// // Shards of one search share their seed: these are two searches.
-/// let mut options = Options::for_variant(Variant::Plain);
-/// let first = SearchState::new(&options)?;
-/// options.scan.seed = 2;
-/// let second = SearchState::new(&options)?;
-/// let refused = merge(&[first, second]).unwrap_err();
-/// assert_eq!((refused.state, refused.line.as_deref()), (1, Some("seed")));
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MergeError {
-    /// Index of the state at fault among those merged.
-    pub state: usize,
-    /// Index of the state it was compared with (the first, or an earlier one of the same shard).
-    pub with: usize,
-    /// How the line at fault starts (`"seed"`, `"job rook e4"`), for [`crate::line_of`]; `None`
-    /// when the state as a whole is at fault.
-    pub line: Option<String>,
-    /// How it differs.
-    pub message: String,
+/// Why shard states do not merge: the fields of [`Error::Merge`].
+struct MergeError {
+    state: usize,
+    with: usize,
+    line: Option<String>,
+    message: String,
 }
-
-impl std::fmt::Display for MergeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for MergeError {}
 
 /// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
 /// distinct shards of the same count. Each job keeps the best finds of all shards by
 /// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
 ///
 /// ```
+/// use magic_gen::hunt::{self, Hooks};
 /// use magic_gen::pack::PackHooks;
-/// use magic_gen::search::{finish, merge, run, Options, Progress, SearchState};
+/// use magic_gen::search::{merge, Error, Options, SearchState};
 /// use magic_gen::search::state::Shard;
 /// use magic_gen::Variant;
 ///
@@ -57,15 +30,34 @@ impl std::error::Error for MergeError {}
 /// for index in 0..2 {
 ///     options.scan.shard = Shard { index, count: 2 };
 ///     let mut state = SearchState::new(&options)?;
-///     run(&mut state, &options.limits, &Progress::default(), None);
+///     hunt::run(&mut state, &[], &options.limits, false, Hooks::default())?;
 ///     shards.push(state);
 /// }
 /// let merged = merge(&shards)?;
 /// assert_eq!(merged.jobs_left(), 0);
-/// finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// let whole = hunt::finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
+///
+/// // Shards of one search share their seed: these are two searches.
+/// options.scan.seed = 2;
+/// let other = SearchState::new(&options)?;
+/// let Err(Error::Merge { state, line, .. }) = merge(&[merged, other]) else {
+///     panic!("two searches merged");
+/// };
+/// assert_eq!((state, line.as_deref()), (1, Some("seed")));
+/// # let _ = whole;
+/// # Ok::<(), magic_gen::search::Error>(())
 /// ```
-pub fn merge(states: &[SearchState]) -> Result<SearchState, MergeError> {
+pub fn merge(states: &[SearchState]) -> Result<SearchState, Error> {
+    merge_states(states).map_err(|e| Error::Merge {
+        state: e.state,
+        with: e.with,
+        line: e.line,
+        message: e.message,
+    })
+}
+
+/// Returns the merge of `states`, as [`merge`] does, or why they do not merge.
+fn merge_states(states: &[SearchState]) -> Result<SearchState, MergeError> {
     let Some(first) = states.first() else {
         return Err(MergeError {
             state: 0,

@@ -5,7 +5,8 @@
 //! and a time budget is shared fairly. A job's result depends only on which blocks it
 //! scanned, never on threads or timing, so the same seed and [`Options`] give the same set;
 //! a time budget (or Ctrl-C) only decides when scanning stops. The scan's [`SearchState`]
-//! is what checkpoints, resumes and shard merges work on; [`finish`] turns it into a
+//! is what checkpoints, resumes and shard merges work on; [`crate::hunt::run`] scans it and
+//! [`crate::hunt::finish`] turns it into a
 //! verified set, packing fixed-shift pools into one table ([`crate::pack`]), which
 //! checkpoints and resumes too ([`crate::pack::PackCheckpoint`]).
 //!
@@ -21,7 +22,7 @@
 
 mod candidates;
 mod climb;
-mod finish;
+pub(crate) mod finish;
 mod merge;
 mod options;
 mod slots;
@@ -29,16 +30,16 @@ pub mod state;
 mod table;
 mod workers;
 
-pub use finish::{finish, repack, SearchOutcome};
-pub use merge::{merge, MergeError};
+pub(crate) use finish::finish;
+pub use finish::SearchOutcome;
+pub use merge::merge;
 pub use options::{Error, Limits, Options, PolishSettings};
 pub(crate) use state::allowed_bits;
 pub use state::SearchState;
-pub use workers::{run, Progress};
+pub(crate) use workers::run;
+pub use workers::Progress;
 
 pub use crate::stages::{Stage, Stages};
-
-use crate::pack::PackHooks;
 
 #[cfg(test)]
 pub(crate) use {
@@ -52,25 +53,16 @@ pub(crate) use {
     workers::Checkpoint,
 };
 
-/// Searches the set `options` describe: a fresh state scanned within `options.limits`
-/// (threads, seconds), then finished (polished and packed), reporting through `progress`.
-///
-/// ```
-/// use magic_gen::search::{search, Options, Progress};
-/// use magic_gen::{verify, Variant};
-///
-/// // Plain magics: 12 and 9 bits, one array per square; the same seed, the same set.
-/// let outcome = search(&Options::for_variant(Variant::Plain), &Progress::default())?;
-/// assert!(verify(&outcome.set).is_ok());
-/// assert!(outcome.report.table_len <= 64 * 4096 + 64 * 512);
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-pub fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, Error> {
+/// Returns the set `options` describe: a fresh state scanned within `options.limits`
+/// (threads, seconds), then finished, reporting through `progress`. The crate's tests'
+/// short hand for `crate::hunt::run`'s scan and finish.
+#[cfg(test)]
+pub(crate) fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, Error> {
     let mut state = SearchState::new(options)?;
     run(&mut state, &options.limits, progress, None);
-    let mut hooks = PackHooks {
+    let mut hooks = crate::pack::PackHooks {
         threads: options.limits.threads,
-        ..PackHooks::default()
+        ..crate::pack::PackHooks::default()
     };
     finish(&state, &options.limits, &[], &mut hooks)
 }

@@ -45,8 +45,9 @@ pub struct Limits {
 /// Everything one search asks for.
 ///
 /// ```
+/// use magic_gen::hunt::{run, Hooks};
 /// use magic_gen::pack::PackSettings;
-/// use magic_gen::search::{search, Options, PolishSettings, Progress};
+/// use magic_gen::search::{Options, PolishSettings, SearchState};
 /// use magic_gen::search::state::Budget;
 /// use magic_gen::Variant;
 ///
@@ -57,7 +58,8 @@ pub struct Limits {
 /// options.scan.pool = 2;
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
-/// let outcome = search(&options, &Progress::default())?;
+/// let mut state = SearchState::new(&options)?;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?.outcome;
 /// // A packed variant: the checkpoint of its one packing, every move made.
 /// assert!(outcome.pack.len() == 1 && outcome.pack[0].finished());
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -173,6 +175,20 @@ pub enum Error {
     /// The pack checkpoint to resume from belongs to another packing: its line at fault
     /// and what differs.
     Checkpoint(PackMismatch),
+    /// Shard states that do not merge: which state is at fault, the line of its file that
+    /// shows it, and how it differs.
+    Merge {
+        /// Index of the state at fault among those merged.
+        state: usize,
+        /// Index of the state it was compared with (the first, or an earlier one of the
+        /// same shard).
+        with: usize,
+        /// How the line at fault starts (`"seed"`, `"job rook e4"`), for
+        /// [`crate::line_of`]; `None` when the state as a whole is at fault.
+        line: Option<String>,
+        /// How it differs.
+        message: String,
+    },
 }
 
 impl core::fmt::Display for Error {
@@ -180,6 +196,7 @@ impl core::fmt::Display for Error {
         match self {
             Error::Search(what) => f.write_str(what),
             Error::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
+            Error::Merge { message, .. } => f.write_str(message),
         }
     }
 }

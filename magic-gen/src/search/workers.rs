@@ -15,13 +15,17 @@ use super::table::{EpochTable, SquareData};
 ///
 /// ```
 /// use std::sync::atomic::Ordering;
-/// use magic_gen::search::{search, Options, Progress};
+/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::search::{Options, Progress, SearchState};
 /// use magic_gen::Variant;
 ///
 /// // Counters another thread may read while the search runs (for a progress bar), and the
 /// // flag that stops it.
 /// let progress = Progress::default();
-/// search(&Options::for_variant(Variant::Plain), &progress)?;
+/// let options = Options::for_variant(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// let hooks = Hooks { progress: Some(&progress), ..Hooks::default() };
+/// run(&mut state, &[], &options.limits, true, hooks)?;
 /// assert_eq!(progress.done.load(Ordering::Relaxed), 128);
 /// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -186,30 +190,13 @@ impl Drop for PanicAlarm<'_> {
 }
 
 /// How often to save, and the function that saves a consistent copy of the state.
-pub type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
+pub(crate) type Checkpoint<'a> = (Duration, &'a mut dyn FnMut(&SearchState));
 
 /// Runs `state`'s unfinished jobs on `limits.threads` workers until every job is done,
 /// `limits.seconds` have passed or `progress.stop` is set. Every `checkpoint.0` it hands a
 /// consistent copy of the state to `checkpoint.1` (to be saved); the state is left
-/// consistent at any stop.
-///
-/// ```
-/// use std::time::Duration;
-/// use magic_gen::search::{run, Options, Progress, SearchState};
-/// use magic_gen::Variant;
-///
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// let progress = Progress::default();
-/// // A checkpoint every 10 seconds would save a copy of the state (here: keep its text).
-/// let mut saved = String::new();
-/// let mut save = |s: &SearchState| saved = s.to_text();
-/// run(&mut state, &options.limits, &progress, Some((Duration::from_secs(10), &mut save)));
-/// assert_eq!(state.jobs_left(), 0);
-/// assert!(saved.is_empty() || saved.starts_with("magic-gen-state"));
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-pub fn run(
+/// consistent at any stop. The scan stage of `crate::hunt::run`.
+pub(crate) fn run(
     state: &mut SearchState,
     limits: &Limits,
     progress: &Progress,
