@@ -35,6 +35,23 @@ pub struct Hooks<'a> {
 }
 
 /// A hunt's run: the verified set and what to save with the state.
+///
+/// ```
+/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::search::state::{Budget, Shard};
+/// use magic_gen::search::{Options, SearchState};
+/// use magic_gen::Variant;
+///
+/// // Shard 0 of 2 of a small black hunt, run for a merge: its pools packed greedily.
+/// let mut options = Options::for_variant(Variant::Black);
+/// options.scan.budget = Budget::Candidates(256);
+/// options.scan.shard = Shard { index: 0, count: 2 };
+/// let mut state = SearchState::new(&options)?;
+/// let hunted = run(&mut state, &[], &options.limits, false, Hooks::default())?;
+/// assert!(hunted.greedy && hunted.saved_pack.is_empty());
+/// assert!(magic_gen::verify(&hunted.outcome.set).is_ok());
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Hunted {
     /// The set, verified, and the time of each stage, the scan's first.
@@ -48,7 +65,7 @@ pub struct Hunted {
 }
 
 /// Runs the hunt of `state` within `limits`: the scan (resumed where the state left it),
-/// then the polish, pools, packing and verification of [`search::finish`]. The rules that
+/// then the polish, pools, packing and verification of [`crate::hunt::finish`]. The rules that
 /// make a stopped and resumed hunt end as one run does: `saved_pack` (saved with the state)
 /// resumes the packing unless the scan moved on, which makes it void; the state is saved
 /// at `hooks.save`'s intervals, before packing and at the end. A shard that writes no set
