@@ -6,9 +6,9 @@
 //! (feature `cli`) sit on top.
 //!
 //! Every core item is reached from the crate root (`magic_gen::verify`,
-//! `magic_gen::read_set_file`). A hunt's stages are modules: [`search`] scans and keeps
-//! pools (the scan's records in [`search::state`]), [`pack`] lays fixed-shift pools out in
-//! one table, with its settings and checkpoints. Private to the crate: `io`, every file read
+//! `magic_gen::read_set_file`). A hunt runs through [`hunt::run`]; its parts are modules:
+//! [`search`] the options, the scan's state (in [`search::state`]) and its progress,
+//! [`pack`] the packing's settings and checkpoints. Private to the crate: `io`, every file read
 //! or written (sets in the core; states and checkpoints with the search), and
 //! `annealing`, the rule the scan's clump climb and the packer share.
 
