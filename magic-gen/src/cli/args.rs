@@ -57,6 +57,7 @@ impl PackArgs {
             spread: self.pack_spread.unwrap_or(pack.spread),
             short_spans: self.short_spans || pack.short_spans,
             seeds: self.pack_seeds.unwrap_or(pack.seeds),
+            ..pack
         }
     }
 

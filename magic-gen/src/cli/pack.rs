@@ -11,7 +11,7 @@ use magic_gen::pack::{PackCheckpoint, PackHooks, PackMismatch, PackSettings};
 use magic_gen::search::{Error, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
-use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
+use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
     check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
     write_atomic, write_set,
@@ -31,6 +31,12 @@ pub struct PackCommandArgs {
     file: PathBuf,
     #[command(flatten)]
     pack: PackArgs,
+    /// Start from the set's own layout, not from the greedy pass: its squares in an order
+    /// whose first fits give that layout (where one does), annealed from a low temperature
+    /// so that its structure is kept. For a set packed well already, such as a record or a
+    /// published set.
+    #[arg(long, help_heading = PACKING)]
+    from_input: bool,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -213,6 +219,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     // recorded as if given.
     let settings = args.pack.apply(PackSettings {
         iterations: PackSettings::REPACK_MOVES,
+        from_input: args.from_input,
         ..PackSettings::default()
     });
     let shown = Shown::new();

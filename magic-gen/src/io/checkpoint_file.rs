@@ -12,17 +12,27 @@ use super::lines::{error, Fields, Lines, ReadError};
 /// The first line of a pack checkpoint file (`magic-gen pack --state`).
 const FILE_HEADER: &str = "magic-gen-pack 1";
 
+/// Returns `text` if `on`, else nothing: a flag written only when set.
+fn on(on: bool, text: &str) -> &str {
+    if on {
+        text
+    } else {
+        ""
+    }
+}
+
 impl PackCheckpoint {
     /// Appends the checkpoint's lines to `out`.
     pub(super) fn write_lines(&self, out: &mut String) {
         out.push_str(&format!(
-            "pack seed {} iterations {} negative-offsets {} spread {}{} pools {:#018x} squares {}\n",
+            "pack seed {} iterations {} negative-offsets {} spread {}{}{} pools {:#018x} squares {}\n",
             self.settings.seed,
             self.settings.iterations,
             u8::from(self.settings.negative_offsets),
             self.settings.spread,
-            // Written only when on, so checkpoints from before it read as they did.
-            if self.settings.short_spans { " short-spans 1" } else { "" },
+            // Written only when on, so checkpoints from before them read as they did.
+            on(self.settings.short_spans, " short-spans 1"),
+            on(self.settings.from_input, " from-input 1"),
             self.pools,
             self.squares.len()
         ));
@@ -163,6 +173,11 @@ impl PackCheckpoint {
             Some("1") => true,
             Some(v) => return Err(head.error(format!("short-spans must be 0 or 1, found '{v}'"))),
         };
+        let from_input = match head.optional("from-input") {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(v) => return Err(head.error(format!("from-input must be 0 or 1, found '{v}'"))),
+        };
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
         // A line without a seed count was written by a single packing.
@@ -236,6 +251,7 @@ impl PackCheckpoint {
                 spread,
                 short_spans,
                 seeds,
+                from_input,
             },
             pools,
             moves,

@@ -240,6 +240,8 @@ impl SearchState {
                         spread,
                         short_spans: flag(short)?,
                         seeds,
+                        // A search packs from its greedy pass.
+                        from_input: false,
                     };
                 }
                 ["job", p, s, bits, "next", next, "done", done] => {

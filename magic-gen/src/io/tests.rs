@@ -117,6 +117,17 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
     let state = "magic-gen-state 1\nvariant black\n";
     assert!(error(state).contains("this is a search state"));
     assert_eq!(through_text(&every[20]), every[20]);
+    // A packing from the input's layout says so on its line, and only then.
+    let mut warm = every[20].clone();
+    warm.settings.from_input = true;
+    let warm_text = PackCheckpoint::file_text(std::slice::from_ref(&warm));
+    assert!(warm_text.contains(" from-input 1 ") && !text.contains("from-input"));
+    assert_eq!(through_text(&warm), warm);
+    let e = error(&warm_text.replacen("from-input 1", "from-input 2", 1));
+    assert!(
+        e.starts_with("p.pack:2: from-input must be 0 or 1, found '2'"),
+        "{e}"
+    );
 }
 
 #[test]

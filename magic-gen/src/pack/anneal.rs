@@ -15,6 +15,11 @@ use super::settings::PackSettings;
 /// Temperatures of the packing annealing, in table slots, at the first and the last move.
 pub(super) const PACK_HOT: f64 = 300.0;
 pub(super) const PACK_COLD: f64 = 0.5;
+/// The first temperature of an annealing that starts from a given layout
+/// ([`PackSettings::from_input`]): hot enough to leave a local minimum, cool enough to
+/// keep the layout's structure, which [`PACK_HOT`] melts in the first moves (measured in
+/// docs/results/hunts.md, "Published sets repacked").
+pub(super) const PACK_WARM: f64 = 3.0;
 
 /// The annealing's random stream, counting its draws: the generator does not expose its
 /// state, so a checkpoint saves the count and a resume draws that many again (a few
@@ -78,14 +83,19 @@ impl<'a> Annealer<'a> {
     pub(super) fn new(layout: Layout<'a>, settings: &PackSettings) -> Annealer<'a> {
         let (seed, iterations, spread) = (settings.seed, settings.iterations, settings.spread);
         let len = layout.len();
+        let hot = if settings.from_input {
+            PACK_WARM
+        } else {
+            PACK_HOT
+        };
         Annealer {
             energy: Annealer::energy(&layout, spread),
             spread,
             rng: Draws::new(seed, 0),
             moves: 0,
             iterations,
-            temperature: PACK_HOT,
-            cool: cooling(PACK_HOT, PACK_COLD, iterations),
+            temperature: hot,
+            cool: cooling(hot, PACK_COLD, iterations),
             current: len,
             best_len: len,
             best_order: layout.order.clone(),

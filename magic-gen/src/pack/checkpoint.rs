@@ -170,11 +170,17 @@ fn settings_differ(saved: &PackSettings, given: &PackSettings) -> String {
             "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
             saved.spread, given.spread
         )
-    } else {
+    } else if saved.short_spans != given.short_spans {
         format!(
             "the checkpoint packs {} --short-spans, this run {} them",
             with(saved.short_spans),
             with(given.short_spans)
+        )
+    } else {
+        format!(
+            "the checkpoint packs {} --from-input, this run {} it",
+            with(saved.from_input),
+            with(given.from_input)
         )
     }
 }

@@ -33,6 +33,38 @@ pub(super) fn pack_in_order(
     (choice, table.len)
 }
 
+/// Returns the squares that have a pool and a start in `starts` (the start of the first
+/// used slot of each square's first member), in an order whose first fits put each at its
+/// start where some order does: at each step, of the squares left, the one of the lowest
+/// start whose first fit is its start, or where none is, the one of the lowest start (it
+/// goes where it fits). Squares with a pool and no start come last, in square order.
+pub(super) fn input_order(
+    pools: &[Vec<Pattern>],
+    starts: &[Option<usize>],
+    negative_offsets: bool,
+) -> Vec<usize> {
+    let start = |i: usize| starts.get(i).copied().flatten();
+    let (mut left, unstarted): (Vec<usize>, Vec<usize>) = (0..pools.len())
+        .filter(|&i| !pools[i].is_empty())
+        .partition(|&i| start(i).is_some());
+    left.sort_by_key(|&i| (start(i), i));
+    let mut table = Table::new();
+    let mut order = Vec::with_capacity(pools.len());
+    while !left.is_empty() {
+        let fit =
+            |i: usize| table.first_fit(&pools[i][0], pools[i][0].lowest_start(negative_offsets));
+        let at = left
+            .iter()
+            .position(|&i| Some(fit(i)) == start(i))
+            .unwrap_or(0);
+        let i = left.remove(at);
+        table.place(&pools[i][0], fit(i));
+        order.push(i);
+    }
+    order.extend(unstarted);
+    order
+}
+
 /// A packing being improved: the order squares are placed in, each square's pool member,
 /// and where first fit put each one. The order and the members decide the layout; the
 /// starts follow from them.

@@ -46,34 +46,32 @@ pub use run::{PackHooks, PackProgress};
 pub use settings::PackSettings;
 
 use checkpoint::{pools_digest, PackKey};
+use layout::input_order;
 use seeds::pack_seeds;
 
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
 /// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by
-/// longest shortest extent, each at the lowest fitting place of the pool member that grows the
-/// table least), then per seed of `settings` (see [`PackSettings::seeds`]) its
+/// longest shortest extent, or with [`PackSettings::from_input`] in the order that gives
+/// the layout of `starts`, each square's first used slot; each at the lowest fitting place
+/// of the pool member that grows the table least), then per seed of `settings` (see [`PackSettings::seeds`]) its
 /// `settings.iterations` moves of annealing the order and the members, or the moves left
 /// after its section of `resume`, a checkpoint of the same settings (empty: none). Returns
 /// the set of the shortest best layout met (ties: the lowest seed) and each packing's
 /// checkpoint after its last move (fewer moves than asked if `hooks.stop` was set). The
-/// result depends only on the pools and `settings`, never on the threads or on where a
-/// run was stopped and resumed.
+/// result depends only on the pools, `starts` and `settings`, never on the threads or on
+/// where a run was stopped and resumed.
 pub(crate) fn pack(
     variant: Variant,
-    pools: &[Vec<Pattern>],
+    (pools, starts): (&[Vec<Pattern>], &[Option<usize>]),
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
-    // Longest shortest extent first (first-fit decreasing); ties by square, for a
-    // deterministic order.
-    let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
-    order.sort_by_key(|&i| {
-        (
-            core::cmp::Reverse(pools[i].iter().map(|p| p.extent()).min()),
-            i,
-        )
-    });
+    let order = if settings.from_input && !starts.is_empty() {
+        input_order(pools, starts, settings.negative_offsets)
+    } else {
+        widest_first(pools)
+    };
     let key = PackKey {
         settings: *settings,
         pools: pools_digest(variant, pools),
@@ -93,6 +91,19 @@ pub(crate) fn pack(
         }
     }
     Ok((set, checkpoints))
+}
+
+/// Returns the squares with a pool, longest shortest extent first (first-fit decreasing);
+/// ties by square, for a deterministic order.
+fn widest_first(pools: &[Vec<Pattern>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pools.len()).filter(|&i| !pools[i].is_empty()).collect();
+    order.sort_by_key(|&i| {
+        (
+            core::cmp::Reverse(pools[i].iter().map(|p| p.extent()).min()),
+            i,
+        )
+    });
+    order
 }
 
 #[cfg(test)]

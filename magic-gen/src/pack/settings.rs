@@ -15,6 +15,7 @@
 ///     spread: 0.03,
 ///     short_spans: true,
 ///     seeds: 1,
+///     from_input: false,
 /// };
 /// assert!(PackSettings::valid_spread(white.spread));
 /// ```
@@ -37,6 +38,12 @@ pub struct PackSettings {
     /// Packings of the same pools, seeded `seed` to `seed + seeds - 1`, of which the
     /// shortest table is kept, ties to the lowest seed (`--pack-seeds`; at least 1).
     pub seeds: u64,
+    /// Start from the layout of the set being packed again, not from the greedy pass, and
+    /// anneal it cool so that its structure is kept (`magic-gen pack --from-input`): the
+    /// squares in an order whose first fits give that layout where one does. Only a
+    /// packing given a layout ([`crate::hunt::repack`]) has one to start from; a search's
+    /// packing starts from the greedy pass whatever this says.
+    pub from_input: bool,
 }
 
 impl PackSettings {
@@ -73,7 +80,7 @@ impl PackSettings {
 
 impl Default for PackSettings {
     /// Seed 1, the greedy layout alone, offsets from 0, judged by length, spans as packed,
-    /// one packing.
+    /// one packing, from the greedy pass.
     fn default() -> Self {
         PackSettings {
             seed: 1,
@@ -82,6 +89,7 @@ impl Default for PackSettings {
             spread: 0.0,
             short_spans: false,
             seeds: 1,
+            from_input: false,
         }
     }
 }

@@ -6,7 +6,8 @@ use std::time::Duration;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::index::Variant;
+use crate::geometry::{relevant_mask, subsets, Piece};
+use crate::index::{table_index, Variant};
 use crate::set::MagicSet;
 
 use super::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
@@ -30,6 +31,31 @@ pub(crate) fn random_pools(seed: u64) -> Vec<Vec<Pattern>> {
         .collect()
 }
 
+/// Returns the published black magics (tests/data) as one-member pools, with each square's
+/// start (its first used slot) in their own layout.
+pub(crate) fn published_black_pools() -> (Vec<Vec<Pattern>>, Vec<Option<usize>>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published-black-87988.txt"
+    );
+    let set = crate::read_set_file(std::path::Path::new(path))
+        .expect("test data")
+        .0;
+    let (mut pools, mut starts) = (Vec::new(), Vec::new());
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let e = set.entries[piece.index()][sq as usize];
+            let mask = relevant_mask(piece, sq);
+            let used = subsets(mask)
+                .map(|occ| table_index(set.variant, occ, mask, e.magic, e.bits, 0) as u32);
+            let p = Pattern::new(e.magic, e.bits, used);
+            starts.push(Some((e.offset + p.first as i64) as usize));
+            pools.push(vec![p]);
+        }
+    }
+    (pools, starts)
+}
+
 /// Returns the packing of `iterations` moves seeded 9.
 pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
     PackSettings {
@@ -39,6 +65,7 @@ pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
         spread: 0.0,
         short_spans: false,
         seeds: 1,
+        from_input: false,
     }
 }
 
@@ -97,7 +124,7 @@ pub(crate) fn saving_every(
         threads,
         ..PackHooks::default()
     };
-    let (set, end) = pack(Variant::Black, pools, &settings, resume, &mut hooks)?;
+    let (set, end) = pack(Variant::Black, (pools, &[]), &settings, resume, &mut hooks)?;
     Ok((set, saved, end))
 }
 

@@ -296,7 +296,7 @@ pub fn finish(
             )));
         }
         let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
-        let mut outcome = pack_pools(variant, &pools, &limits.pack, resume, hooks, stages)?;
+        let mut outcome = pack_pools((variant, &pools, &[]), &limits.pack, resume, hooks, stages)?;
         outcome.polish = climbs;
         return Ok(outcome);
     } else {
@@ -394,22 +394,27 @@ pub fn repack(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
         )));
     }
-    let mut pools = Vec::with_capacity(128);
+    let (mut pools, mut starts) = (Vec::with_capacity(128), Vec::with_capacity(128));
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let e = set.entries[piece.index()][sq as usize];
             let data = SquareData::new(piece, sq, variant);
-            pools.push(vec![pattern(&data, e.magic, e.bits)]);
+            let p = pattern(&data, e.magic, e.bits);
+            // Where the set has its first used index: never below 0 in a verified set.
+            starts.push(usize::try_from(e.offset + p.first as i64).ok());
+            pools.push(vec![p]);
         }
     }
-    pack_pools(variant, &pools, settings, resume, hooks, Vec::new())
+    let input = (variant, pools.as_slice(), starts.as_slice());
+    pack_pools(input, settings, resume, hooks, Vec::new())
 }
 
-/// Returns the outcome of packing `pools` as `settings` say, going on from `resume` unless
-/// it is empty, with the packing's and the verification's times after `stages`.
+/// Returns the outcome of packing `pools` of `variant` as `settings` say (from the layout
+/// of `starts`, each square's first used slot, if it asks and they are given), going on
+/// from `resume` unless it is empty, with the packing's and the verification's times after
+/// `stages`.
 fn pack_pools(
-    variant: Variant,
-    pools: &[Vec<Pattern>],
+    (variant, pools, starts): (Variant, &[Vec<Pattern>], &[Option<usize>]),
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
@@ -419,7 +424,7 @@ fn pack_pools(
         // Its moves are counted in `hooks.progress`.
         stages.begin(Stage::Packing, 0);
     }
-    let (packed, packing) = timed(|| pack(variant, pools, settings, resume, hooks));
+    let (packed, packing) = timed(|| pack(variant, (pools, starts), settings, resume, hooks));
     let (set, end) = packed.map_err(Error::Checkpoint)?;
     stages.push(("packing", packing));
     outcome(set, Vec::new(), end, stages, hooks.stages)

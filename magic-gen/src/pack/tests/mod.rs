@@ -11,7 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::anneal::Annealer;
 use super::checkpoint::pools_digest;
 use super::fit::Table;
-use super::layout::{pack_in_order, Layout};
+use super::layout::{input_order, pack_in_order, Layout};
 use super::test_support::*;
 use crate::annealing::metropolis;
 
@@ -221,6 +221,89 @@ fn every_move_leaves_each_square_at_its_first_fit() {
         }
         assert!(changed > 100, "only {changed} moves changed the layout");
     }
+}
+
+#[test]
+fn the_input_order_gives_back_any_layout_of_first_fits() {
+    // Layouts that first fit gives for random orders, one member per square: the order
+    // found from their starts alone places every square where it was.
+    for (seed, negative_offsets) in [(11, false), (12, true), (13, false)] {
+        let pools: Vec<Vec<Pattern>> = random_pools(seed)
+            .into_iter()
+            .map(|mut pool| vec![pool.swap_remove(seed as usize % pool.len())])
+            .collect();
+        let mut order: Vec<usize> = (0..pools.len()).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for i in (1..order.len()).rev() {
+            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+        let laid = Layout::new(
+            &pools,
+            order.clone(),
+            vec![0; pools.len()],
+            negative_offsets,
+        );
+        let mut starts = vec![None; pools.len()];
+        for (at, &sq) in laid.order.iter().enumerate() {
+            starts[sq] = Some(laid.start[at]);
+        }
+        let found = input_order(&pools, &starts, negative_offsets);
+        let again = Layout::new(
+            &pools,
+            found.clone(),
+            vec![0; pools.len()],
+            negative_offsets,
+        );
+        assert_eq!(again.choices(), laid.choices(), "seed {seed}");
+        // Not merely the order it was made with.
+        assert_ne!(found, order, "seed {seed}");
+        // A square without a start comes last; one without a pool not at all.
+        let mut fewer = starts.clone();
+        fewer[3] = None;
+        let mut pools_short = pools.clone();
+        pools_short[5].clear();
+        let partial = input_order(&pools_short, &fewer, negative_offsets);
+        assert_eq!(partial.last(), Some(&3));
+        assert_eq!(partial.len(), pools.len() - 1);
+        assert!(!partial.contains(&5));
+    }
+}
+
+#[test]
+fn a_packing_from_the_input_starts_from_its_layout_and_never_ends_longer() {
+    // The published black magics: first fit in their offsets' order is shorter than
+    // their own layout, so the order found from it packs shorter than the greedy pass.
+    let (pools, starts) = published_black_pools();
+    let greedy_order = super::widest_first(&pools);
+    let greedy = Layout::new(&pools, greedy_order, vec![0; 128], false).len();
+    let input = Layout::new(
+        &pools,
+        input_order(&pools, &starts, false),
+        vec![0; 128],
+        false,
+    );
+    assert!(
+        input.len() < 87_988 && input.len() < greedy,
+        "{} {greedy}",
+        input.len()
+    );
+    let stop = AtomicBool::new(false);
+    let warm = PackSettings {
+        from_input: true,
+        ..packing_seeded(1, 300)
+    };
+    let mut hooks = PackHooks {
+        stop: Some(&stop),
+        ..PackHooks::default()
+    };
+    let (set, end) = pack(Variant::Black, (&pools, &starts), &warm, &[], &mut hooks).unwrap();
+    assert!(table_len(&pools, &set) <= input.len());
+    assert_no_slot_shared(&pools, &set);
+    // Its first temperature is the warm one, kept in the checkpoint.
+    assert!(f64::from_bits(end[0].temperature) < super::anneal::PACK_WARM);
+    // Without starts, the setting packs from the greedy pass as a search does.
+    let cold = pack(Variant::Black, (&pools, &[]), &warm, &[], &mut hooks).unwrap();
+    assert_ne!(cold.0, set);
 }
 
 #[test]
