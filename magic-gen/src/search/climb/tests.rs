@@ -154,7 +154,7 @@ fn a_density_climb_keeps_moves_that_do_not_cost_more_until_patience_runs_out() {
     let cost = |(used, span): (u32, u32)| pack_cost(used, span);
     let start_cost = cost(table.measure(&entries, start, bits).unwrap());
     let mut results = Vec::new();
-    for patience in [1, 3, 5, 40] {
+    for patience in [1, 3, 5, 40, 1000] {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(patience.into());
         let before = rng.clone();
         let (magic, measured) = density_climb(
@@ -180,6 +180,9 @@ fn a_density_climb_keeps_moves_that_do_not_cost_more_until_patience_runs_out() {
             (0x0002_08a0_1941_0028, 548, 3),
             (0x8002_08a0_1941_0028, 508, 8),
             (0x5482_0884_19f4_e89e, 377, 132),
+            // More moves than the start's cost plus the patience: a bound of (cost + 1) x
+            // patience, not one of cost + 1 + patience.
+            (0x1480_4010_23df_c373, 97, 2920),
         ]
     );
 }
