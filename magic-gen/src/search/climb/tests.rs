@@ -1,7 +1,23 @@
 //! The climbs' moves against what they promise: which bits flip and how often, counted over
-//! every value of the random bits a move reads.
+//! every value of the random bits a move reads. Then the climbs on small inputs with small
+//! patience, each result pinned (from this version's climbs: a change to a climb's
+//! improvement test, stale counter, stop test or bound moves them) beside what each climb
+//! promises; milliseconds each, so a broken climb fails here long before it would run to
+//! its bound in the hunts.
 
-use super::{flip_one_or_two, flip_one_to_three};
+use std::sync::atomic::AtomicBool;
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{
+    climb, climbs_per_block, clump_climb, density_climb, flip_one_or_two, flip_one_to_three,
+    stopped, CLIMB_PATIENCE,
+};
+use crate::geometry::Piece;
+use crate::index::Variant;
+use crate::search::candidates::sparse_candidate;
+use crate::search::{pack_cost, EpochTable, SquareData};
 
 /// Returns, over every `r` below `2^bits`, how many moves of `flip` changed 0, 1, 2 and 3
 /// bits of `magic`, and how often each of the 64 bits changed.
@@ -66,4 +82,222 @@ fn flip_one_to_three_flips_one_two_or_three_bits_in_3_3_2_eighths() {
             flip_one_to_three(magic, 0x1_2345)
         );
     }
+}
+
+/// Returns the entries of `piece` on `sq` keyed for `variant`, a table of `bits` index
+/// bits, and the first sparse candidate of seed `seed` that `accept` takes.
+fn square(
+    variant: Variant,
+    piece: Piece,
+    sq: u8,
+    bits: u8,
+    seed: u64,
+    accept: impl Fn(&mut EpochTable, &[(u64, u8)], u64) -> bool,
+) -> (Vec<(u64, u8)>, EpochTable, u64) {
+    let entries = SquareData::new(piece, sq, variant).entries();
+    let mut table = EpochTable::new(bits);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let start = (0..1_000_000)
+        .map(|_| sparse_candidate(&mut rng))
+        .find(|&m| accept(&mut table, &entries, m))
+        .expect("no candidate in a million");
+    (entries, table, start)
+}
+
+/// Returns how many words `after` drew since it was `before`: the moves a climb made
+/// (density and reduced-bits climbs draw one a move).
+fn draws(before: &Xoshiro256PlusPlus, after: &Xoshiro256PlusPlus) -> u64 {
+    let mut rng = before.clone();
+    for n in 0..10_000_000 {
+        if &rng == after {
+            return n;
+        }
+        rng.next_u64();
+    }
+    panic!("more than ten million draws");
+}
+
+#[test]
+fn stopped_looks_at_the_flag_every_1024_moves() {
+    let (set, unset) = (AtomicBool::new(true), AtomicBool::new(false));
+    for moves in [0, 1024, 4096] {
+        assert!(stopped(Some(&set), moves));
+        assert!(!stopped(Some(&unset), moves));
+        assert!(!stopped(None, moves));
+    }
+    for moves in [1, 512, 1023, 1025] {
+        assert!(!stopped(Some(&set), moves));
+    }
+}
+
+#[test]
+fn climbs_per_block_evaluate_4096_occupancies_a_move() {
+    for popcount in 5..=12u8 {
+        assert_eq!(climbs_per_block(popcount) << popcount, 4096, "{popcount}");
+    }
+    assert_eq!(climbs_per_block(13), 1);
+}
+
+/// A black bishop on c1 (5 mask bits, fixed 9 index bits) from its first valid sparse
+/// candidate of seed 7.
+fn black_bishop() -> (Vec<(u64, u8)>, EpochTable, u64) {
+    let bits = Variant::Black.default_bits(Piece::Bishop, 2);
+    square(Variant::Black, Piece::Bishop, 2, bits, 7, |t, e, m| {
+        t.measure(e, m, bits).is_some()
+    })
+}
+
+#[test]
+fn a_density_climb_keeps_moves_that_do_not_cost_more_until_patience_runs_out() {
+    let (entries, mut table, start) = black_bishop();
+    let bits = Variant::Black.default_bits(Piece::Bishop, 2);
+    let cost = |(used, span): (u32, u32)| pack_cost(used, span);
+    let start_cost = cost(table.measure(&entries, start, bits).unwrap());
+    let mut results = Vec::new();
+    for patience in [1, 3, 5, 40, 1000] {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(patience.into());
+        let before = rng.clone();
+        let (magic, measured) = density_climb(
+            &entries,
+            bits,
+            start,
+            &mut rng,
+            &mut table,
+            (patience, None),
+        );
+        // What it returns is the magic's own measure, never dearer than the start.
+        assert_eq!(table.measure(&entries, magic, bits), Some(measured));
+        assert!(cost(measured) <= start_cost);
+        let moves = draws(&before, &rng);
+        assert!(moves >= u64::from(patience));
+        results.push((magic, cost(measured), moves));
+    }
+    assert_eq!(start_cost, 548);
+    assert_eq!(
+        results,
+        [
+            (0x0002_08a0_1141_2028, 546, 2),
+            (0x0002_08a0_1941_0028, 548, 3),
+            (0x8002_08a0_1941_0028, 508, 8),
+            (0x5482_0884_19f4_e89e, 377, 132),
+            // More moves than the start's cost plus the patience: a bound of (cost + 1) x
+            // patience, not one of cost + 1 + patience.
+            (0x1480_4010_23df_c373, 97, 2920),
+        ]
+    );
+}
+
+#[test]
+fn a_density_climb_from_an_invalid_start_or_told_to_stop_returns_at_once() {
+    let (entries, mut table, start) = black_bishop();
+    let bits = Variant::Black.default_bits(Piece::Bishop, 2);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let before = rng.clone();
+    let stop = AtomicBool::new(true);
+    let measured = table.measure(&entries, start, bits).unwrap();
+    let climb = density_climb(
+        &entries,
+        bits,
+        start,
+        &mut rng,
+        &mut table,
+        (40, Some(&stop)),
+    );
+    assert_eq!(climb, (start, measured));
+    // Magic 0 sends every key to slot 0.
+    let climb = density_climb(&entries, bits, 0, &mut rng, &mut table, (40, None));
+    assert_eq!(climb, (0, (u32::MAX, u32::MAX)));
+    assert_eq!(rng, before);
+    // Not told to stop, the same climb as without a flag.
+    stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    let flagged = density_climb(
+        &entries,
+        bits,
+        start,
+        &mut rng,
+        &mut table,
+        (5, Some(&stop)),
+    );
+    let mut rng = before.clone();
+    let plain = density_climb(&entries, bits, start, &mut rng, &mut table, (5, None));
+    assert_eq!(flagged, plain);
+}
+
+#[test]
+fn a_clump_climb_returns_the_magic_of_the_fewest_blocked_slots_it_met() {
+    let bits = Variant::White.default_bits(Piece::Bishop, 2);
+    let (entries, mut table, start) =
+        square(Variant::White, Piece::Bishop, 2, bits, 7, |t, e, m| {
+            t.clumped(e, m, bits).is_some()
+        });
+    let blocked = |table: &mut EpochTable, m| table.blocked(&entries, m, bits).unwrap();
+    let start_blocked = blocked(&mut table, start);
+    let mut results = Vec::new();
+    for moves in [0, 1, 30, 300] {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(moves.into());
+        let before = rng.clone();
+        let magic =
+            clump_climb(&entries, bits, start, &mut rng, &mut table, (moves, None)).unwrap();
+        let fewer = blocked(&mut table, magic);
+        assert!(fewer < start_blocked || magic == start);
+        results.push((magic, fewer, draws(&before, &rng)));
+    }
+    assert_eq!(start_blocked, 120);
+    assert_eq!(
+        results,
+        [
+            (start, 120, 0),
+            (0x0002_08a0_1141_0028, 104, 2),
+            (0xc002_b8a0_a859_aa38, 104, 53),
+            (0x2c76_6b1a_6d89_2220, 51, 540),
+        ]
+    );
+    // Told to stop, it draws nothing; from a start that is no magic, it returns none.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let stop = AtomicBool::new(true);
+    let climb = clump_climb(
+        &entries,
+        bits,
+        start,
+        &mut rng,
+        &mut table,
+        (300, Some(&stop)),
+    );
+    assert_eq!(climb, Some(start));
+    assert_eq!(
+        clump_climb(&entries, bits, 0, &mut rng, &mut table, (300, None)),
+        None
+    );
+    assert_eq!(rng, Xoshiro256PlusPlus::seed_from_u64(1));
+}
+
+#[test]
+fn a_reduced_bits_climb_ends_at_no_conflicts_or_after_its_patience() {
+    // Bishop a1: 6 mask bits and 7 distinct attack sets.
+    let entries = SquareData::new(Piece::Bishop, 0, Variant::Fancy).entries();
+    let mut results = Vec::new();
+    for (bits, seed) in [(5, 300), (5, 1), (2, 1)] {
+        let mut table = EpochTable::new(bits);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let start = sparse_candidate(&mut rng);
+        let before = rng.clone();
+        let found = climb(&entries, bits, start, &mut rng, &mut table);
+        let moves = draws(&before, &rng);
+        if let Some(magic) = found {
+            assert_eq!(table.conflicts(&entries, magic, bits), 0);
+        } else {
+            // Without a magic, it gives up after its patience.
+            assert!(moves >= u64::from(CLIMB_PATIENCE));
+        }
+        results.push((found, moves));
+    }
+    // The last: 4 slots cannot hold 7 attack sets.
+    assert_eq!(
+        results,
+        [
+            (Some(0xd146_60f8_d45d_03ff), 242),
+            (None, 2732),
+            (None, 1204)
+        ]
+    );
 }
