@@ -211,7 +211,10 @@ impl Scan {
         match self.budget {
             Budget::UntilFound => enough,
             Budget::Candidates(limit) => {
-                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit;
+                // A shard's n-th block is block n or later, so the second test never
+                // decides alone; it ends the scan even if the block numbering were wrong.
+                let spent = self.shard.block(job.next) * BLOCK_LEN >= limit
+                    || job.next * BLOCK_LEN >= limit;
                 spent || (enough && !self.variant.is_packed())
             }
         }
