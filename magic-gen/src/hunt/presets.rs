@@ -37,7 +37,8 @@ impl Preset {
         }
     }
 
-    /// Returns the committed set whose header's command it spells out.
+    /// Returns the committed set whose header's first command it spells out (a record
+    /// packed again after its hunt records that `pack` after it).
     pub fn file(self) -> &'static str {
         match self {
             Preset::Record => "magics/black.rs",
