@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt;
-use magic_gen::pack::{PackCheckpoint, PackHooks, PackMismatch, PackSettings};
-use magic_gen::search::{Error, SearchOutcome, Stage};
+use magic_gen::hunt::{self, Hooks};
+use magic_gen::pack::{PackCheckpoint, PackMismatch, PackSettings};
+use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS};
@@ -216,33 +216,31 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         ..PackSettings::default()
     });
     let shown = Shown::new();
-    let (mut save_error, every) = (None, Duration::from_secs_f64(args.checkpoint.max(0.1)));
+    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let save = |c: &[PackCheckpoint]| match &state_path {
         Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes()),
         None => Ok(()),
     };
-    let mut publish = |c: &[PackCheckpoint]| {
-        if let Err(e) = save(c) {
-            save_error.get_or_insert(e);
-        }
+    let mut publish = |_: Option<&_>, c: &[PackCheckpoint]| save(c);
+    let hooks = Hooks {
+        progress: Some(&shown.progress),
+        save: Some((every, &mut publish)),
     };
-    let mut hooks = PackHooks {
-        progress: Some(&shown.pack),
-        stop: Some(&shown.scan.stop),
-        checkpoint: Some((every, &mut publish)),
-        stages: Some(&shown.stages),
+    let limits = Limits {
         threads: threads_or_all(args.threads),
+        pack: settings,
+        ..Limits::default()
     };
     let from = resume.as_deref().unwrap_or(&[]);
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
-            hunt::repack(&set, &settings, from, &mut hooks)
+            hunt::repack(&set, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
             (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (Error::Save(e), _) => e,
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;
-    save_error.map_or(Ok(()), Err)?;
     let end = outcome.pack.clone();
     if !end.is_empty() {
         save(&end)?;
@@ -258,7 +256,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let step = recorded(matches, &settings);
     let provenance = provenance(input, &step, settings.seed, &end, state_path.as_deref());
     let (made, total) = PackCheckpoint::moves_of(&end);
-    shown.stages.begin(Stage::Writing, 0);
+    shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     Ok(exit(state_path.as_deref(), (made, total), shown.stopped()))
 }

@@ -19,7 +19,6 @@ struct MergeError {
 ///
 /// ```
 /// use magic_gen::hunt::{self, Hooks};
-/// use magic_gen::pack::PackHooks;
 /// use magic_gen::search::{merge, Error, Options, SearchState};
 /// use magic_gen::search::state::Shard;
 /// use magic_gen::Variant;
@@ -35,7 +34,7 @@ struct MergeError {
 /// }
 /// let merged = merge(&shards)?;
 /// assert_eq!(merged.jobs_left(), 0);
-/// let whole = hunt::finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
+/// let whole = hunt::finish(&merged, &options.limits, &[], Hooks::default())?;
 ///
 /// // Shards of one search share their seed: these are two searches.
 /// options.scan.seed = 2;

@@ -59,7 +59,7 @@ pub struct Limits {
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let mut state = SearchState::new(&options)?;
-/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?.outcome;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
 /// // A packed variant: the checkpoint of its one packing, every move made.
 /// assert!(outcome.pack.len() == 1 && outcome.pack[0].finished());
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -189,12 +189,15 @@ pub enum Error {
         /// How it differs.
         message: String,
     },
+    /// A save of the hunt's hooks failed (the first error it returned): the run went on to
+    /// its end, and its set is lost with its saves.
+    Save(String),
 }
 
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Error::Search(what) => f.write_str(what),
+            Error::Search(what) | Error::Save(what) => f.write_str(what),
             Error::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
             Error::Merge { message, .. } => f.write_str(message),
         }
