@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{ArgMatches, Args};
 use magic_gen::hunt::{self, Hooks};
-use magic_gen::pack::{PackCheckpoint, PackMismatch, PackSettings};
+use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
@@ -63,9 +63,17 @@ fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the error for a checkpoint read from `path` that does not fit the run, at the
-/// line of `path` it points to.
-pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
+/// Returns the error for a checkpoint read from `path` that does not fit the run
+/// ([`Error::Checkpoint`]), at the line of `path` it points to.
+pub fn mismatch_at(path: &Path, error: &Error) -> String {
+    let Error::Checkpoint {
+        line: key,
+        packing,
+        message,
+    } = error
+    else {
+        return error.to_string();
+    };
     // Read again for the line: the parsed checkpoint keeps no line numbers. The packing's
     // section starts at its `pack` line, the first of the file's sections at the first one.
     let line = std::fs::read(path).ok().and_then(|bytes| {
@@ -74,15 +82,14 @@ pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
             .lines()
             .enumerate()
             .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
-            .nth(mismatch.packing)
+            .nth(*packing)
             .map_or(0, |(at, _)| at);
         let rest: Vec<&str> = text.lines().skip(skip).collect();
-        line_of(rest.join("\n").as_bytes(), &mismatch.line).map(|l| l + skip)
+        line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
     });
-    let why = mismatch.to_string();
     match line {
-        Some(l) => format!("{}:{l}: cannot resume: {why}", show(path)),
-        None => format!("{}: cannot resume: {why}", show(path)),
+        Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
+        None => format!("{}: cannot resume: {message}", show(path)),
     }
 }
 
@@ -237,7 +244,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             hunt::repack(&set, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
-            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
             (Error::Save(e), _) => e,
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;

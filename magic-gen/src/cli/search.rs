@@ -247,7 +247,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
-            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
             (e, _) => e.to_string(),
         })?;
     let candidates = shown.progress.candidates.load(Ordering::Relaxed);

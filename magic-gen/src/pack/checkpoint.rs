@@ -77,27 +77,9 @@ pub struct PackCheckpoint {
 
 /// A checkpoint that does not belong to the packing it was given to: the line at fault,
 /// and what differs as its message says (with the option that resumes it, where one does).
-///
-/// ```
-/// use magic_gen::hunt::{repack, Hooks};
-/// use magic_gen::pack::PackSettings;
-/// use magic_gen::search::{Error, Limits};
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
-/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let pack = PackSettings { iterations: 10, ..PackSettings::default() };
-/// let checkpoint = repack(&set, &Limits { pack, ..Limits::default() }, &[], Hooks::default())?.pack;
-/// // Resumed with another move count: refused at the checkpoint's `pack` line.
-/// let more = Limits { pack: PackSettings { iterations: 20, ..pack }, ..Limits::default() };
-/// let Err(Error::Checkpoint(m)) = repack(&set, &more, &checkpoint, Hooks::default()) else {
-///     panic!("a checkpoint of another packing resumed");
-/// };
-/// assert_eq!((m.line.as_str(), m.packing), ("pack", 0));
-/// assert!(m.to_string().contains("give --pack-iterations 10 to finish it"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// The hunt reports it as [`crate::search::Error::Checkpoint`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct PackMismatch {
+pub(crate) struct PackMismatch {
     /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.
     pub line: String,
     /// Which packing's section of the checkpoint holds that line (0: the first; see

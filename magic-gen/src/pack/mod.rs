@@ -37,8 +37,9 @@ use crate::set::{Entry, MagicSet};
 pub(crate) use checkpoint::pool_name;
 #[cfg(test)]
 pub(crate) use checkpoint::Mismatch;
+pub use checkpoint::PackCheckpoint;
+pub(crate) use checkpoint::PackMismatch;
 pub(crate) use checkpoint::PackSquare;
-pub use checkpoint::{PackCheckpoint, PackMismatch};
 #[cfg(test)]
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;

@@ -402,7 +402,7 @@ fn pack_pools(
         progress.begin(Stage::Packing, 0);
     }
     let (packed, packing) = timed(|| pack(variant, pools, settings, resume, hooks));
-    let (set, end) = packed.map_err(Error::Checkpoint)?;
+    let (set, end) = packed.map_err(Error::checkpoint)?;
     stages.push(("packing", packing));
     outcome(set, Vec::new(), end, stages, hooks.progress)
 }
