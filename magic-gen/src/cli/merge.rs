@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{ArgMatches, Args};
 use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::PackCheckpoint;
-use magic_gen::search::{self, Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
@@ -73,7 +73,7 @@ fn merge_shards(
     args: &MergeArgs,
     states: &[SearchState],
 ) -> Result<(SearchState, Vec<String>), String> {
-    let mut merged = search::merge(states).map_err(|e| {
+    let mut merged = SearchState::merge(states).map_err(|e| {
         let Error::Merge {
             state, with, line, ..
         } = &e

@@ -33,7 +33,6 @@ mod workers;
 pub use crate::stages::{Progress, Stage};
 pub(crate) use finish::finish;
 pub use finish::SearchOutcome;
-pub use merge::merge;
 pub use options::{Error, Limits, Options, PolishSettings};
 pub(crate) use state::allowed_bits;
 pub use state::SearchState;
