@@ -6,8 +6,9 @@
 //! seeds were saved from, so their pools match and a damaged place or member is what gets
 //! tried) either packs a verified set or refuses, never panics.
 
-use magic_gen::hunt::repack;
-use magic_gen::pack::{PackCheckpoint, PackHooks};
+use magic_gen::hunt::{repack, Hooks};
+use magic_gen::pack::PackCheckpoint;
+use magic_gen::search::Limits;
 use magic_gen::{parse_interchange, verify};
 
 /// The set the seeds' checkpoints pack (magic-gen/tests/data/published-black-87988.txt).
@@ -24,7 +25,10 @@ pub fn check(data: &[u8]) {
     let again = PackCheckpoint::parse_file("again.pack", text.as_bytes())
         .expect("a written checkpoint reads back");
     assert_eq!(again, packings);
-    let settings = packings[0].settings;
+    let limits = Limits {
+        pack: packings[0].settings,
+        ..Limits::default()
+    };
     let left: u64 = packings
         .iter()
         .map(|p| p.settings.iterations - p.moves)
@@ -33,7 +37,7 @@ pub fn check(data: &[u8]) {
         return;
     }
     let set = parse_interchange("published-black-87988.txt", SET).expect("the seeds' set reads");
-    if let Ok(out) = repack(&set, &settings, &packings, &mut PackHooks::default()) {
+    if let Ok(out) = repack(&set, &limits, &packings, Hooks::default()) {
         assert!(
             verify(&out.set).is_ok(),
             "a resumed packing gave a set that fails verification"

@@ -5,7 +5,7 @@
 //! that reads back equal, and what a resume and a merge then compute from it (the budget
 //! used, a raised budget, a merge of it alone and with a copy) never panics either.
 
-use magic_gen::search::{merge, SearchState};
+use magic_gen::search::SearchState;
 
 pub fn check(data: &[u8]) {
     let Ok((state, pack)) = SearchState::parse_with_pack("fuzz.state", data) else {
@@ -21,7 +21,7 @@ pub fn check(data: &[u8]) {
     if let Ok(()) = raised.raise_budget(u64::MAX / 2) {
         let _ = raised.budget_used();
     }
-    let _ = merge(std::slice::from_ref(&state));
+    let _ = SearchState::merge(std::slice::from_ref(&state));
     // The same shard twice: refused, naming both.
-    assert!(merge(&[state.clone(), state]).is_err());
+    assert!(SearchState::merge(&[state.clone(), state]).is_err());
 }

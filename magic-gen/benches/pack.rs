@@ -11,9 +11,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use magic_gen::hunt::repack;
-use magic_gen::pack::{PackHooks, PackSettings};
+use magic_gen::hunt::{repack, Hooks};
+use magic_gen::pack::PackSettings;
 use magic_gen::read_set_file;
+use magic_gen::search::Limits;
 
 /// Annealing moves of the measured packing.
 const MOVES: u64 = 2_000;
@@ -28,13 +29,17 @@ fn published_black(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(5));
     for moves in [0, MOVES] {
-        let settings = PackSettings {
+        let pack = PackSettings {
             iterations: moves,
             ..PackSettings::default()
         };
+        let limits = Limits {
+            pack,
+            ..Limits::default()
+        };
         group.bench_function(format!("greedy + {moves} moves"), |b| {
             b.iter(|| {
-                let outcome = repack(black_box(&set), &settings, &[], &mut PackHooks::default())
+                let outcome = repack(black_box(&set), &limits, &[], Hooks::default())
                     .expect("the published set packs");
                 black_box(outcome.report.table_len)
             })

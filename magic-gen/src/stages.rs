@@ -1,7 +1,8 @@
-//! The stages that make a set, and a shared record of which one is running and how far it
-//! has come, for a progress display: the search and the packer update it, a watcher reads it.
+//! The stages that make a set, and a hunt's progress: which stage is running and how far it
+//! has come, with the scan's and the packing's counters and the stop flag. The search and
+//! the packer update it, a watcher reads it.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A stage of a hunt, in the order a run goes through them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,44 +49,81 @@ impl Stage {
 /// count them), on the thread that runs it.
 type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
 
-/// Which stage is running and how many of its steps are done (climbs of the polish, pools
-/// measured). The packing counts its moves in [`PackProgress`](crate::pack::PackProgress)
-/// and the scan in [`Progress`](crate::search::Progress).
+/// What a hunt reports as it runs, for a progress display on another thread, and the flag
+/// that stops it: the stage running and its steps (climbs of the polish, pools measured),
+/// the scan's counters and the packing's. Every stage looks at [`Progress::stop`]: once it
+/// is set, each ends in at most milliseconds with what it has.
 ///
 /// ```
-/// use magic_gen::search::{Stage, Stages};
+/// use std::sync::atomic::Ordering;
+/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::search::{Options, Progress, SearchState, Stage};
+/// use magic_gen::Variant;
 ///
-/// let stages = Stages::default();
-/// assert_eq!(stages.now(), None);
-/// stages.begin(Stage::Pools, 128);
-/// stages.advance(32);
-/// assert_eq!(stages.now(), Some((Stage::Pools, 32, 128)));
+/// let progress = Progress::default();
+/// assert_eq!(progress.stage(), None);
+/// let options = Options::for_variant(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// let hooks = Hooks { progress: Some(&progress), ..Hooks::default() };
+/// run(&mut state, &[], &options.limits, true, hooks)?;
+/// assert_eq!(progress.jobs_done.load(Ordering::Relaxed), 128);
+/// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
+/// // Fancy and plain sets are laid out, not packed: verification is the last stage.
+/// assert_eq!(progress.stage(), Some((Stage::Verification, 0, 0)));
+/// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 #[derive(Default)]
-pub struct Stages {
+pub struct Progress {
+    /// Set to stop: the scan's jobs stop after their current block (unfinished ones fall
+    /// back: default bits, or the first magic of the whole space), the polish leaves the
+    /// finds not yet climbed as scanned, the packing keeps its best layout.
+    pub stop: AtomicBool,
+    /// Candidate magics the scan tried so far.
+    pub candidates: AtomicU64,
+    /// Jobs of the scan finished so far.
+    pub jobs_done: AtomicUsize,
+    /// Jobs of the scan (set when it starts).
+    pub jobs: AtomicUsize,
+    /// Jobs with at least one valid magic at the bits they ask for.
+    pub reached: AtomicUsize,
+    /// Candidates of a counted budget over all jobs (set when the scan starts; 0 for a
+    /// budget that is not a count, see
+    /// [`SearchState::budget_used`](crate::search::SearchState::budget_used)).
+    pub budget: AtomicU64,
+    /// Of [`Progress::budget`], the candidates used up so far, by earlier runs of a resumed
+    /// state too; a job done early counts its whole share.
+    pub spent: AtomicU64,
+    /// Annealing moves the packing made, summed over its packings (a resumed run starts at
+    /// its checkpoint's).
+    pub moves: AtomicU64,
+    /// Moves of the whole packing: 0 until the annealing starts.
+    pub moves_total: AtomicU64,
+    /// Table length of the best layout the packing met so far.
+    pub best_len: AtomicUsize,
     /// The running stage's place in [`Stage::ALL`] plus one (0: none yet).
     current: AtomicUsize,
-    done: AtomicU64,
-    total: AtomicU64,
+    steps_done: AtomicU64,
+    steps_total: AtomicU64,
     on_begin: Option<OnBegin>,
 }
 
-impl Stages {
+impl Progress {
     /// Returns a record that calls `on_begin` as each stage begins, with the stage and the
     /// steps it will take (0 if it does not count them), on the thread that runs it.
-    pub fn new(on_begin: impl Fn(Stage, u64) + Send + Sync + 'static) -> Stages {
-        Stages {
+    pub fn new(on_begin: impl Fn(Stage, u64) + Send + Sync + 'static) -> Progress {
+        Progress {
             on_begin: Some(Box::new(on_begin)),
-            ..Stages::default()
+            ..Progress::default()
         }
     }
 
     /// Records that `stage` begins, with `total` steps to take (0 if it does not count
-    /// them), and tells the caller's `on_begin`.
+    /// them), and tells the caller's `on_begin`. The hunt begins each of its stages; a
+    /// program that writes the set begins [`Stage::Writing`] itself.
     pub fn begin(&self, stage: Stage, total: u64) {
         let at = Stage::ALL.iter().position(|&s| s == stage).unwrap_or(0);
-        self.done.store(0, Ordering::Relaxed);
-        self.total.store(total, Ordering::Relaxed);
+        self.steps_done.store(0, Ordering::Relaxed);
+        self.steps_total.store(total, Ordering::Relaxed);
         self.current.store(at + 1, Ordering::Release);
         if let Some(on_begin) = &self.on_begin {
             on_begin(stage, total);
@@ -93,18 +131,18 @@ impl Stages {
     }
 
     /// Counts `steps` more steps of the running stage done.
-    pub fn advance(&self, steps: u64) {
-        self.done.fetch_add(steps, Ordering::Relaxed);
+    pub(crate) fn advance(&self, steps: u64) {
+        self.steps_done.fetch_add(steps, Ordering::Relaxed);
     }
 
-    /// Returns the running stage with its steps done and to take, or `None` before the
-    /// first.
-    pub fn now(&self) -> Option<(Stage, u64, u64)> {
+    /// Returns the running stage with its steps done and to take (the packing counts its
+    /// moves in [`Progress::moves`] instead, the scan its jobs), or `None` before the first.
+    pub fn stage(&self) -> Option<(Stage, u64, u64)> {
         let at = self.current.load(Ordering::Acquire).checked_sub(1)?;
         Some((
             Stage::ALL[at],
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
+            self.steps_done.load(Ordering::Relaxed),
+            self.steps_total.load(Ordering::Relaxed),
         ))
     }
 }

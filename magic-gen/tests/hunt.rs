@@ -534,6 +534,6 @@ fn the_library_hunts_as_the_command_line_does() {
         command.extend(["--out", out.to_str().unwrap()]);
         magic_gen(&dir, &command).assert_success();
         let (cli, _) = magic_gen::read_set_file(&out).unwrap();
-        assert_eq!(cli, library.outcome.set, "{args:?}");
+        assert_eq!(cli, library.set, "{args:?}");
     }
 }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt;
-use magic_gen::pack::{PackCheckpoint, PackHooks};
-use magic_gen::search::{self, Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::hunt::{self, Hooks};
+use magic_gen::pack::PackCheckpoint;
+use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
@@ -73,7 +73,7 @@ fn merge_shards(
     args: &MergeArgs,
     states: &[SearchState],
 ) -> Result<(SearchState, Vec<String>), String> {
-    let mut merged = search::merge(states).map_err(|e| {
+    let mut merged = SearchState::merge(states).map_err(|e| {
         let Error::Merge {
             state, with, line, ..
         } = &e
@@ -161,16 +161,13 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         save_state(path, &merged, &[])?;
     }
     let shown = Shown::new();
-    let mut hooks = PackHooks {
-        progress: Some(&shown.pack),
-        stop: Some(&shown.scan.stop),
-        stages: Some(&shown.stages),
-        threads: limits.threads,
-        ..PackHooks::default()
+    let hooks = Hooks {
+        progress: Some(&shown.progress),
+        ..Hooks::default()
     };
     let outcome = shown
         .watch(None, args.progress.every(), || {
-            hunt::finish(&merged, &limits, &[], &mut hooks)
+            hunt::finish(&merged, &limits, &[], hooks)
         })
         .map_err(|e| e.to_string())?;
     let (count, partial) = (
@@ -197,7 +194,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         unfinished: unfinished_note(&outcome, shards, &recorded),
         command: Some(recorded),
     };
-    shown.stages.begin(Stage::Writing, 0);
+    shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if shown.stopped() {
         eprintln!("interrupted: the set above is verified, the best the merge had when stopped");

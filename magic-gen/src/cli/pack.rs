@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt;
-use magic_gen::pack::{PackCheckpoint, PackHooks, PackMismatch, PackSettings};
-use magic_gen::search::{Error, SearchOutcome, Stage};
+use magic_gen::hunt::{self, Hooks};
+use magic_gen::pack::{PackCheckpoint, PackSettings};
+use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
 use magic_gen::{line_of, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
@@ -69,9 +69,17 @@ fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the error for a checkpoint read from `path` that does not fit the run, at the
-/// line of `path` it points to.
-pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
+/// Returns the error for a checkpoint read from `path` that does not fit the run
+/// ([`Error::Checkpoint`]), at the line of `path` it points to.
+pub fn mismatch_at(path: &Path, error: &Error) -> String {
+    let Error::Checkpoint {
+        line: key,
+        packing,
+        message,
+    } = error
+    else {
+        return error.to_string();
+    };
     // Read again for the line: the parsed checkpoint keeps no line numbers. The packing's
     // section starts at its `pack` line, the first of the file's sections at the first one.
     let line = std::fs::read(path).ok().and_then(|bytes| {
@@ -80,15 +88,14 @@ pub fn mismatch_at(path: &Path, mismatch: &PackMismatch) -> String {
             .lines()
             .enumerate()
             .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
-            .nth(mismatch.packing)
+            .nth(*packing)
             .map_or(0, |(at, _)| at);
         let rest: Vec<&str> = text.lines().skip(skip).collect();
-        line_of(rest.join("\n").as_bytes(), &mismatch.line).map(|l| l + skip)
+        line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
     });
-    let why = mismatch.to_string();
     match line {
-        Some(l) => format!("{}:{l}: cannot resume: {why}", show(path)),
-        None => format!("{}: cannot resume: {why}", show(path)),
+        Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
+        None => format!("{}: cannot resume: {message}", show(path)),
     }
 }
 
@@ -223,33 +230,31 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         ..PackSettings::default()
     });
     let shown = Shown::new();
-    let (mut save_error, every) = (None, Duration::from_secs_f64(args.checkpoint.max(0.1)));
+    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let save = |c: &[PackCheckpoint]| match &state_path {
         Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes()),
         None => Ok(()),
     };
-    let mut publish = |c: &[PackCheckpoint]| {
-        if let Err(e) = save(c) {
-            save_error.get_or_insert(e);
-        }
+    let mut publish = |_: Option<&_>, c: &[PackCheckpoint]| save(c);
+    let hooks = Hooks {
+        progress: Some(&shown.progress),
+        save: Some((every, &mut publish)),
     };
-    let mut hooks = PackHooks {
-        progress: Some(&shown.pack),
-        stop: Some(&shown.scan.stop),
-        checkpoint: Some((every, &mut publish)),
-        stages: Some(&shown.stages),
+    let limits = Limits {
         threads: threads_or_all(args.threads),
+        pack: settings,
+        ..Limits::default()
     };
     let from = resume.as_deref().unwrap_or(&[]);
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
-            hunt::repack(&set, &settings, from, &mut hooks)
+            hunt::repack(&set, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
-            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
+            (Error::Save(e), _) => e,
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;
-    save_error.map_or(Ok(()), Err)?;
     let end = outcome.pack.clone();
     if !end.is_empty() {
         save(&end)?;
@@ -265,7 +270,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let step = recorded(matches, &settings);
     let provenance = provenance(input, &step, settings.seed, &end, state_path.as_deref());
     let (made, total) = PackCheckpoint::moves_of(&end);
-    shown.stages.begin(Stage::Writing, 0);
+    shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     Ok(exit(state_path.as_deref(), (made, total), shown.stopped()))
 }

@@ -5,13 +5,12 @@
 use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::pack::PackProgress;
-use magic_gen::search::{Progress, Stage, Stages};
+use magic_gen::search::{Progress, Stage};
 
 use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;
@@ -86,13 +85,11 @@ pub fn holder(
     }
 }
 
-/// What a watcher reads: the scan's counters (and its time budget), the packer's, the
-/// stage running and the run's stop flag.
+/// What a watcher reads: the run's progress (stage, counters, stop flag), and whether it
+/// scans, with the scan's time budget if it has one.
 pub struct Watched<'a> {
-    pub scan: Option<(&'a Progress, Option<f64>)>,
-    pub pack: &'a PackProgress,
-    pub stages: &'a Stages,
-    pub stop: &'a AtomicBool,
+    pub progress: &'a Progress,
+    pub scan: Option<Option<f64>>,
 }
 
 /// Returns the fraction of the scan done, 0 to 1: of the candidate budget if it is a count,
@@ -106,8 +103,8 @@ fn scan_fraction(scan: &Progress, seconds: Option<f64>, elapsed: Duration) -> f6
         (Some(b), Some(t)) => b.max(t),
         (Some(f), None) | (None, Some(f)) => f,
         (None, None) => {
-            let total = scan.total.load(Ordering::Relaxed).max(1);
-            scan.done.load(Ordering::Relaxed) as f64 / total as f64
+            let total = scan.jobs.load(Ordering::Relaxed).max(1);
+            scan.jobs_done.load(Ordering::Relaxed) as f64 / total as f64
         }
     };
     fraction.clamp(0.0, 1.0)
@@ -131,20 +128,21 @@ fn state_of(
     since: Duration,
     rate: f64,
 ) -> (Stage, Option<f64>, String) {
-    let Some((stage, done, total)) = w.stages.now() else {
+    let p = w.progress;
+    let Some((stage, done, total)) = p.stage() else {
         return (Stage::Scan, None, "starting".into());
     };
     let of = |done: u64, total: u64| (total > 0).then(|| (done as f64 / total as f64).min(1.0));
     match stage {
         Stage::Scan => {
-            let Some((p, seconds)) = w.scan else {
+            let Some(seconds) = w.scan else {
                 return (stage, None, String::new());
             };
             let tried = p.candidates.load(Ordering::Relaxed) as f64;
             let text = format!(
                 "{} of {} squares done, {:.1}M candidates tried, {:.2}M a second, {} reached",
-                p.done.load(Ordering::Relaxed),
-                p.total.load(Ordering::Relaxed),
+                p.jobs_done.load(Ordering::Relaxed),
+                p.jobs.load(Ordering::Relaxed),
                 tried / 1e6,
                 tried / 1e6 / start.elapsed().as_secs_f64().max(1e-3),
                 p.reached.load(Ordering::Relaxed)
@@ -161,12 +159,12 @@ fn state_of(
             format!("{done} of {total} pools measured"),
         ),
         Stage::Packing => {
-            let moves = w.pack.moves.load(Ordering::Relaxed);
-            let total = w.pack.total.load(Ordering::Relaxed);
+            let moves = p.moves.load(Ordering::Relaxed);
+            let total = p.moves_total.load(Ordering::Relaxed);
             if total == 0 {
                 return (stage, None, "laying out greedily".into());
             }
-            let best = w.pack.best.load(Ordering::Relaxed);
+            let best = p.best_len.load(Ordering::Relaxed);
             let text = format!(
                 "{moves} of {total} moves{}, best {best} entries",
                 per_second(rate, "moves")
@@ -290,7 +288,7 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
             break;
         }
         let now = Instant::now();
-        let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
+        let stage = w.progress.stage().map_or(Stage::Scan, |(s, ..)| s);
         if rate.as_ref().is_none_or(|r| r.stage != stage) {
             rate = Some(Rate::new(stage, now));
         }
@@ -298,13 +296,13 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
         let per_second = r.steps_per_second();
         let (stage, fraction, text) = state_of(w, start, now.duration_since(r.began), per_second);
         let steps = match stage {
-            Stage::Packing => w.pack.moves.load(Ordering::Relaxed),
-            _ => w.stages.now().map_or(0, |(_, d, _)| d),
+            Stage::Packing => w.progress.moves.load(Ordering::Relaxed),
+            _ => w.progress.stage().map_or(0, |(_, d, _)| d),
         };
         if let Some(f) = fraction {
             r.sample(now, f, steps);
         }
-        let stopping = w.stop.load(Ordering::Relaxed);
+        let stopping = w.progress.stop.load(Ordering::Relaxed);
         let line = report(stage, fraction, &text, r.left(), stopping);
         if batch {
             // Quiet in a run's first moments (a short run prints nothing), except a stop.
@@ -340,22 +338,18 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     // A stop the loop had no time to see (the stage ended at once): said now, before the
     // run writes its set.
     let said = printed.is_some_and(|(_, stopping)| stopping);
-    if w.stop.load(Ordering::Relaxed) && !said {
-        let stage = w.stages.now().map_or(Stage::Scan, |(s, ..)| s);
+    if w.progress.stop.load(Ordering::Relaxed) && !said {
+        let stage = w.progress.stage().map_or(Stage::Scan, |(s, ..)| s);
         eprintln!("{} {}", stamp(start), report(stage, None, "", None, true));
     }
 }
 
-/// A command's run as its progress display sees it: the run's stop flag (the scan's, which
-/// the stop signals set and every later stage reads), its stages, the packer's counters
-/// and its start. One per `search`, `merge` or `pack`.
+/// A command's run as its progress display sees it: its progress (stages, counters and
+/// the stop flag, which the stop signals set and every stage reads) and its start. One per
+/// `search`, `merge` or `pack`.
 pub struct Shown {
-    /// The scan's counters and the run's stop flag.
-    pub scan: Arc<Progress>,
-    /// The stages, as they begin.
-    pub stages: Stages,
-    /// The packer's counters.
-    pub pack: PackProgress,
+    /// The run's progress and stop flag.
+    pub progress: Arc<Progress>,
     /// When the run started.
     pub start: Instant,
 }
@@ -363,23 +357,21 @@ pub struct Shown {
 impl Shown {
     /// Returns a run whose stop flag the first Ctrl-C, SIGTERM or SIGHUP sets.
     pub fn new() -> Shown {
-        let scan = Arc::new(Progress::default());
-        let stop = Arc::clone(&scan);
-        stop_on_signal(move || stop.stop.store(true, Ordering::SeqCst));
         let start = Instant::now();
-        let stopped = Arc::clone(&scan);
-        let stages = Stages::new(holder(start, move || stopped.stop.load(Ordering::SeqCst)));
-        Shown {
-            scan,
-            stages,
-            pack: PackProgress::default(),
-            start,
-        }
+        // The hold at a stage waits for the stop flag of the progress it is part of.
+        let progress = Arc::new_cyclic(|me: &Weak<Progress>| {
+            let me = me.clone();
+            let stopped = move || me.upgrade().is_some_and(|p| p.stop.load(Ordering::SeqCst));
+            Progress::new(holder(start, stopped))
+        });
+        let stop = Arc::clone(&progress);
+        stop_on_signal(move || stop.stop.store(true, Ordering::SeqCst));
+        Shown { progress, start }
     }
 
     /// Returns true once the run was told to stop.
     pub fn stopped(&self) -> bool {
-        self.scan.stop.load(Ordering::SeqCst)
+        self.progress.stop.load(Ordering::SeqCst)
     }
 
     /// Runs `work` while its progress is shown every `every` (in a batch log): the scan's
@@ -391,10 +383,8 @@ impl Shown {
         work: impl FnOnce() -> T,
     ) -> T {
         let watched = Watched {
-            scan: scan_seconds.map(|seconds| (&*self.scan, seconds)),
-            pack: &self.pack,
-            stages: &self.stages,
-            stop: &self.scan.stop,
+            progress: &self.progress,
+            scan: scan_seconds,
         };
         watching(&watched, every, self.start, work)
     }

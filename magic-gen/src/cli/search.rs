@@ -8,10 +8,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use magic_gen::hunt::{self, Hooks, Hunted};
+use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
-use magic_gen::search::{Error, Limits, SearchState, Stage};
+use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::Provenance;
 
 use super::output::{
@@ -136,7 +136,7 @@ fn unfinished_note(
 /// Prints what the run did: the search, the set's summary, and the state saved.
 fn report(
     state: &SearchState,
-    hunted: &Hunted,
+    outcome: &SearchOutcome,
     state_path: Option<&Path>,
     seconds: f64,
     threads: usize,
@@ -154,8 +154,8 @@ fn report(
         scan.variant,
         scan.seed
     );
-    summarise(&hunted.outcome);
-    if hunted.greedy {
+    summarise(outcome);
+    if outcome.greedy {
         say!(
             "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
              shard's state",
@@ -164,7 +164,7 @@ fn report(
     }
     if let Some(path) = state_path {
         let open = state.jobs_left();
-        let packing = match PackCheckpoint::moves_of(&hunted.saved_pack) {
+        let packing = match PackCheckpoint::moves_of(outcome.pack_to_save()) {
             (_, 0) => String::new(),
             (made, total) => format!(", packing stopped at move {made} of {total}"),
         };
@@ -179,15 +179,14 @@ fn report(
 /// Says what a stopped run wrote, and returns its exit code (130).
 fn stopped(
     state: &SearchState,
-    hunted: &Hunted,
+    outcome: &SearchOutcome,
     finished: bool,
     state_path: Option<&Path>,
 ) -> ExitCode {
-    let outcome = &hunted.outcome;
     let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
     let open = state.jobs_left() > 0;
-    match hunted.saved_pack.first() {
+    match outcome.pack_to_save().first() {
         _ if finished => {
             eprintln!("stopped after the last step: the set above is complete and verified")
         }
@@ -234,37 +233,35 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     }
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
-    let mut save = |st: &SearchState, pack: &[PackCheckpoint]| match &state_path {
-        Some(path) => save_state(path, st, pack),
-        None => Ok(()),
+    let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
+        (Some(path), Some(st)) => save_state(path, st, pack),
+        _ => Ok(()),
     };
     let hooks = Hooks {
-        progress: Some(&shown.scan),
-        pack_progress: Some(&shown.pack),
-        stages: Some(&shown.stages),
+        progress: Some(&shown.progress),
         save: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
     };
     let own_set = args.out.is_some();
-    let hunted = shown
+    let outcome = shown
         .watch(Some(limits.seconds), args.progress.every(), || {
             hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
-            (Error::Checkpoint(m), Some(path)) => mismatch_at(path, &m),
+            (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
             (e, _) => e.to_string(),
         })?;
-    let candidates = shown.scan.candidates.load(Ordering::Relaxed);
+    let candidates = shown.progress.candidates.load(Ordering::Relaxed);
     let seconds = shown.start.elapsed().as_secs_f64();
     report(
         &state,
-        &hunted,
+        &outcome,
         state_path.as_deref(),
         seconds,
         limits.threads,
         candidates,
     );
     // Stopped before the set was made: it says in its header what was cut short.
-    let cut = (hunted.outcome.polish, &hunted.outcome.pack[..]);
+    let cut = (outcome.polish, &outcome.pack[..]);
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
@@ -275,11 +272,11 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             .flatten(),
     };
     let finished = provenance.unfinished.is_none();
-    shown.stages.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &hunted.outcome, &provenance)?;
+    shown.progress.begin(Stage::Writing, 0);
+    write_set(args.out.as_deref(), &outcome, &provenance)?;
     // A stop while writing changes nothing written, but the run was stopped all the same.
     if !shown.stopped() {
         return Ok(ExitCode::SUCCESS);
     }
-    Ok(stopped(&state, &hunted, finished, state_path.as_deref()))
+    Ok(stopped(&state, &outcome, finished, state_path.as_deref()))
 }

@@ -1,40 +1,137 @@
 //! A hunt's run from its state to a verified set, stage by stage (scan, polish, pools,
 //! packing, verification), with the rules that make a stopped, resumed or sharded hunt end
-//! as one uninterrupted run does. `magic-gen search` is this run with a progress display
-//! and files around it.
+//! as one uninterrupted run does; the finish of a state scanned elsewhere and the repack of
+//! a set, its last stages alone; and the hooks through which the three report, save and
+//! stop. `magic-gen search`, `merge` and `pack` are these with a progress display and files
+//! around them.
 
 use std::time::{Duration, Instant};
 
-use crate::pack::{PackCheckpoint, PackHooks, PackProgress};
+use crate::pack::{PackCheckpoint, PackHooks};
+use crate::search::finish as finishing;
 use crate::search::state::Shard;
-use crate::search::{self, Error, Limits, Progress, SearchOutcome, SearchState, Stage, Stages};
+use crate::search::{self, Error, Limits, Progress, SearchOutcome, SearchState, Stage};
+use crate::set::MagicSet;
 
-/// Saves a hunt's state with the packer's checkpoint (empty: none); an error stops nothing,
-/// and the first one is returned at the end.
-type Save<'a> = &'a mut dyn FnMut(&SearchState, &[PackCheckpoint]) -> Result<(), String>;
+/// Saves a hunt's state (none for a repack, which has none) with the packer's checkpoint
+/// (empty: none); an error stops nothing, and the first one is returned at the end.
+type Save<'a> = &'a mut dyn FnMut(Option<&SearchState>, &[PackCheckpoint]) -> Result<(), String>;
 
-/// What a hunt reports to and asks of its caller while it runs.
+/// What a hunt reports to and asks of its caller while it runs: [`run`], [`finish`] and
+/// [`repack`] take it.
 ///
 /// ```
-/// use magic_gen::hunt::Hooks;
+/// use std::sync::atomic::Ordering;
+/// use std::time::Duration;
+/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::pack::{PackCheckpoint, PackSettings};
+/// use magic_gen::search::{Limits, Progress};
 ///
-/// // Nothing reported, nothing saved, one thread: what a test or a script needs.
-/// let hooks = Hooks::default();
-/// assert!(hooks.save.is_none());
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
+/// let limits = Limits { pack, ..Limits::default() };
+/// // Stopped before its first move (as Ctrl-C would), saving as often as it can: the
+/// // greedy layout, and a checkpoint at move 0 that resumes the run.
+/// let progress = Progress::default();
+/// progress.stop.store(true, Ordering::Relaxed);
+/// let mut saved = Vec::new();
+/// let mut save = |_: Option<&_>, c: &[PackCheckpoint]| Ok(saved.push(c[0].moves));
+/// let hooks = Hooks { progress: Some(&progress), save: Some((Duration::ZERO, &mut save)) };
+/// let stopped = repack(&set, &limits, &[], hooks)?;
+/// assert_eq!((stopped.pack[0].moves, saved.last()), (0, Some(&0)));
+/// assert_eq!(progress.best_len.load(Ordering::Relaxed), stopped.report.table_len);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Default)]
 pub struct Hooks<'a> {
-    /// The scan's counters, and the stop flag every stage looks at.
+    /// The stage running and the scan's and packing's counters, for a display; and the
+    /// stop flag every stage looks at.
     pub progress: Option<&'a Progress>,
-    /// The packer's counters.
-    pub pack_progress: Option<&'a PackProgress>,
-    /// Where each stage is recorded as it begins.
-    pub stages: Option<&'a Stages>,
-    /// How often to save the state, and the function that saves it.
+    /// How often to save, and the function that saves the state and the packer's
+    /// checkpoint. A save's error stops nothing: the first is returned at the end
+    /// ([`Error::Save`]).
     pub save: Option<(Duration, Save<'a>)>,
 }
 
-/// A hunt's run: the verified set and what to save with the state.
+/// The caller's save function at its interval, and the first error it returned.
+struct Saves<'a> {
+    save: Option<(Duration, Save<'a>)>,
+    error: Option<String>,
+}
+
+impl<'a> Saves<'a> {
+    /// Returns the saves of `save`, none failed yet.
+    fn new(save: Option<(Duration, Save<'a>)>) -> Saves<'a> {
+        Saves { save, error: None }
+    }
+
+    /// Returns how often to save, `None` if nothing is saved.
+    fn every(&self) -> Option<Duration> {
+        self.save.as_ref().map(|(every, _)| *every)
+    }
+
+    /// Saves `state` with `pack`, keeping the first error.
+    fn now(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) {
+        if let Some((_, save)) = self.save.as_mut() {
+            if let Err(e) = save(state, pack) {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Returns the first error a save returned.
+    fn result(self) -> Result<(), Error> {
+        self.error.map_or(Ok(()), |e| Err(Error::Save(e)))
+    }
+}
+
+/// Returns what the packer of a hunt on `threads` threads is given: `progress`, and `save`
+/// at `every` if there is one.
+fn pack_hooks<'a>(
+    progress: Option<&'a Progress>,
+    every: Option<Duration>,
+    save: &'a mut dyn FnMut(&[PackCheckpoint]),
+    threads: usize,
+) -> PackHooks<'a> {
+    PackHooks {
+        progress,
+        checkpoint: every.map(|every| (every, save)),
+        threads,
+    }
+}
+
+/// Returns what `pack` returns, given the packer's hooks: `hooks`'s progress, its save
+/// with `state` (none for a repack) for the checkpoints, and `threads`; or the first error
+/// a save returned.
+fn packing(
+    hooks: Hooks,
+    threads: usize,
+    state: Option<&SearchState>,
+    pack: impl FnOnce(&mut PackHooks) -> Result<SearchOutcome, Error>,
+) -> Result<SearchOutcome, Error> {
+    let mut saves = Saves::new(hooks.save);
+    let every = saves.every();
+    let outcome = {
+        let mut save_pack = |c: &[PackCheckpoint]| saves.now(state, c);
+        pack(&mut pack_hooks(
+            hooks.progress,
+            every,
+            &mut save_pack,
+            threads,
+        ))?
+    };
+    saves.result()?;
+    Ok(outcome)
+}
+
+/// Runs the hunt of `state` within `limits`: the scan (resumed where the state left it),
+/// then the polish, pools, packing and verification of [`finish`]. The rules that make a
+/// stopped and resumed hunt end as one run does: `saved_pack` (saved with the state)
+/// resumes the packing unless the scan moved on, which makes it void; the state is saved
+/// at `hooks.save`'s intervals, before packing and at the end, with
+/// [`SearchOutcome::pack_to_save`]. A shard that writes no set of its own (`own_set` false)
+/// packs greedily ([`SearchOutcome::greedy`]): its hunt's set comes from the merge.
 ///
 /// ```
 /// use magic_gen::hunt::{run, Hooks};
@@ -42,44 +139,19 @@ pub struct Hooks<'a> {
 /// use magic_gen::search::{Options, SearchState};
 /// use magic_gen::Variant;
 ///
+/// let options = Options::for_variant(Variant::Plain);
+/// let mut state = SearchState::new(&options)?;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
+/// assert_eq!(outcome.stages[0].0, "scan");
+///
 /// // Shard 0 of 2 of a small black hunt, run for a merge: its pools packed greedily.
 /// let mut options = Options::for_variant(Variant::Black);
 /// options.scan.budget = Budget::Candidates(256);
 /// options.scan.shard = Shard { index: 0, count: 2 };
 /// let mut state = SearchState::new(&options)?;
-/// let hunted = run(&mut state, &[], &options.limits, false, Hooks::default())?;
-/// assert!(hunted.greedy && hunted.saved_pack.is_empty());
-/// assert!(magic_gen::verify(&hunted.outcome.set).is_ok());
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-#[derive(Debug)]
-pub struct Hunted {
-    /// The set, verified, and the time of each stage, the scan's first.
-    pub outcome: SearchOutcome,
-    /// The packer's checkpoint saved with the state: where a stopped packing stopped, so
-    /// that a resume goes on from there; empty if it finished or never began.
-    pub saved_pack: Vec<PackCheckpoint>,
-    /// Whether this run packed greedily: a shard that writes no set of its own, whose
-    /// hunt's set is the merge of every shard's state.
-    pub greedy: bool,
-}
-
-/// Runs the hunt of `state` within `limits`: the scan (resumed where the state left it),
-/// then the polish, pools, packing and verification of [`crate::hunt::finish`]. The rules that
-/// make a stopped and resumed hunt end as one run does: `saved_pack` (saved with the state)
-/// resumes the packing unless the scan moved on, which makes it void; the state is saved
-/// at `hooks.save`'s intervals, before packing and at the end. A shard that writes no set
-/// of its own (`own_set` false) packs greedily: its hunt's set comes from the merge.
-///
-/// ```
-/// use magic_gen::hunt::{run, Hooks};
-/// use magic_gen::search::{Options, SearchState};
-/// use magic_gen::Variant;
-///
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// let hunted = run(&mut state, &[], &options.limits, true, Hooks::default())?;
-/// assert_eq!(hunted.outcome.stages[0].0, "scan");
+/// let outcome = run(&mut state, &[], &options.limits, false, Hooks::default())?;
+/// assert!(outcome.greedy && outcome.pack_to_save().is_empty());
+/// assert!(magic_gen::verify(&outcome.set).is_ok());
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 pub fn run(
@@ -88,15 +160,11 @@ pub fn run(
     limits: &Limits,
     own_set: bool,
     hooks: Hooks,
-) -> Result<Hunted, Error> {
-    let Hooks {
-        progress,
-        pack_progress,
-        stages,
-        mut save,
-    } = hooks;
+) -> Result<SearchOutcome, Error> {
     let fallback = Progress::default();
-    let progress = progress.unwrap_or(&fallback);
+    let progress = hooks.progress.unwrap_or(&fallback);
+    let mut saves = Saves::new(hooks.save);
+    let every = saves.every();
     let greedy = state.scan.shard != Shard::WHOLE && !own_set;
     let mut finish_limits = *limits;
     if greedy {
@@ -104,22 +172,11 @@ pub fn run(
         finish_limits.pack.iterations = 0;
         finish_limits.pack.seeds = 1;
     }
-    let every = save.as_ref().map(|(every, _)| *every);
-    let mut save_error = None;
-    let mut save_now = |state: &SearchState, pack: &[PackCheckpoint]| {
-        if let Some((_, save)) = save.as_mut() {
-            if let Err(e) = save(state, pack) {
-                save_error.get_or_insert(e);
-            }
-        }
-    };
     let scanned_from = state.jobs.clone();
     let scan_start = Instant::now();
-    if let Some(stages) = stages {
-        stages.begin(Stage::Scan, 0);
-    }
+    progress.begin(Stage::Scan, 0);
     {
-        let mut save_scan = |st: &SearchState| save_now(st, &[]);
+        let mut save_scan = |st: &SearchState| saves.now(Some(st), &[]);
         let checkpoint = every.map(|every| (every, &mut save_scan as &mut dyn FnMut(&SearchState)));
         search::run(state, limits, progress, checkpoint);
     }
@@ -131,38 +188,85 @@ pub fn run(
         &[]
     };
     // Saved before packing, which may take long.
-    save_now(state, resume);
+    saves.now(Some(state), resume);
     let result = {
         let state = &*state;
-        let mut save_pack = |c: &[PackCheckpoint]| save_now(state, c);
-        let mut pack_hooks = PackHooks {
-            progress: pack_progress,
-            stop: Some(&progress.stop),
-            checkpoint: every
-                .map(|every| (every, &mut save_pack as &mut dyn FnMut(&[PackCheckpoint]))),
-            stages,
-            threads: limits.threads,
-        };
-        search::finish(state, &finish_limits, resume, &mut pack_hooks)
+        let mut save_pack = |c: &[PackCheckpoint]| saves.now(Some(state), c);
+        let mut hooks = pack_hooks(Some(progress), every, &mut save_pack, limits.threads);
+        finishing::finish(state, &finish_limits, resume, &mut hooks)
     };
     let mut outcome = result?;
     outcome.stages.insert(0, ("scan", scan_time));
-    // A stopped packing is saved where it stopped, for a resume to go on; a finished one
-    // leaves the state as the scan left it, and so does one stopped before its first move
-    // (a stop during the scan), whose checkpoint is where a fresh packing starts.
-    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
-    let saved_pack = if made > 0 && made < total {
-        outcome.pack.clone()
-    } else {
-        Vec::new()
-    };
-    save_now(state, &saved_pack);
-    if let Some(e) = save_error {
-        return Err(Error::Search(e));
-    }
-    Ok(Hunted {
-        outcome,
-        saved_pack,
-        greedy,
+    outcome.greedy = greedy;
+    saves.now(Some(state), outcome.pack_to_save());
+    saves.result()?;
+    Ok(outcome)
+}
+
+/// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
+/// without one fall back to default bits, listed as unmet) or the packed pools (fixed
+/// shift), polished and packed as `limits` say, on `limits.threads` threads. The packer
+/// goes on from `resume` (a checkpoint of the same packing, saved with the state) unless
+/// it is empty, and reports and saves through `hooks`. Once the progress's stop flag is
+/// set every stage ends in at most milliseconds with what it has: the polish leaves the
+/// finds not yet climbed as scanned, the packing keeps its best layout; the set is verified
+/// all the same.
+///
+/// What `magic-gen merge` runs on the merged state of a hunt's shards (the scan is
+/// theirs); [`run`] runs it after its scan.
+///
+/// ```
+/// use magic_gen::hunt::{finish, Hooks};
+/// use magic_gen::search::{Limits, Options, SearchState};
+/// use magic_gen::Variant;
+///
+/// // Not scanned: every square falls back to the first magic of its stream.
+/// let state = SearchState::new(&Options::for_variant(Variant::Plain))?;
+/// let outcome = finish(&state, &Limits::default(), &[], Hooks::default())?;
+/// assert!(magic_gen::verify(&outcome.set).is_ok());
+/// assert!(outcome.pack.is_empty());
+/// # Ok::<(), magic_gen::search::Error>(())
+/// ```
+pub fn finish(
+    state: &SearchState,
+    limits: &Limits,
+    resume: &[PackCheckpoint],
+    hooks: Hooks,
+) -> Result<SearchOutcome, Error> {
+    packing(hooks, limits.threads, Some(state), |hooks| {
+        finishing::finish(state, limits, resume, hooks)
+    })
+}
+
+/// Returns `set` (black or white, already verified) packed again: its own magics and bits,
+/// one per square, laid out by the greedy pass and the annealing `limits.pack` asks for on
+/// `limits.threads` threads (a set's magics are its own: the scan's seconds and the polish
+/// do nothing here), going on from `resume` (a checkpoint of the same packing) unless it is
+/// empty, reporting and saving the checkpoint through `hooks` (a repack has no state: its
+/// save is given `None`). The way to bring a published set, or one packed by an older
+/// version, to this packer.
+///
+/// ```
+/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::pack::PackSettings;
+/// use magic_gen::search::Limits;
+///
+/// // The published black magics (Annuss and Fiekas), packed again by this packer.
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let greedy = repack(&set, &Limits::default(), &[], Hooks::default())?;
+/// let pack = PackSettings { iterations: 2000, ..PackSettings::default() };
+/// let annealed = repack(&set, &Limits { pack, ..Limits::default() }, &[], Hooks::default())?;
+/// assert!(annealed.report.table_len < greedy.report.table_len);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn repack(
+    set: &MagicSet,
+    limits: &Limits,
+    resume: &[PackCheckpoint],
+    hooks: Hooks,
+) -> Result<SearchOutcome, Error> {
+    packing(hooks, limits.threads, None, |hooks| {
+        finishing::repack(set, &limits.pack, resume, hooks)
     })
 }

@@ -1,6 +1,6 @@
 //! The search state file: a hunt's [`SearchState`] written as text at every checkpoint
 //! (atomically, by the caller), read back to resume, and combined across shards by
-//! [`crate::search::merge`]. A state saved while the packer runs (version 2) ends with the
+//! [`SearchState::merge`]. A state saved while the packer runs (version 2) ends with the
 //! packer's checkpoint (`checkpoint_file.rs`). Its specification is `docs/formats.md` ("The
 //! search state file"), the one place it is written.
 

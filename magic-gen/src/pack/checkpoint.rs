@@ -27,21 +27,29 @@ pub(crate) struct PackSquare {
 /// moves an uninterrupted run makes (its file: `docs/formats.md`).
 ///
 /// ```
-/// use magic_gen::pack::{PackCheckpoint, PackHooks, PackSettings};
-/// use magic_gen::hunt::repack;
+/// use std::time::Duration;
+/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::pack::{PackCheckpoint, PackSettings};
+/// use magic_gen::search::Limits;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let settings = PackSettings { iterations: 300, ..PackSettings::default() };
-/// let whole = repack(&set, &settings, &[], &mut PackHooks::default())?;
+/// let pack = PackSettings { iterations: 300, ..PackSettings::default() };
+/// let limits = Limits { pack, ..Limits::default() };
+/// let whole = repack(&set, &limits, &[], Hooks::default())?;
 /// // Saved after 100 moves (a kill, say), read back and resumed: the same set.
 /// let mut saved = None;
-/// let mut save = |c: &[PackCheckpoint]| if c[0].moves == 100 { saved = Some(PackCheckpoint::file_text(c)) };
-/// let hooks = &mut PackHooks { checkpoint: Some((std::time::Duration::ZERO, &mut save)), ..PackHooks::default() };
-/// repack(&set, &settings, &[], hooks)?;
+/// let mut save = |_: Option<&_>, c: &[PackCheckpoint]| {
+///     if c[0].moves == 100 {
+///         saved = Some(PackCheckpoint::file_text(c));
+///     }
+///     Ok(())
+/// };
+/// let hooks = Hooks { save: Some((Duration::ZERO, &mut save)), ..Hooks::default() };
+/// repack(&set, &limits, &[], hooks)?;
 /// let text = saved.expect("a checkpoint at move 100");
 /// let checkpoint = PackCheckpoint::parse_file("p.pack", text.as_bytes())?;
-/// let resumed = repack(&set, &settings, &checkpoint, &mut PackHooks::default())?;
+/// let resumed = repack(&set, &limits, &checkpoint, Hooks::default())?;
 /// assert_eq!(resumed.set, whole.set);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -69,27 +77,9 @@ pub struct PackCheckpoint {
 
 /// A checkpoint that does not belong to the packing it was given to: the line at fault,
 /// and what differs as its message says (with the option that resumes it, where one does).
-///
-/// ```
-/// use magic_gen::pack::{PackHooks, PackSettings};
-/// use magic_gen::hunt::repack;
-/// use magic_gen::search::Error;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
-/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let settings = PackSettings { iterations: 10, ..PackSettings::default() };
-/// let checkpoint = repack(&set, &settings, &[], &mut PackHooks::default())?.pack;
-/// // Resumed with another move count: refused at the checkpoint's `pack` line.
-/// let more = PackSettings { iterations: 20, ..settings };
-/// let Err(Error::Checkpoint(m)) = repack(&set, &more, &checkpoint, &mut PackHooks::default()) else {
-///     panic!("a checkpoint of another packing resumed");
-/// };
-/// assert_eq!((m.line.as_str(), m.packing), ("pack", 0));
-/// assert!(m.to_string().contains("give --pack-iterations 10 to finish it"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// The hunt reports it as [`crate::search::Error::Checkpoint`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct PackMismatch {
+pub(crate) struct PackMismatch {
     /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.
     pub line: String,
     /// Which packing's section of the checkpoint holds that line (0: the first; see

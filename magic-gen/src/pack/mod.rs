@@ -37,12 +37,13 @@ use crate::set::{Entry, MagicSet};
 pub(crate) use checkpoint::pool_name;
 #[cfg(test)]
 pub(crate) use checkpoint::Mismatch;
+pub use checkpoint::PackCheckpoint;
+pub(crate) use checkpoint::PackMismatch;
 pub(crate) use checkpoint::PackSquare;
-pub use checkpoint::{PackCheckpoint, PackMismatch};
 #[cfg(test)]
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;
-pub use run::{PackHooks, PackProgress};
+pub(crate) use run::PackHooks;
 pub use settings::PackSettings;
 
 use checkpoint::{pools_digest, PackKey};
@@ -57,9 +58,9 @@ use seeds::pack_seeds;
 /// `settings.iterations` moves of annealing the order and the members, or the moves left
 /// after its section of `resume`, a checkpoint of the same settings (empty: none). Returns
 /// the set of the shortest best layout met (ties: the lowest seed) and each packing's
-/// checkpoint after its last move (fewer moves than asked if `hooks.stop` was set). The
-/// result depends only on the pools, `starts` and `settings`, never on the threads or on
-/// where a run was stopped and resumed.
+/// checkpoint after its last move (fewer moves than asked if the progress's stop flag was
+/// set). The result depends only on the pools, `starts` and `settings`, never on the
+/// threads or on where a run was stopped and resumed.
 pub(crate) fn pack(
     variant: Variant,
     (pools, starts): (&[Vec<Pattern>], &[Option<usize>]),

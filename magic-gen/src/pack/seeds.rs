@@ -11,7 +11,8 @@ use super::anneal::Annealer;
 use super::checkpoint::{Mismatch, PackCheckpoint, PackKey, PackMismatch};
 use super::layout::{pack_in_order, Layout};
 use super::pattern::Pattern;
-use super::run::{anneal, PackHooks, PackProgress};
+use super::run::{anneal, PackHooks};
+use crate::stages::Progress;
 
 /// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
 /// each going on from its section of `resume`, or all from the greedy layout of `order`
@@ -86,7 +87,7 @@ struct Ended<'a> {
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
-    watch: (Option<&AtomicBool>, Option<&PackProgress>),
+    watch: (Option<&AtomicBool>, Option<&Progress>),
     (every, pair): (Option<Duration>, bool),
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
@@ -115,9 +116,10 @@ pub(super) fn pack_seeds<'a>(
     if let Some(p) = hooks.progress {
         let sum = |f: fn(&Annealer) -> u64| packings.iter().map(|(a, _)| f(a)).sum::<u64>();
         p.moves.store(sum(|a| a.moves), Ordering::Relaxed);
-        p.total.store(sum(|a| a.iterations), Ordering::Relaxed);
+        p.moves_total
+            .store(sum(|a| a.iterations), Ordering::Relaxed);
         let best = packings.iter().map(|(a, _)| a.best_len).min().unwrap_or(0);
-        p.best.store(best, Ordering::Relaxed);
+        p.best_len.store(best, Ordering::Relaxed);
     }
     // The latest checkpoint of each packing, as a save writes them.
     let slots: Vec<Mutex<PackCheckpoint>> = packings
@@ -135,7 +137,7 @@ pub(super) fn pack_seeds<'a>(
     let pair = hooks.threads >= 2 * packings.len();
     let mut save = hooks.checkpoint.take();
     let every = save.as_ref().map(|(every, _)| *every);
-    let watch = (hooks.stop, hooks.progress);
+    let watch = (hooks.progress.map(|p| &p.stop), hooks.progress);
     let mut ended: Vec<Option<Ended<'a>>> = Vec::new();
     if threads == 1 {
         for (i, (mut annealer, key)) in packings.into_iter().enumerate() {

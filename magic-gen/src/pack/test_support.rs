@@ -1,6 +1,6 @@
 //! Pools and packings the packer's tests share, and the files' tests too.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -9,6 +9,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::geometry::{relevant_mask, subsets, Piece};
 use crate::index::{table_index, Variant};
 use crate::set::MagicSet;
+use crate::stages::Progress;
 
 use super::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
 
@@ -106,7 +107,8 @@ pub(crate) fn packed_seeds(
 }
 
 /// Packs `pools` as [`packed_seeds`] does, saving every `every`, and returns the set, every
-/// save as it came, and the checkpoints the run returned.
+/// save as it came, and the checkpoints the run returned. The run stops if `stop` is set
+/// when it starts.
 pub(crate) fn saving_every(
     pools: &[Vec<Pattern>],
     settings: PackSettings,
@@ -117,12 +119,14 @@ pub(crate) fn saving_every(
 ) -> Result<(MagicSet, Saves, Vec<PackCheckpoint>), PackMismatch> {
     let mut saved: Saves = Vec::new();
     let mut save = |c: &[PackCheckpoint]| saved.push(c.to_vec());
+    let progress = Progress::default();
+    progress
+        .stop
+        .store(stop.load(Ordering::Relaxed), Ordering::Relaxed);
     let mut hooks = PackHooks {
-        progress: None,
-        stop: Some(stop),
+        progress: Some(&progress),
         checkpoint: Some((every, &mut save)),
         threads,
-        ..PackHooks::default()
     };
     let (set, end) = pack(Variant::Black, (pools, &[]), &settings, resume, &mut hooks)?;
     Ok((set, saved, end))

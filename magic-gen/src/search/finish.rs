@@ -1,7 +1,7 @@
 //! Set assembly: a scan state becomes a verified set, each job's best find laid out back
 //! to back (fancy, plain) or the fixed-shift pools packed into one table.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
 use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
-use crate::stages::{Stage, Stages};
+use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb};
@@ -20,7 +20,9 @@ use super::slots::used_slots;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};
 
-/// A finished search: a verified set, with the targets that did not reach the requested bits.
+/// A finished hunt ([`run`](crate::hunt::run), [`finish`](crate::hunt::finish) or
+/// [`repack`](crate::hunt::repack)): a verified set, with the targets that did not reach the
+/// requested bits, where its packing ended and what each stage took.
 ///
 /// ```
 /// use magic_gen::hunt::{run, Hooks};
@@ -30,7 +32,7 @@ use super::table::{EpochTable, SquareData};
 ///
 /// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
-/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?.outcome;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
 /// // Verified already: the report of every square's slots, and the set ready to write.
 /// let used: usize = outcome.report.squares.iter().flatten().map(|s| s.used).sum();
 /// assert!(outcome.report.slots_used <= used);
@@ -53,10 +55,28 @@ pub struct SearchOutcome {
     /// Climbs of the polish finished, and asked for: fewer finished if the run was
     /// stopped during the polish (black and white; (0, 0) otherwise).
     pub polish: (u64, u64),
-    /// Wall time of each stage that made the set from the scan's finds, in order: polish,
-    /// pools and packing (black and white only), then verification. `magic-gen search`
-    /// puts the scan's own time in front before printing them.
+    /// Wall time of each stage that made the set, in order: the scan (a hunt's
+    /// [`run`](crate::hunt::run) only), polish, pools and packing (black and white only),
+    /// then verification.
     pub stages: Vec<(&'static str, Duration)>,
+    /// Whether the run packed greedily: a shard that writes no set of its own, whose
+    /// hunt's set is the merge of every shard's state ([`crate::hunt::run`]).
+    pub greedy: bool,
+}
+
+impl SearchOutcome {
+    /// Returns the packer's checkpoint to save with the state: where a stopped packing
+    /// stopped, so that a resume goes on from there; empty if it finished, or never made
+    /// its first move (a stop during the scan), whose checkpoint is where a fresh packing
+    /// starts.
+    pub fn pack_to_save(&self) -> &[PackCheckpoint] {
+        let (made, total) = PackCheckpoint::moves_of(&self.pack);
+        if made > 0 && made < total {
+            &self.pack
+        } else {
+            &[]
+        }
+    }
 }
 
 /// Returns what `f` returns and the wall time it took.
@@ -93,15 +113,17 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 /// the find itself; duplicates dropped. A climb has its own stream per find, so the result
 /// does not depend on the threads (`threads` share the jobs). Climbing only the finds a
 /// pool keeps costs little next to the scan, where `--patience` climbs every valid
-/// candidate (measured in docs/results/hunts.md). Once `stop` is set, a climb keeps what it
-/// has reached and the finds not yet climbed go in as scanned; `stages` counts the climbs.
+/// candidate (measured in docs/results/hunts.md). Once `progress`'s stop flag is set, a climb
+/// keeps what it has reached and the finds not yet climbed go in as scanned; `progress`
+/// counts the climbs.
 /// Also returns the climbs finished and asked for (fewer finished only if stopped).
 fn polish_pools(
     state: &SearchState,
     polish: &PolishSettings,
     threads: usize,
-    (stop, stages): (Option<&AtomicBool>, Option<&Stages>),
+    progress: Option<&Progress>,
 ) -> (Vec<Vec<u64>>, (u64, u64)) {
+    let stop = progress.map(|p| &p.stop);
     let variant = state.scan.variant;
     let clump = if variant == Variant::White {
         polish.clump
@@ -122,16 +144,16 @@ fn polish_pools(
             (polished + clumped) as u64
         })
         .sum();
-    if let Some(stages) = stages {
-        stages.begin(Stage::Polish, asked);
+    if let Some(progress) = progress {
+        progress.begin(Stage::Polish, asked);
     }
     let finished = AtomicU64::new(0);
     // Counts a climb that ran to its end, before `stop`.
     let count = || {
         if !stopped() {
             finished.fetch_add(1, Ordering::Relaxed);
-            if let Some(stages) = stages {
-                stages.advance(1);
+            if let Some(progress) = progress {
+                progress.advance(1);
             }
         }
     };
@@ -220,35 +242,12 @@ pub(crate) fn polished(
     polish: &PolishSettings,
     threads: usize,
 ) -> Vec<Vec<u64>> {
-    polish_pools(state, polish, threads, (None, None)).0
+    polish_pools(state, polish, threads, None).0
 }
 
-/// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
-/// without one fall back to default bits, listed as unmet) or the packed pools (fixed
-/// shift), polished and packed as `limits` say. The packer goes on from `resume` (a
-/// checkpoint of the same packing, saved with the state) unless it is empty, and reports
-/// progress and stages, stops, saves checkpoints and takes its threads through `hooks`.
-/// Once `hooks.stop` is set every stage ends in at most milliseconds with what it has: the
-/// polish leaves the finds not yet climbed as scanned, the packing keeps its best layout;
-/// the set is verified all the same.
-///
-/// What `magic-gen merge` runs on the merged state of a hunt's shards (the scan is theirs);
-/// [`crate::hunt::run`] runs it after its scan.
-///
-/// ```
-/// use magic_gen::hunt::finish;
-/// use magic_gen::pack::PackHooks;
-/// use magic_gen::search::{Limits, Options, SearchState};
-/// use magic_gen::Variant;
-///
-/// // Not scanned: every square falls back to the first magic of its stream.
-/// let state = SearchState::new(&Options::for_variant(Variant::Plain))?;
-/// let outcome = finish(&state, &Limits::default(), &[], &mut PackHooks::default())?;
-/// assert!(magic_gen::verify(&outcome.set).is_ok());
-/// assert!(outcome.pack.is_empty());
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-pub fn finish(
+/// Returns the verified set of a scan state, as [`crate::hunt::finish`] says, with the
+/// packer's hooks (its progress, stop flag, checkpoint saves and threads) in `hooks`.
+pub(crate) fn finish(
     state: &SearchState,
     limits: &Limits,
     resume: &[PackCheckpoint],
@@ -262,16 +261,15 @@ pub fn finish(
         // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
         // their finds share the square's pool.
         let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let watch = (hooks.stop, hooks.stages);
         let ((magics, climbs), polish) =
-            timed(|| polish_pools(state, &limits.polish, limits.threads, watch));
+            timed(|| polish_pools(state, &limits.polish, limits.threads, hooks.progress));
         let pools_start = Instant::now();
-        if let Some(stages) = hooks.stages {
-            stages.begin(Stage::Pools, state.jobs.len() as u64);
+        if let Some(progress) = hooks.progress {
+            progress.begin(Stage::Pools, state.jobs.len() as u64);
         }
         for (job, magics) in state.jobs.iter().zip(magics) {
-            if let Some(stages) = hooks.stages {
-                stages.advance(1);
+            if let Some(progress) = hooks.progress {
+                progress.advance(1);
             }
             let data = SquareData::new(job.piece, job.square, variant);
             let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
@@ -329,7 +327,7 @@ pub fn finish(
         }
         lay_out_back_to_back(&mut set);
     }
-    outcome(set, unmet, Vec::new(), Vec::new(), hooks.stages)
+    outcome(set, unmet, Vec::new(), Vec::new(), hooks.progress)
 }
 
 /// Returns the outcome of a set the search made, verified (the stage `stages` is told of):
@@ -339,10 +337,10 @@ fn outcome(
     unmet: Vec<(Piece, u8)>,
     pack: Vec<PackCheckpoint>,
     mut stages: Vec<(&'static str, Duration)>,
-    watch: Option<&Stages>,
+    progress: Option<&Progress>,
 ) -> Result<SearchOutcome, Error> {
-    if let Some(watch) = watch {
-        watch.begin(Stage::Verification, 0);
+    if let Some(progress) = progress {
+        progress.begin(Stage::Verification, 0);
     }
     let (verified, verification) = timed(|| verify(&set));
     stages.push(("verification", verification));
@@ -360,29 +358,13 @@ fn outcome(
         pack,
         polish: (0, 0),
         stages,
+        greedy: false,
     })
 }
 
-/// Returns `set` (black or white, already verified) packed again: its own magics and bits,
-/// one per square, laid out by the greedy pass and the annealing `settings` ask for, going
-/// on from `resume` (a checkpoint of the same packing) unless it is empty, and reporting
-/// through `hooks`. The way to bring a published set, or one packed by
-/// an older version, to this packer.
-///
-/// ```
-/// use magic_gen::hunt::repack;
-/// use magic_gen::pack::{PackHooks, PackSettings};
-///
-/// // The published black magics (Annuss and Fiekas), packed again by this packer.
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
-/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let greedy = repack(&set, &PackSettings::default(), &[], &mut PackHooks::default())?;
-/// let settings = PackSettings { iterations: 2000, ..PackSettings::default() };
-/// let annealed = repack(&set, &settings, &[], &mut PackHooks::default())?;
-/// assert!(annealed.report.table_len < greedy.report.table_len);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn repack(
+/// Returns `set` packed again, as [`crate::hunt::repack`] says, with the packer's hooks in
+/// `hooks`.
+pub(crate) fn repack(
     set: &MagicSet,
     settings: &PackSettings,
     resume: &[PackCheckpoint],
@@ -420,14 +402,14 @@ fn pack_pools(
     hooks: &mut PackHooks,
     mut stages: Vec<(&'static str, Duration)>,
 ) -> Result<SearchOutcome, Error> {
-    if let Some(stages) = hooks.stages {
-        // Its moves are counted in `hooks.progress`.
-        stages.begin(Stage::Packing, 0);
+    if let Some(progress) = hooks.progress {
+        // Its moves are counted in the progress's own counters.
+        progress.begin(Stage::Packing, 0);
     }
     let (packed, packing) = timed(|| pack(variant, (pools, starts), settings, resume, hooks));
-    let (set, end) = packed.map_err(Error::Checkpoint)?;
+    let (set, end) = packed.map_err(Error::checkpoint)?;
     stages.push(("packing", packing));
-    outcome(set, Vec::new(), end, stages, hooks.stages)
+    outcome(set, Vec::new(), end, stages, hooks.progress)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.

@@ -13,50 +13,52 @@ struct MergeError {
     message: String,
 }
 
-/// Combines shard states of one search into one: same variant, seed, budget, pool and jobs,
-/// distinct shards of the same count. Each job keeps the best finds of all shards by
-/// the search's ranking (`Scan::rank`), so merging the N shards of a space gives what one run over it gives.
-///
-/// ```
-/// use magic_gen::hunt::{self, Hooks};
-/// use magic_gen::pack::PackHooks;
-/// use magic_gen::search::{merge, Error, Options, SearchState};
-/// use magic_gen::search::state::Shard;
-/// use magic_gen::Variant;
-///
-/// // Two shards scanned apart (on two machines, say), merged: one run's state.
-/// let mut options = Options::for_variant(Variant::Plain);
-/// let mut shards = Vec::new();
-/// for index in 0..2 {
-///     options.scan.shard = Shard { index, count: 2 };
-///     let mut state = SearchState::new(&options)?;
-///     hunt::run(&mut state, &[], &options.limits, false, Hooks::default())?;
-///     shards.push(state);
-/// }
-/// let merged = merge(&shards)?;
-/// assert_eq!(merged.jobs_left(), 0);
-/// let whole = hunt::finish(&merged, &options.limits, &[], &mut PackHooks::default())?;
-///
-/// // Shards of one search share their seed: these are two searches.
-/// options.scan.seed = 2;
-/// let other = SearchState::new(&options)?;
-/// let Err(Error::Merge { state, line, .. }) = merge(&[merged, other]) else {
-///     panic!("two searches merged");
-/// };
-/// assert_eq!((state, line.as_deref()), (1, Some("seed")));
-/// # let _ = whole;
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-pub fn merge(states: &[SearchState]) -> Result<SearchState, Error> {
-    merge_states(states).map_err(|e| Error::Merge {
-        state: e.state,
-        with: e.with,
-        line: e.line,
-        message: e.message,
-    })
+impl SearchState {
+    /// Returns the shard states of one search combined into one: same variant, seed,
+    /// budget, pool and jobs, distinct shards of the same count. Each job keeps the best
+    /// finds of all shards by the search's ranking, so merging the N shards of a space
+    /// gives what one run over it gives.
+    ///
+    /// ```
+    /// use magic_gen::hunt::{self, Hooks};
+    /// use magic_gen::search::{Error, Options, SearchState};
+    /// use magic_gen::search::state::Shard;
+    /// use magic_gen::Variant;
+    ///
+    /// // Two shards scanned apart (on two machines, say), merged: one run's state.
+    /// let mut options = Options::for_variant(Variant::Plain);
+    /// let mut shards = Vec::new();
+    /// for index in 0..2 {
+    ///     options.scan.shard = Shard { index, count: 2 };
+    ///     let mut state = SearchState::new(&options)?;
+    ///     hunt::run(&mut state, &[], &options.limits, false, Hooks::default())?;
+    ///     shards.push(state);
+    /// }
+    /// let merged = SearchState::merge(&shards)?;
+    /// assert_eq!(merged.jobs_left(), 0);
+    /// let whole = hunt::finish(&merged, &options.limits, &[], Hooks::default())?;
+    ///
+    /// // Shards of one search share their seed: these are two searches.
+    /// options.scan.seed = 2;
+    /// let other = SearchState::new(&options)?;
+    /// let Err(Error::Merge { state, line, .. }) = SearchState::merge(&[merged, other]) else {
+    ///     panic!("two searches merged");
+    /// };
+    /// assert_eq!((state, line.as_deref()), (1, Some("seed")));
+    /// # let _ = whole;
+    /// # Ok::<(), magic_gen::search::Error>(())
+    /// ```
+    pub fn merge(states: &[SearchState]) -> Result<SearchState, Error> {
+        merge_states(states).map_err(|e| Error::Merge {
+            state: e.state,
+            with: e.with,
+            line: e.line,
+            message: e.message,
+        })
+    }
 }
 
-/// Returns the merge of `states`, as [`merge`] does, or why they do not merge.
+/// Returns the merge of `states`, as [`SearchState::merge`] does, or why they do not merge.
 fn merge_states(states: &[SearchState]) -> Result<SearchState, MergeError> {
     let Some(first) = states.first() else {
         return Err(MergeError {

@@ -30,16 +30,13 @@ pub mod state;
 mod table;
 mod workers;
 
+pub use crate::stages::{Progress, Stage};
 pub(crate) use finish::finish;
 pub use finish::SearchOutcome;
-pub use merge::merge;
 pub use options::{Error, Limits, Options, PolishSettings};
 pub(crate) use state::allowed_bits;
 pub use state::SearchState;
 pub(crate) use workers::run;
-pub use workers::Progress;
-
-pub use crate::stages::{Stage, Stages};
 
 #[cfg(test)]
 pub(crate) use {
@@ -62,7 +59,7 @@ pub(crate) fn search(options: &Options, progress: &Progress) -> Result<SearchOut
     run(&mut state, &options.limits, progress, None);
     let mut hooks = crate::pack::PackHooks {
         threads: options.limits.threads,
-        ..crate::pack::PackHooks::default()
+        ..Default::default()
     };
     finish(&state, &options.limits, &[], &mut hooks)
 }

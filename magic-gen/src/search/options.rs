@@ -59,7 +59,7 @@ pub struct Limits {
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let mut state = SearchState::new(&options)?;
-/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?.outcome;
+/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
 /// // A packed variant: the checkpoint of its one packing, every move made.
 /// assert!(outcome.pack.len() == 1 && outcome.pack[0].finished());
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -167,14 +167,46 @@ fn after(seconds: f64) -> Instant {
 /// let refused = SearchState::new(&Options::for_variant(Variant::Pext));
 /// assert!(matches!(refused, Err(Error::Search(_))));
 /// ```
+///
+/// A checkpoint resumed by another packing is refused at its line at fault, saying what
+/// differs and the option that resumes it:
+///
+/// ```
+/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::pack::PackSettings;
+/// use magic_gen::search::{Error, Limits};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
+/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let pack = PackSettings { iterations: 10, ..PackSettings::default() };
+/// let checkpoint = repack(&set, &Limits { pack, ..Limits::default() }, &[], Hooks::default())?.pack;
+/// let more = Limits { pack: PackSettings { iterations: 20, ..pack }, ..Limits::default() };
+/// let Err(Error::Checkpoint { line, packing, message }) =
+///     repack(&set, &more, &checkpoint, Hooks::default())
+/// else {
+///     panic!("a checkpoint of another packing resumed");
+/// };
+/// assert_eq!((line.as_str(), packing), ("pack", 0));
+/// assert!(message.contains("give --pack-iterations 10 to finish it"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {
     /// The options ask for what no search gives (or, an internal error, the set made fails
     /// verification): what is wrong.
     Search(String),
-    /// The pack checkpoint to resume from belongs to another packing: its line at fault
-    /// and what differs.
-    Checkpoint(PackMismatch),
+    /// The pack checkpoint to resume from belongs to another packing (or is damaged): its
+    /// line at fault and what differs.
+    Checkpoint {
+        /// How the line at fault starts (`"pack"`, `"pack-progress"`, `"pack-square rook
+        /// a1"`), for [`crate::line_of`].
+        line: String,
+        /// Which packing's section of the checkpoint holds that line (0: the first; see
+        /// [`PackSettings::seeds`]).
+        packing: usize,
+        /// What differs, with the option that resumes the checkpoint where one does.
+        message: String,
+    },
     /// Shard states that do not merge: which state is at fault, the line of its file that
     /// shows it, and how it differs.
     Merge {
@@ -189,19 +221,33 @@ pub enum Error {
         /// How it differs.
         message: String,
     },
+    /// A save of the hunt's hooks failed (the first error it returned): the run went on to
+    /// its end, and its set is lost with its saves.
+    Save(String),
 }
 
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Error::Search(what) => f.write_str(what),
-            Error::Checkpoint(m) => write!(f, "the '{}' line: {m}", m.line),
+            Error::Search(what) | Error::Save(what) => f.write_str(what),
+            Error::Checkpoint { line, message, .. } => write!(f, "the '{line}' line: {message}"),
             Error::Merge { message, .. } => f.write_str(message),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// Returns the error of a checkpoint that does not belong to the packing it was given to.
+    pub(crate) fn checkpoint(m: PackMismatch) -> Error {
+        Error::Checkpoint {
+            message: m.to_string(),
+            line: m.line,
+            packing: m.packing,
+        }
+    }
+}
 
 /// How long each job scans.
 ///

@@ -1,7 +1,7 @@
 //! The workers: jobs taken round-robin one block at a time, so all squares advance
 //! together; and the checkpoints, which hand a consistent copy of the state to the caller.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -10,46 +10,7 @@ use super::climb::{climb, climbs_per_block, density_climb};
 use super::options::Limits;
 use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
-
-/// Shared counters a caller can watch (progress bar) and a flag that stops the search.
-///
-/// ```
-/// use std::sync::atomic::Ordering;
-/// use magic_gen::hunt::{run, Hooks};
-/// use magic_gen::search::{Options, Progress, SearchState};
-/// use magic_gen::Variant;
-///
-/// // Counters another thread may read while the search runs (for a progress bar), and the
-/// // flag that stops it.
-/// let progress = Progress::default();
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// let hooks = Hooks { progress: Some(&progress), ..Hooks::default() };
-/// run(&mut state, &[], &options.limits, true, hooks)?;
-/// assert_eq!(progress.done.load(Ordering::Relaxed), 128);
-/// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Candidate magics tried so far.
-    pub candidates: AtomicU64,
-    /// Jobs finished so far.
-    pub done: AtomicUsize,
-    /// Jobs in the run (set when the search starts).
-    pub total: AtomicUsize,
-    /// Set to stop: every job stops after its current block; unfinished ones fall back
-    /// (default bits, or the first magic of the whole space) when the state is finished.
-    pub stop: AtomicBool,
-    /// Jobs with at least one valid magic at the bits they ask for.
-    pub reached: AtomicUsize,
-    /// Candidates of a counted budget over all jobs (set when the search starts; 0 for a
-    /// budget that is not a count, see [`SearchState::budget_used`]).
-    pub budget: AtomicU64,
-    /// Of [`Progress::budget`], the candidates used up so far, by earlier runs of a resumed
-    /// state too; a job done early counts its whole share.
-    pub spent: AtomicU64,
-}
+use crate::stages::Progress;
 
 /// What a worker keeps between blocks of one job (not part of the saved state).
 struct Scratch {
@@ -218,8 +179,10 @@ pub(crate) fn run(
             .filter(|j| j.lock().unwrap_or_else(|e| e.into_inner()).0.done)
             .count()
     };
-    progress.total.store(jobs.len(), Ordering::Relaxed);
-    progress.done.store(count_done(&jobs), Ordering::Relaxed);
+    progress.jobs.store(jobs.len(), Ordering::Relaxed);
+    progress
+        .jobs_done
+        .store(count_done(&jobs), Ordering::Relaxed);
     let reached = jobs
         .iter()
         .filter(|j| {
@@ -247,7 +210,7 @@ pub(crate) fn run(
         let mut idle = 0;
         while !out_of_time() {
             if idle >= jobs.len() {
-                if progress.done.load(Ordering::Relaxed) >= jobs.len() {
+                if progress.jobs_done.load(Ordering::Relaxed) >= jobs.len() {
                     break;
                 }
                 // Fewer open jobs than workers: wait instead of spinning.
@@ -285,7 +248,7 @@ pub(crate) fn run(
             if job.done {
                 // Free the scratch of finished jobs: 128 of them would hold ~10 MB.
                 guard.1 = None;
-                progress.done.fetch_add(1, Ordering::Relaxed);
+                progress.jobs_done.fetch_add(1, Ordering::Relaxed);
             }
         }
     };

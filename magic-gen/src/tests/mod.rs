@@ -54,7 +54,7 @@ pub(super) fn sharded(options: &Options, shards: u32) -> MagicSet {
         })
         .collect();
     finish(
-        &merge(&states).unwrap(),
+        &SearchState::merge(&states).unwrap(),
         &Limits::default(),
         &[],
         &mut PackHooks::default(),

@@ -6,7 +6,7 @@ use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::line_of;
-use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
+use crate::pack::{Mismatch, PackCheckpoint, PackHooks, PackMismatch};
 use crate::search::state::*;
 use crate::search::*;
 
@@ -220,7 +220,12 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     let mut more = o.limits;
     more.pack.iterations = 41;
     let e = finish(&read, &more, &pack, &mut PackHooks::default()).unwrap_err();
-    let Error::Checkpoint(m) = e else {
+    let Error::Checkpoint {
+        line,
+        packing,
+        message,
+    } = e
+    else {
         panic!("{e}")
     };
     let pack_line = saved[9]
@@ -228,14 +233,16 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         .position(|l| l.starts_with("pack "))
         .unwrap()
         + 1;
-    assert_eq!(line_of(saved[9].as_bytes(), &m.line), Some(pack_line));
-    assert_eq!(
-        m.mismatch,
-        Mismatch::Settings {
+    assert_eq!(line_of(saved[9].as_bytes(), &line), Some(pack_line));
+    let settings_differ = PackMismatch {
+        line: "pack".into(),
+        packing: 0,
+        mismatch: Mismatch::Settings {
             saved: o.limits.pack,
-            given: more.pack
-        }
-    );
+            given: more.pack,
+        },
+    };
+    assert_eq!((packing, message), (0, settings_differ.to_string()));
 }
 
 #[test]

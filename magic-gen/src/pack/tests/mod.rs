@@ -287,15 +287,11 @@ fn a_packing_from_the_input_starts_from_its_layout_and_never_ends_longer() {
         "{} {greedy}",
         input.len()
     );
-    let stop = AtomicBool::new(false);
     let warm = PackSettings {
         from_input: true,
         ..packing_seeded(1, 300)
     };
-    let mut hooks = PackHooks {
-        stop: Some(&stop),
-        ..PackHooks::default()
-    };
+    let mut hooks = PackHooks::default();
     let (set, end) = pack(Variant::Black, (&pools, &starts), &warm, &[], &mut hooks).unwrap();
     assert!(table_len(&pools, &set) <= input.len());
     assert_no_slot_shared(&pools, &set);
