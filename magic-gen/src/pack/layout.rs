@@ -221,7 +221,7 @@ impl<'a> Layout<'a> {
             self.end[at] = s + p.extent();
             if reordered {
                 let kept = s == before.start[x] && before.changed != Some(x);
-                spans.placed(x, s, self.end[at], kept);
+                spans.placed(x, before.place[x], s, self.end[at], kept);
             }
             if !go(self.end[at]) {
                 done = false;
@@ -380,9 +380,11 @@ impl Changed {
 /// that a square's changed stretches come out in order without sorting them per square.
 #[derive(Default)]
 struct Spans {
-    /// (first slot, end, square): before the move, and placed by it so far.
-    before: Vec<(usize, usize, usize)>,
-    now: Vec<(usize, usize, usize)>,
+    /// (first slot, end, place before the move, square): before the move, and placed by
+    /// it so far. The place is here rather than looked up: a square's changed stretches
+    /// are picked from these lists for every square a move reorders.
+    before: Vec<(usize, usize, usize, usize)>,
+    now: Vec<(usize, usize, usize, usize)>,
     /// Per square: whether this move has placed it again at its old start with its old
     /// member (its slots are those it had).
     kept: Vec<bool>,
@@ -392,23 +394,26 @@ impl Spans {
     /// Starts a move that reorders `squares`, noted in `before`.
     fn begin(&mut self, before: &Before, squares: &[usize]) {
         self.before.clear();
-        self.before
-            .extend(squares.iter().map(|&y| (before.start[y], before.end[y], y)));
+        self.before.extend(
+            squares
+                .iter()
+                .map(|&y| (before.start[y], before.end[y], before.place[y], y)),
+        );
         self.before.sort_unstable();
         self.now.clear();
     }
 
-    /// Notes that square `y` was placed over `lo..hi`, `kept` if at its old start with its
-    /// old member.
-    fn placed(&mut self, y: usize, lo: usize, hi: usize, kept: bool) {
+    /// Notes that square `y`, at place `place` before the move, was placed over `lo..hi`,
+    /// `kept` if at its old start with its old member.
+    fn placed(&mut self, y: usize, place: usize, lo: usize, hi: usize, kept: bool) {
         self.kept[y] = kept;
-        let i = self.now.partition_point(|&(l, _, _)| l < lo);
-        self.now.insert(i, (lo, hi, y));
+        let i = self.now.partition_point(|&(l, _, _, _)| l < lo);
+        self.now.insert(i, (lo, hi, place, y));
     }
 
     /// Ends the move: no square is placed by it any more.
     fn end(&mut self) {
-        for &(_, _, y) in &self.now {
+        for &(_, _, _, y) in &self.now {
             self.kept[y] = false;
         }
     }
@@ -418,17 +423,17 @@ impl Spans {
     /// under it before the move and is not now at the same start with the same member; as
     /// taken, the span of each placed under it now that was not there so before.
     fn changed_under(&self, x: usize, above: usize, before: &Before, changed: &mut Changed) {
-        let was_under = |y: usize| before.place[y] < before.place[x];
+        let under = before.place[x];
         changed.clear();
-        let below = |&&(lo, _, _): &&(usize, usize, usize)| lo < above;
-        for &(lo, hi, y) in self.before.iter().take_while(below) {
-            if was_under(y) && !self.kept[y] {
+        let below = |span: &&(usize, usize, usize, usize)| span.0 < above;
+        for &(lo, hi, place, y) in self.before.iter().take_while(below) {
+            if place < under && !self.kept[y] {
                 changed.vacated.push((lo, hi));
             }
         }
         // `x` is not placed yet, so it is not among them.
-        for &(lo, hi, y) in self.now.iter().take_while(below) {
-            if !(was_under(y) && self.kept[y]) {
+        for &(lo, hi, place, y) in self.now.iter().take_while(below) {
+            if !(place < under && self.kept[y]) {
                 changed.taken.push((lo, hi));
             }
         }
