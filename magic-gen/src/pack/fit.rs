@@ -79,6 +79,14 @@ impl Table {
         }
     }
 
+    /// Takes every slot out, keeping the memory.
+    pub(super) fn empty(&mut self) {
+        self.taken.clear();
+        self.pair.clear();
+        self.pair.resize(PAIR_PAD, FREE_PAIR);
+        self.len = 0;
+    }
+
     /// Returns the eight [`Table::pair`] entries from `at` as the bytes of one number.
     fn eight_pairs(&self, at: usize) -> u64 {
         let eight: [u8; 8] = self.pair[at..at + 8].try_into().expect("eight bytes");

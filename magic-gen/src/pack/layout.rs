@@ -5,6 +5,11 @@
 use super::fit::Table;
 use super::pattern::Pattern;
 
+/// What emptying a table and growing it again costs, in squares placed: a move whose
+/// first change comes fewer than this many squares before the middle of the order takes
+/// its squares out of a copy of the table rather than placing those before it afresh.
+const REBUILD_COST: usize = 8;
+
 /// Packs squares in `order` (indices into `pools`), returning each square's chosen pattern
 /// and offset and the table length.
 pub(super) fn pack_in_order(
@@ -145,10 +150,21 @@ impl<'a> Layout<'a> {
     }
 
     /// Notes where the squares from `from` on are before a move that changes the order or
-    /// `changed`'s member from `from` on: what [`Layout::place_from_known`] refits against
-    /// and [`Layout::undo`] restores.
+    /// `changed`'s member from `from` on (what [`Layout::place_from_known`] refits against
+    /// and [`Layout::undo`] restores), and takes them out of the table: the table as it was
+    /// is kept aside for an undo, and the squares before `from` are placed afresh in an
+    /// empty one where they are fewer than the squares to take out of a copy.
     pub(super) fn begin_move(&mut self, from: usize, changed: Option<usize>) {
-        self.table_before.clone_from(&self.table);
+        if from + REBUILD_COST < self.order.len() - from {
+            core::mem::swap(&mut self.table, &mut self.table_before);
+            self.table.empty();
+            for at in 0..from {
+                self.table.place(self.pattern(at), self.start[at]);
+            }
+        } else {
+            self.table_before.clone_from(&self.table);
+            self.clear_from(from);
+        }
         let b = &mut self.before;
         b.changed = changed;
         b.order.clear();
