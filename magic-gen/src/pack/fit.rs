@@ -165,7 +165,10 @@ impl Table {
 
     /// Returns true if `p`'s slots outside its anchor word are free with its first used
     /// index at `s`, testing word `*hint` first and leaving there the word that failed: a
-    /// start close to the last one meets the same busy slots with the same word.
+    /// start close to the last one meets the same busy slots with the same word. Inlined
+    /// into the fit search, which calls it for most starts it tests (a call cost about a
+    /// tenth of the instructions of a packing move).
+    #[inline(always)]
     pub(super) fn rest_fits(&self, p: &Pattern, s: usize, hint: &mut usize) -> bool {
         let clear = |i: usize| {
             let (w, bits) = p.words[i];
