@@ -58,7 +58,7 @@ pub(super) struct Layout<'a> {
     /// lists: kept between moves so that a move allocates nothing.
     before: Before,
     table_before: Table,
-    under: Changed,
+    under: Vec<(usize, usize)>,
     moved: Changed,
     spans: Spans,
 }
@@ -87,7 +87,7 @@ impl<'a> Layout<'a> {
                 end: vec![0; pools.len()],
                 ..Before::default()
             },
-            under: Changed::default(),
+            under: Vec::new(),
             moved: Changed::default(),
             spans: Spans {
                 kept: vec![false; pools.len()],
@@ -226,11 +226,15 @@ impl<'a> Layout<'a> {
                 self.table.first_fit(p, lowest)
             } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
-                let above = before.start[x] + p.extent();
-                spans.changed_under(x, above, &before, &mut under);
-                self.refit(p, lowest, before.start[x], &under)
+                let (old, above) = (before.start[x], before.start[x] + p.extent());
+                spans.vacated_under(x, above, &before, &mut under);
+                let taken = || spans.taken_over(x, (old, above), &before);
+                self.refit(p, lowest, old, &under, taken)
             } else {
-                self.refit(p, lowest, before.start[x], &moved)
+                let (old, end) = (before.start[x], before.start[x] + p.extent());
+                let mut taken = moved.taken.iter().take_while(|&&(lo, _)| lo < end);
+                let taken = || taken.any(|&(_, hi)| old < hi);
+                self.refit(p, lowest, old, &moved.vacated, taken)
             };
             self.table.place(p, s);
             self.start[at] = s;
@@ -256,8 +260,16 @@ impl<'a> Layout<'a> {
     }
 
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
-    /// the one it fitted at `old` in only the `changed` stretches.
-    fn refit(&self, p: &Pattern, lowest: usize, old: usize, changed: &Changed) -> usize {
+    /// the one it fitted at `old` in only the `vacated` stretches (sorted) and the taken
+    /// ones, of which `taken` says whether any meets the span at `old`.
+    fn refit(
+        &self,
+        p: &Pattern,
+        lowest: usize,
+        old: usize,
+        vacated: &[(usize, usize)],
+        taken: impl FnOnce() -> bool,
+    ) -> usize {
         // The starts below `old` that meet each vacated stretch, in order; ones that overlap
         // or lie within a block of 64 starts of each other are joined (the fit search takes
         // whole blocks, and the starts between meet no vacated stretch, so none fits).
@@ -265,7 +277,6 @@ impl<'a> Layout<'a> {
             let lo = lowest.max((lo + 1).saturating_sub(p.extent()));
             (lo, hi.min(old))
         };
-        let vacated = &changed.vacated;
         let mut w = 0;
         while w < vacated.len() && window(vacated[w]).0 < old {
             let (lo, mut hi) = window(vacated[w]);
@@ -279,9 +290,7 @@ impl<'a> Layout<'a> {
             }
         }
         // The old start still fits unless a taken stretch meets its span.
-        let end = old + p.extent();
-        let mut taken = changed.taken.iter().take_while(|&&(lo, _)| lo < end);
-        if taken.any(|&(_, hi)| old < hi) && !self.table.fits_at(p, old) {
+        if taken() && !self.table.fits_at(p, old) {
             return self.table.first_fit(p, old + 1);
         }
         old
@@ -434,24 +443,35 @@ impl Spans {
         }
     }
 
-    /// Sets `changed` to the spans, first slots below `above`, of the reordered squares
-    /// that changed the table under square `x`: as vacated, the old span of each that was
-    /// under it before the move and is not now at the same start with the same member; as
-    /// taken, the span of each placed under it now that was not there so before.
-    fn changed_under(&self, x: usize, above: usize, before: &Before, changed: &mut Changed) {
+    /// Sets `vacated` to the old spans, first slots below `above`, of the reordered
+    /// squares that were under square `x` before the move and are not now at the same
+    /// start with the same member: where the table under it may have been freed.
+    fn vacated_under(
+        &self,
+        x: usize,
+        above: usize,
+        before: &Before,
+        vacated: &mut Vec<(usize, usize)>,
+    ) {
         let under = before.place[x];
-        changed.clear();
+        vacated.clear();
         let below = |span: &&(usize, usize, usize, usize)| span.0 < above;
         for &(lo, hi, place, y) in self.before.iter().take_while(below) {
             if place < under && !self.kept[y] {
-                changed.vacated.push((lo, hi));
+                vacated.push((lo, hi));
             }
         }
-        // `x` is not placed yet, so it is not among them.
-        for &(lo, hi, place, y) in self.now.iter().take_while(below) {
-            if !(place < under && self.kept[y]) {
-                changed.taken.push((lo, hi));
-            }
-        }
+    }
+
+    /// Returns true if the span of a reordered square placed under square `x` now that was
+    /// not there so before meets the stretch `old..above`: where the table under it may
+    /// have been taken. (`x` is not placed yet, so it is not among them.)
+    fn taken_over(&self, x: usize, (old, above): (usize, usize), before: &Before) -> bool {
+        let under = before.place[x];
+        let below = |span: &&(usize, usize, usize, usize)| span.0 < above;
+        self.now
+            .iter()
+            .take_while(below)
+            .any(|&(_, hi, place, y)| old < hi && !(place < under && self.kept[y]))
     }
 }
