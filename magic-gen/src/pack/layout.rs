@@ -58,7 +58,6 @@ pub(super) struct Layout<'a> {
     /// lists: kept between moves so that a move allocates nothing.
     before: Before,
     table_before: Table,
-    under: Vec<(usize, usize)>,
     moved: Changed,
     spans: Spans,
 }
@@ -87,7 +86,6 @@ impl<'a> Layout<'a> {
                 end: vec![0; pools.len()],
                 ..Before::default()
             },
-            under: Vec::new(),
             moved: Changed::default(),
             spans: Spans {
                 kept: vec![false; pools.len()],
@@ -203,7 +201,6 @@ impl<'a> Layout<'a> {
     /// wanted): only [`Layout::undo`] follows.
     pub(super) fn place_from_known(&mut self, from: usize, go: impl Fn(usize) -> bool) -> bool {
         let before = core::mem::take(&mut self.before);
-        let mut under = core::mem::take(&mut self.under);
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
         // Past the last place whose square the move changed, the squares under each one
@@ -227,14 +224,14 @@ impl<'a> Layout<'a> {
             } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
                 let (old, above) = (before.start[x], before.start[x] + p.extent());
-                spans.vacated_under(x, above, &before, &mut under);
+                let vacated = spans.vacated_under(x, above, &before);
                 let taken = || spans.taken_over(x, (old, above), &before);
-                self.refit(p, lowest, old, &under, taken)
+                self.refit(p, lowest, old, vacated, taken)
             } else {
                 let (old, end) = (before.start[x], before.start[x] + p.extent());
                 let mut taken = moved.taken.iter().take_while(|&&(lo, _)| lo < end);
                 let taken = || taken.any(|&(_, hi)| old < hi);
-                self.refit(p, lowest, old, &moved.vacated, taken)
+                self.refit(p, lowest, old, moved.vacated.iter().copied(), taken)
             };
             self.table.place(p, s);
             self.start[at] = s;
@@ -253,7 +250,6 @@ impl<'a> Layout<'a> {
         }
         spans.end();
         self.before = before;
-        self.under = under;
         self.moved = moved;
         self.spans = spans;
         done
@@ -267,7 +263,7 @@ impl<'a> Layout<'a> {
         p: &Pattern,
         lowest: usize,
         old: usize,
-        vacated: &[(usize, usize)],
+        vacated: impl Iterator<Item = (usize, usize)>,
         taken: impl FnOnce() -> bool,
     ) -> usize {
         // The starts below `old` that meet each vacated stretch, in order; ones that overlap
@@ -277,14 +273,14 @@ impl<'a> Layout<'a> {
             let lo = lowest.max((lo + 1).saturating_sub(p.extent()));
             (lo, hi.min(old))
         };
-        let mut w = 0;
-        while w < vacated.len() && window(vacated[w]).0 < old {
-            let (lo, mut hi) = window(vacated[w]);
-            while w + 1 < vacated.len() && window(vacated[w + 1]).0 <= hi + 64 {
-                w += 1;
-                hi = hi.max(window(vacated[w]).1);
+        let mut windows = vacated.map(window);
+        let mut next = windows.next();
+        while let Some((lo, mut hi)) = next.filter(|&(lo, _)| lo < old) {
+            next = windows.next();
+            while let Some((_, next_hi)) = next.filter(|&(next_lo, _)| next_lo <= hi + 64) {
+                hi = hi.max(next_hi);
+                next = windows.next();
             }
-            w += 1;
             if let Some(fit) = self.table.first_fit_below(p, lo, hi) {
                 return fit;
             }
@@ -443,24 +439,21 @@ impl Spans {
         }
     }
 
-    /// Sets `vacated` to the old spans, first slots below `above`, of the reordered
+    /// Returns the old spans, in order, first slots below `above`, of the reordered
     /// squares that were under square `x` before the move and are not now at the same
     /// start with the same member: where the table under it may have been freed.
-    fn vacated_under(
-        &self,
+    fn vacated_under<'s>(
+        &'s self,
         x: usize,
         above: usize,
         before: &Before,
-        vacated: &mut Vec<(usize, usize)>,
-    ) {
+    ) -> impl Iterator<Item = (usize, usize)> + 's {
         let under = before.place[x];
-        vacated.clear();
-        let below = |span: &&(usize, usize, usize, usize)| span.0 < above;
-        for &(lo, hi, place, y) in self.before.iter().take_while(below) {
-            if place < under && !self.kept[y] {
-                vacated.push((lo, hi));
-            }
-        }
+        self.before
+            .iter()
+            .take_while(move |span| span.0 < above)
+            .filter(move |&&(_, _, place, y)| place < under && !self.kept[y])
+            .map(|&(lo, hi, _, _)| (lo, hi))
     }
 
     /// Returns true if the span of a reordered square placed under square `x` now that was
