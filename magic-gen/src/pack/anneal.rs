@@ -381,7 +381,6 @@ impl Move {
             _ => None,
         };
         layout.begin_move(self.from, changed);
-        layout.clear_from(self.from);
         match self.change {
             Change::Swap(i, j) => layout.order.swap(i, j),
             Change::Shift(i, j) => {

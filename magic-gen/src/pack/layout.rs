@@ -5,6 +5,11 @@
 use super::fit::Table;
 use super::pattern::Pattern;
 
+/// What emptying a table and growing it again costs, in squares placed: a move whose
+/// first change comes fewer than this many squares before the middle of the order takes
+/// its squares out of a copy of the table rather than placing those before it afresh.
+const REBUILD_COST: usize = 8;
+
 /// Packs squares in `order` (indices into `pools`), returning each square's chosen pattern
 /// and offset and the table length.
 pub(super) fn pack_in_order(
@@ -85,7 +90,6 @@ pub(super) struct Layout<'a> {
     /// lists: kept between moves so that a move allocates nothing.
     before: Before,
     table_before: Table,
-    under: Changed,
     moved: Changed,
     spans: Spans,
 }
@@ -114,7 +118,6 @@ impl<'a> Layout<'a> {
                 end: vec![0; pools.len()],
                 ..Before::default()
             },
-            under: Changed::default(),
             moved: Changed::default(),
             spans: Spans {
                 kept: vec![false; pools.len()],
@@ -177,10 +180,21 @@ impl<'a> Layout<'a> {
     }
 
     /// Notes where the squares from `from` on are before a move that changes the order or
-    /// `changed`'s member from `from` on: what [`Layout::place_from_known`] refits against
-    /// and [`Layout::undo`] restores.
+    /// `changed`'s member from `from` on (what [`Layout::place_from_known`] refits against
+    /// and [`Layout::undo`] restores), and takes them out of the table: the table as it was
+    /// is kept aside for an undo, and the squares before `from` are placed afresh in an
+    /// empty one where they are fewer than the squares to take out of a copy.
     pub(super) fn begin_move(&mut self, from: usize, changed: Option<usize>) {
-        self.table_before.clone_from(&self.table);
+        if from + REBUILD_COST < self.order.len() - from {
+            core::mem::swap(&mut self.table, &mut self.table_before);
+            self.table.empty();
+            for at in 0..from {
+                self.table.place(self.pattern(at), self.start[at]);
+            }
+        } else {
+            self.table_before.clone_from(&self.table);
+            self.clear_from(from);
+        }
         let b = &mut self.before;
         b.changed = changed;
         b.order.clear();
@@ -219,7 +233,6 @@ impl<'a> Layout<'a> {
     /// wanted): only [`Layout::undo`] follows.
     pub(super) fn place_from_known(&mut self, from: usize, go: impl Fn(usize) -> bool) -> bool {
         let before = core::mem::take(&mut self.before);
-        let mut under = core::mem::take(&mut self.under);
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
         // Past the last place whose square the move changed, the squares under each one
@@ -242,18 +255,22 @@ impl<'a> Layout<'a> {
                 self.table.first_fit(p, lowest)
             } else if reordered {
                 // A stretch whose starts all lie above the old start is never tried.
-                let above = before.start[x] + p.extent();
-                spans.changed_under(x, above, &before, &mut under);
-                self.refit(p, lowest, before.start[x], &under)
+                let (old, above) = (before.start[x], before.start[x] + p.extent());
+                let vacated = spans.vacated_under(x, above, &before);
+                let taken = || spans.taken_over(x, (old, above), &before);
+                self.refit(p, lowest, old, vacated, taken)
             } else {
-                self.refit(p, lowest, before.start[x], &moved)
+                let (old, end) = (before.start[x], before.start[x] + p.extent());
+                let mut taken = moved.taken.iter().take_while(|&&(lo, _)| lo < end);
+                let taken = || taken.any(|&(_, hi)| old < hi);
+                self.refit(p, lowest, old, moved.vacated.iter().copied(), taken)
             };
             self.table.place(p, s);
             self.start[at] = s;
             self.end[at] = s + p.extent();
             if reordered {
                 let kept = s == before.start[x] && before.changed != Some(x);
-                spans.placed(x, s, self.end[at], kept);
+                spans.placed(x, before.place[x], s, self.end[at], kept);
             }
             if !go(self.end[at]) {
                 done = false;
@@ -265,15 +282,22 @@ impl<'a> Layout<'a> {
         }
         spans.end();
         self.before = before;
-        self.under = under;
         self.moved = moved;
         self.spans = spans;
         done
     }
 
     /// Returns the first fit of `p` (no lower than `lowest`) in a table that differs from
-    /// the one it fitted at `old` in only the `changed` stretches.
-    fn refit(&self, p: &Pattern, lowest: usize, old: usize, changed: &Changed) -> usize {
+    /// the one it fitted at `old` in only the `vacated` stretches (sorted) and the taken
+    /// ones, of which `taken` says whether any meets the span at `old`.
+    fn refit(
+        &self,
+        p: &Pattern,
+        lowest: usize,
+        old: usize,
+        vacated: impl Iterator<Item = (usize, usize)>,
+        taken: impl FnOnce() -> bool,
+    ) -> usize {
         // The starts below `old` that meet each vacated stretch, in order; ones that overlap
         // or lie within a block of 64 starts of each other are joined (the fit search takes
         // whole blocks, and the starts between meet no vacated stretch, so none fits).
@@ -281,23 +305,20 @@ impl<'a> Layout<'a> {
             let lo = lowest.max((lo + 1).saturating_sub(p.extent()));
             (lo, hi.min(old))
         };
-        let vacated = &changed.vacated;
-        let mut w = 0;
-        while w < vacated.len() && window(vacated[w]).0 < old {
-            let (lo, mut hi) = window(vacated[w]);
-            while w + 1 < vacated.len() && window(vacated[w + 1]).0 <= hi + 64 {
-                w += 1;
-                hi = hi.max(window(vacated[w]).1);
+        let mut windows = vacated.map(window);
+        let mut next = windows.next();
+        while let Some((lo, mut hi)) = next.filter(|&(lo, _)| lo < old) {
+            next = windows.next();
+            while let Some((_, next_hi)) = next.filter(|&(next_lo, _)| next_lo <= hi + 64) {
+                hi = hi.max(next_hi);
+                next = windows.next();
             }
-            w += 1;
             if let Some(fit) = self.table.first_fit_below(p, lo, hi) {
                 return fit;
             }
         }
         // The old start still fits unless a taken stretch meets its span.
-        let end = old + p.extent();
-        let mut taken = changed.taken.iter().take_while(|&&(lo, _)| lo < end);
-        if taken.any(|&(_, hi)| old < hi) && !self.table.fits_at(p, old) {
+        if taken() && !self.table.fits_at(p, old) {
             return self.table.first_fit(p, old + 1);
         }
         old
@@ -412,9 +433,11 @@ impl Changed {
 /// that a square's changed stretches come out in order without sorting them per square.
 #[derive(Default)]
 struct Spans {
-    /// (first slot, end, square): before the move, and placed by it so far.
-    before: Vec<(usize, usize, usize)>,
-    now: Vec<(usize, usize, usize)>,
+    /// (first slot, end, place before the move, square): before the move, and placed by
+    /// it so far. The place is here rather than looked up: a square's changed stretches
+    /// are picked from these lists for every square a move reorders.
+    before: Vec<(usize, usize, usize, usize)>,
+    now: Vec<(usize, usize, usize, usize)>,
     /// Per square: whether this move has placed it again at its old start with its old
     /// member (its slots are those it had).
     kept: Vec<bool>,
@@ -424,45 +447,56 @@ impl Spans {
     /// Starts a move that reorders `squares`, noted in `before`.
     fn begin(&mut self, before: &Before, squares: &[usize]) {
         self.before.clear();
-        self.before
-            .extend(squares.iter().map(|&y| (before.start[y], before.end[y], y)));
+        self.before.extend(
+            squares
+                .iter()
+                .map(|&y| (before.start[y], before.end[y], before.place[y], y)),
+        );
         self.before.sort_unstable();
         self.now.clear();
     }
 
-    /// Notes that square `y` was placed over `lo..hi`, `kept` if at its old start with its
-    /// old member.
-    fn placed(&mut self, y: usize, lo: usize, hi: usize, kept: bool) {
+    /// Notes that square `y`, at place `place` before the move, was placed over `lo..hi`,
+    /// `kept` if at its old start with its old member.
+    fn placed(&mut self, y: usize, place: usize, lo: usize, hi: usize, kept: bool) {
         self.kept[y] = kept;
-        let i = self.now.partition_point(|&(l, _, _)| l < lo);
-        self.now.insert(i, (lo, hi, y));
+        let i = self.now.partition_point(|&(l, _, _, _)| l < lo);
+        self.now.insert(i, (lo, hi, place, y));
     }
 
     /// Ends the move: no square is placed by it any more.
     fn end(&mut self) {
-        for &(_, _, y) in &self.now {
+        for &(_, _, _, y) in &self.now {
             self.kept[y] = false;
         }
     }
 
-    /// Sets `changed` to the spans, first slots below `above`, of the reordered squares
-    /// that changed the table under square `x`: as vacated, the old span of each that was
-    /// under it before the move and is not now at the same start with the same member; as
-    /// taken, the span of each placed under it now that was not there so before.
-    fn changed_under(&self, x: usize, above: usize, before: &Before, changed: &mut Changed) {
-        let was_under = |y: usize| before.place[y] < before.place[x];
-        changed.clear();
-        let below = |&&(lo, _, _): &&(usize, usize, usize)| lo < above;
-        for &(lo, hi, y) in self.before.iter().take_while(below) {
-            if was_under(y) && !self.kept[y] {
-                changed.vacated.push((lo, hi));
-            }
-        }
-        // `x` is not placed yet, so it is not among them.
-        for &(lo, hi, y) in self.now.iter().take_while(below) {
-            if !(was_under(y) && self.kept[y]) {
-                changed.taken.push((lo, hi));
-            }
-        }
+    /// Returns the old spans, in order, first slots below `above`, of the reordered
+    /// squares that were under square `x` before the move and are not now at the same
+    /// start with the same member: where the table under it may have been freed.
+    fn vacated_under<'s>(
+        &'s self,
+        x: usize,
+        above: usize,
+        before: &Before,
+    ) -> impl Iterator<Item = (usize, usize)> + 's {
+        let under = before.place[x];
+        self.before
+            .iter()
+            .take_while(move |span| span.0 < above)
+            .filter(move |&&(_, _, place, y)| place < under && !self.kept[y])
+            .map(|&(lo, hi, _, _)| (lo, hi))
+    }
+
+    /// Returns true if the span of a reordered square placed under square `x` now that was
+    /// not there so before meets the stretch `old..above`: where the table under it may
+    /// have been taken. (`x` is not placed yet, so it is not among them.)
+    fn taken_over(&self, x: usize, (old, above): (usize, usize), before: &Before) -> bool {
+        let under = before.place[x];
+        let below = |span: &&(usize, usize, usize, usize)| span.0 < above;
+        self.now
+            .iter()
+            .take_while(below)
+            .any(|&(_, hi, place, y)| old < hi && !(place < under && self.kept[y]))
     }
 }

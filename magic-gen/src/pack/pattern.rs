@@ -21,6 +21,9 @@ pub(crate) struct Pattern {
     /// or none), so that adding eight free-pair counts sets every top bit exactly when all
     /// eight have room.
     pub(super) room: Vec<u64>,
+    /// Per word of `dense`, its byte of `room` in all eight bytes: what the block skip adds
+    /// to eight blocks' free-pair counts at once for that word.
+    pub(super) need: Vec<u64>,
     /// Used indices relative to `first`, every 64-slot word in order (empty ones too):
     /// what placing and removing write, one table word after the other.
     pub(super) dense: Vec<u64>,
@@ -82,6 +85,10 @@ impl Pattern {
         for (w, bits) in dense.iter().enumerate() {
             need[w] = 128 - bits.count_ones() as u8;
         }
+        let broadcast = need[..dense.len()]
+            .iter()
+            .map(|&b| u64::from_ne_bytes([b; 8]))
+            .collect();
         let room = need
             .chunks(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
@@ -102,6 +109,7 @@ impl Pattern {
             first,
             words,
             room,
+            need: broadcast,
             dense,
             bit_lists,
             bit_at,
