@@ -58,12 +58,14 @@ pub(super) fn input_order(
     while !left.is_empty() {
         let fit =
             |i: usize| table.first_fit(&pools[i][0], pools[i][0].lowest_start(negative_offsets));
-        let at = left
+        let (at, s) = left
             .iter()
-            .position(|&i| Some(fit(i)) == start(i))
-            .unwrap_or(0);
+            .enumerate()
+            .map(|(at, &i)| (at, fit(i)))
+            .find(|&(at, s)| Some(s) == start(left[at]))
+            .unwrap_or_else(|| (0, fit(left[0])));
         let i = left.remove(at);
-        table.place(&pools[i][0], fit(i));
+        table.place(&pools[i][0], s);
         order.push(i);
     }
     order.extend(unstarted);

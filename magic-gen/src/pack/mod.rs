@@ -54,8 +54,8 @@ use seeds::pack_seeds;
 /// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by
 /// longest shortest extent, or with [`PackSettings::from_input`] in the order that gives
 /// the layout of `starts`, each square's first used slot; each at the lowest fitting place
-/// of the pool member that grows the table least), then per seed of `settings` (see [`PackSettings::seeds`]) its
-/// `settings.iterations` moves of annealing the order and the members, or the moves left
+/// of the pool member that grows the table least), then per seed of `settings` (see
+/// [`PackSettings::seeds`]) its `settings.iterations` moves of annealing the order and the members, or the moves left
 /// after its section of `resume`, a checkpoint of the same settings (empty: none). Returns
 /// the set of the shortest best layout met (ties: the lowest seed) and each packing's
 /// checkpoint after its last move (fewer moves than asked if the progress's stop flag was
