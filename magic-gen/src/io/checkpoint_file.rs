@@ -168,16 +168,13 @@ impl PackCheckpoint {
                     ))
                 })?,
         };
-        let short_spans = match head.optional("short-spans") {
-            None | Some("0") => false,
-            Some("1") => true,
-            Some(v) => return Err(head.error(format!("short-spans must be 0 or 1, found '{v}'"))),
+        // Flags written only when on: a line without one was written before it existed.
+        let flag = |key: &str| match head.optional(key) {
+            None | Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(v) => Err(head.error(format!("{key} must be 0 or 1, found '{v}'"))),
         };
-        let from_input = match head.optional("from-input") {
-            None | Some("0") => false,
-            Some("1") => true,
-            Some(v) => return Err(head.error(format!("from-input must be 0 or 1, found '{v}'"))),
-        };
+        let (short_spans, from_input) = (flag("short-spans")?, flag("from-input")?);
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
         // A line without a seed count was written by a single packing.
