@@ -310,7 +310,30 @@ mod tests {
     }
 
     #[test]
-    fn a_quarter_of_the_white_candidates_have_at_most_six_bits() {
+    fn every_block_holds_block_len_candidates_numbered_from_its_first() {
+        for variant in [Variant::Fancy, Variant::Black, Variant::White] {
+            let s = Stream {
+                seed: 3,
+                variant,
+                piece: Piece::Bishop,
+                square: 27,
+                bits: 9,
+            };
+            // Bounded by `take`, so a stream that never ends fails instead of hanging.
+            let len = BLOCK_LEN as usize;
+            assert_eq!(s.magics(5).take(len + 1).count(), len, "{variant}");
+            assert_eq!(s.magics(5).take_first(10).take(len).count(), 10);
+            let numbered = |it: &mut dyn Iterator<Item = (u64, u64)>| {
+                it.take(len + 1).map(|(i, _)| i).collect::<Vec<u64>>()
+            };
+            let block: Vec<u64> = (5 * BLOCK_LEN..6 * BLOCK_LEN).collect();
+            assert_eq!(numbered(&mut s.block(5)), block);
+            assert_eq!(numbered(&mut s.climb_starts(5)), block);
+        }
+    }
+
+    #[test]
+    fn a_quarter_of_the_white_candidates_have_at_most_six_bits_and_a_quarter_are_negated() {
         let s = Stream {
             seed: 1,
             variant: Variant::White,
@@ -322,6 +345,17 @@ mod tests {
         // A quarter drawn as few bits (0.2527 here); a difference of two sparse words has
         // 6 bits or fewer far less often.
         assert!((0.23..0.3).contains(&(few / BLOCK_LEN as f64)), "{few}");
+        // A quarter negated sparse words: their negation is sparse again (up to 20 bits),
+        // which neither a difference nor a sparse word minus a small number is, mostly.
+        // (0.291 here: a few differences of two sparse words are negative and pass too.)
+        let negated = s
+            .magics(0)
+            .filter(|m| m.wrapping_neg().count_ones() <= 20)
+            .count();
+        assert!(
+            (0.25..0.33).contains(&(negated as f64 / BLOCK_LEN as f64)),
+            "{negated}"
+        );
         for r in [0, 1, u64::MAX, 0x0123_4567_89ab_cdef] {
             assert!((1..=6).contains(&few_bits(r).count_ones()));
         }
