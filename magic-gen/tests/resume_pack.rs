@@ -171,6 +171,57 @@ fn a_pack_from_the_input_starts_from_its_layout_and_records_so() {
 }
 
 #[test]
+fn a_pack_with_holes_changes_magics_and_regenerates_and_resumes_byte_for_byte() {
+    let dir = scratch("pack-holes");
+    let set = published();
+    let args = [
+        "pack",
+        &set,
+        "--holes",
+        "1",
+        "--pack-iterations",
+        "300",
+        "--from-input",
+    ];
+    let run = magic_gen(
+        &dir,
+        &[&args[..], &["--state", "h.pack", "--out", "a.txt"]].concat(),
+    );
+    run.assert_success();
+    let again = magic_gen(&dir, &[&args[..], &["--out", "c.txt"]].concat());
+    again.assert_success();
+    let text = fs::read_to_string(dir.join("a.txt")).unwrap();
+    let c = fs::read_to_string(dir.join("c.txt")).unwrap();
+    assert_eq!(c, text.replace("--out a.txt", "--out c.txt"));
+    assert!(
+        text.contains("--pack-iterations 300 --from-input --holes 1 --out a.txt"),
+        "{text}"
+    );
+    // Magics chosen for the holes: some squares' magics are not the published ones.
+    let magics = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("rook") || l.starts_with("bishop"))
+            .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+            .collect()
+    };
+    let published = fs::read_to_string(&set).unwrap();
+    let changed = magics(&text)
+        .iter()
+        .zip(magics(&published))
+        .filter(|(a, b)| *a != b)
+        .count();
+    assert!(changed > 10, "{changed} magics changed");
+    // Its checkpoint resumes to the same set: the holes are chosen again the same way.
+    let resumed = magic_gen(
+        &dir,
+        &[&args[..], &["--resume", "h.pack", "--out", "b.txt"]].concat(),
+    );
+    resumed.assert_success();
+    let b = fs::read_to_string(dir.join("b.txt")).unwrap();
+    assert_eq!(b, text.replace("--out a.txt", "--out b.txt"));
+}
+
+#[test]
 fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
     let dir = scratch("pack-refused");
     let set = published();

@@ -1,5 +1,6 @@
 //! `magic-gen pack`: its arguments, and a verified black or white set packed again by this
-//! packer, its magics and bits unchanged, with checkpoints to resume an interrupted run.
+//! packer, its magics and bits unchanged (unless --holes chooses magics for the layout's
+//! holes first), with checkpoints to resume an interrupted run.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,6 +38,13 @@ pub struct PackCommandArgs {
     /// published set.
     #[arg(long, help_heading = PACKING)]
     from_input: bool,
+    /// Before packing, give each square, from the highest end down, the magic of the
+    /// first BLOCKS blocks of its candidate stream (seeded --pack-seed, 4,096 candidates a
+    /// block) that fits lowest in the slots the others take: magics chosen for the layout's
+    /// holes, which the packing then works with (with --from-input, from that layout). The
+    /// set's magics change; 0 keeps them.
+    #[arg(long, value_name = "BLOCKS", default_value_t = 0, help_heading = PACKING)]
+    holes: u64,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -248,6 +256,13 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let from = resume.as_deref().unwrap_or(&[]);
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
+            let set = match args.holes {
+                0 => set.clone(),
+                blocks => {
+                    let neg = settings.negative_offsets;
+                    hunt::into_holes(&set, settings.seed, blocks, neg, &shown.progress)
+                }
+            };
             hunt::repack(&set, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {

@@ -201,7 +201,7 @@ impl Table {
     }
 
     /// Returns the lowest start in `lowest..limit` at which `p` fits, if any.
-    pub(super) fn first_fit_below(
+    pub(crate) fn first_fit_below(
         &self,
         p: &Pattern,
         lowest: usize,
@@ -248,7 +248,7 @@ impl Table {
     }
 
     /// Frees the slots `p` takes at start `s` (placed there before).
-    pub(super) fn remove(&mut self, p: &Pattern, s: usize) {
+    pub(crate) fn remove(&mut self, p: &Pattern, s: usize) {
         self.write(p, s, |t, bits| *t &= !bits);
     }
 

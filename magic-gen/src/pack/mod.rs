@@ -40,7 +40,6 @@ pub(crate) use checkpoint::Mismatch;
 pub use checkpoint::PackCheckpoint;
 pub(crate) use checkpoint::PackMismatch;
 pub(crate) use checkpoint::PackSquare;
-#[cfg(test)]
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;

@@ -47,13 +47,13 @@ impl Pattern {
     }
 
     /// Returns the slots from its first used index to one past its last.
-    pub(super) fn extent(&self) -> usize {
+    pub(crate) fn extent(&self) -> usize {
         self.end - self.first
     }
 
     /// Returns the lowest start this pattern may take: 0 where offsets may be negative
     /// (every index still at 0 or above), else its first index (offset 0).
-    pub(super) fn lowest_start(&self, negative_offsets: bool) -> usize {
+    pub(crate) fn lowest_start(&self, negative_offsets: bool) -> usize {
         if negative_offsets {
             0
         } else {

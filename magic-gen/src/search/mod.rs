@@ -17,12 +17,14 @@
 //! limits, `state.rs` the scan's state, built from the options, and how pools rank their
 //! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
 //! `crate::annealing`, which the packer shares), `workers.rs` the workers,
-//! `finish.rs` pools to a packed, verified set, `merge.rs` shards to one state. The
+//! `finish.rs` pools to a packed, verified set, `holes.rs` magics chosen for a packed
+//! layout's holes, `merge.rs` shards to one state. The
 //! state's and the packer's files are read and written in `crate::io`, above this module.
 
 mod candidates;
 mod climb;
 pub(crate) mod finish;
+pub(crate) mod holes;
 mod merge;
 mod options;
 mod slots;
