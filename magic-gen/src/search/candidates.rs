@@ -235,31 +235,32 @@ impl Iterator for Magics {
 /// white rook magics of ranks 1-3 take from a sparse word (c2 `0x007fe80042ffffe8` is
 /// `0x007fe80043000000 - 0x18`, a1 `0x00280077ffebfffe` is `0x0028007800000000 -
 /// 0x140002`; [`Family::White`]).
-fn small(mut r: u64) -> u64 {
+fn small(r: u64) -> u64 {
     let width = 1 + r % 24;
-    r /= 24;
-    let count = 1 + r % 3;
-    r /= 3;
-    let mut word = 0;
-    for _ in 0..count {
-        word |= 1 << (r % width);
-        r /= width;
-    }
-    word
+    let count = 1 + (r / 24 % 3) as usize;
+    digits(r / 72, width, 3)
+        .take(count)
+        .fold(0, |word, p| word | 1 << p)
 }
 
 /// Returns a word of 2 to 6 set bits at positions drawn from `r`: the shape of the
 /// published white magics that pack without holes (rook c3 `0x0004000802010008` puts
 /// each mask bit on its own index bit, so its 1,024 subsets fill 1,024 slots in a row).
-fn few_bits(mut r: u64) -> u64 {
-    let count = 2 + r % 5;
-    r /= 5;
-    let mut word = 0;
-    for _ in 0..count {
-        word |= 1 << (r % 64);
-        r /= 64;
-    }
-    word
+fn few_bits(r: u64) -> u64 {
+    let count = 2 + (r % 5) as usize;
+    digits(r / 5, 64, 6)
+        .take(count)
+        .fold(0, |word, p| word | 1 << p)
+}
+
+/// Returns the lowest `n` digits of `r` in base `base`, the lowest first: the bit positions
+/// [`small`] and [`few_bits`] draw. A fixed number, so a count drawn wrong cannot run on.
+fn digits(r: u64, base: u64, n: usize) -> impl Iterator<Item = u64> {
+    (0..n).scan(r, move |rest, _| {
+        let digit = *rest % base;
+        *rest /= base;
+        Some(digit)
+    })
 }
 
 /// Returns a sparse random candidate: the AND of three random words (about 8 bits set),
