@@ -13,6 +13,8 @@ pub enum Stage {
     Polish,
     /// Measuring the used slots of every pool member.
     Pools,
+    /// Giving squares magics chosen for a packed layout's holes (`pack --holes`).
+    Holes,
     /// The greedy packing and the annealing.
     Packing,
     /// Checking every occupancy of the set.
@@ -23,10 +25,11 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::Scan,
         Stage::Polish,
         Stage::Pools,
+        Stage::Holes,
         Stage::Packing,
         Stage::Verification,
         Stage::Writing,
@@ -38,6 +41,7 @@ impl Stage {
             Stage::Scan => "scan",
             Stage::Polish => "polish",
             Stage::Pools => "pools",
+            Stage::Holes => "holes",
             Stage::Packing => "packing",
             Stage::Verification => "verification",
             Stage::Writing => "writing",

@@ -243,6 +243,35 @@ fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
 }
 
 #[test]
+fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun() {
+    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let args = [
+        "pack",
+        published.to_str().unwrap(),
+        "--holes",
+        "1",
+        "--from-input",
+        "--threads",
+        "1",
+        "--state",
+        "p.pack",
+        "--out",
+        "set.rs",
+    ];
+    let hold = [("MAGIC_GEN_HOLD_AT", "holes")];
+    let (_, stderr, note) = stop_when("stop-holes", &args, &hold, held_at("holes"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(
+        note.starts_with("stopped while giving squares magics for the holes (0 of 128 done)"),
+        "{note}"
+    );
+    assert!(note.ends_with("--holes 1 --out set.rs`"), "{note}");
+    // A checkpoint of these pools would not resume: a rerun chooses the holes' magics anew.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("magic-gen-stop-holes");
+    assert!(!dir.join("p.pack").exists());
+}
+
+#[test]
 fn a_stop_during_the_packing_writes_the_best_layout_met() {
     let args = black(&["--polish", "0", "--pack-iterations", "1000000000"]);
     let (_, stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");

@@ -197,29 +197,36 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings) -> String {
 
 /// Returns the header of the set written: the input's, which says how its magics were
 /// found, with this `step` added (a set without one, a published set, is seeded by this
-/// packing's `seed`), and what a stop left of the packing `end`, with the command that
+/// packing's `seed`), and what a stop left: of the holes stage (`holes_cut`: the squares it
+/// had done), which a rerun finishes, or of the packing `end`, with the command that
 /// finishes it.
 fn provenance(
     input: Provenance,
     step: &str,
     seed: u64,
-    end: &[PackCheckpoint],
-    state_path: Option<&Path>,
+    (end, state_path, holes_cut): (&[PackCheckpoint], Option<&Path>, Option<u64>),
 ) -> Provenance {
     let mut provenance = input.then(step);
     provenance.seed = provenance.seed.or(Some(seed));
     let (made, total) = PackCheckpoint::moves_of(end);
-    if made < total {
+    let note = if let Some(done) = holes_cut {
+        format!(
+            "stopped while giving squares magics for the holes ({done} of 128 done), before \
+             the packing: rerun `{step}`"
+        )
+    } else if made < total {
         let finish = match state_path {
             Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
             None => format!("no --state was given: rerun `{step}`"),
         };
-        let note = format!("packing stopped after {made} of {total} moves; {finish}");
-        provenance.unfinished = Some(match provenance.unfinished.take() {
-            Some(earlier) => format!("{earlier}; then {note}"),
-            None => note,
-        });
-    }
+        format!("packing stopped after {made} of {total} moves; {finish}")
+    } else {
+        return provenance;
+    };
+    provenance.unfinished = Some(match provenance.unfinished.take() {
+        Some(earlier) => format!("{earlier}; then {note}"),
+        None => note,
+    });
     provenance
 }
 
@@ -254,6 +261,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         ..Limits::default()
     };
     let from = resume.as_deref().unwrap_or(&[]);
+    // Squares given magics for the holes, if a stop cut that stage short: the packing then
+    // has other pools than a rerun's, so its checkpoint is neither saved nor offered.
+    let mut holes_cut = None;
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
             let set = match args.holes {
@@ -263,6 +273,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
                     hunt::into_holes(&set, settings.seed, blocks, neg, &shown.progress)
                 }
             };
+            if args.holes > 0 && shown.stopped() {
+                holes_cut = shown.progress.stage().map(|(_, done, _)| done);
+                let hooks = Hooks {
+                    progress: Some(&shown.progress),
+                    save: None,
+                };
+                return hunt::repack(&set, &limits, from, hooks);
+            }
             hunt::repack(&set, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
@@ -271,7 +289,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;
     let end = outcome.pack.clone();
-    if !end.is_empty() {
+    if !end.is_empty() && holes_cut.is_none() {
         save(&end)?;
     }
     // The packer's layout is written only where it is shorter: a set packed by other means
@@ -283,9 +301,17 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
     report(args, &outcome, lengths, settings.iterations, resumed_at);
     let step = recorded(matches, &settings);
-    let provenance = provenance(input, &step, settings.seed, &end, state_path.as_deref());
+    let cut = (end.as_slice(), state_path.as_deref(), holes_cut);
+    let provenance = provenance(input, &step, settings.seed, cut);
     let (made, total) = PackCheckpoint::moves_of(&end);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
+    if holes_cut.is_some() {
+        eprintln!(
+            "interrupted while giving squares magics for the holes: the set above is verified; \
+             rerun the command to choose them all and pack"
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(exit(state_path.as_deref(), (made, total), shown.stopped()))
 }

@@ -158,6 +158,11 @@ fn state_of(
             of(done, total),
             format!("{done} of {total} pools measured"),
         ),
+        Stage::Holes => (
+            stage,
+            of(done, total),
+            format!("{done} of {total} squares given magics for the holes"),
+        ),
         Stage::Packing => {
             let moves = p.moves.load(Ordering::Relaxed);
             let total = p.moves_total.load(Ordering::Relaxed);

@@ -23,7 +23,7 @@ use super::table::{EpochTable, SquareData};
 /// that a packing from the set's layout ([`crate::hunt::repack`] with
 /// [`PackSettings::from_input`](crate::pack::PackSettings::from_input)) can use. A start
 /// stays at or above the square's first used index unless `negative_offsets`. Counts its
-/// squares in `progress` ([`Stage::Pools`]) and returns the squares done so far once its
+/// squares in `progress` ([`Stage::Holes`]) and returns the squares done so far once its
 /// stop flag is set.
 ///
 /// ```
@@ -62,7 +62,7 @@ pub fn into_holes(
     }
     let mut order: Vec<usize> = (0..128).collect();
     order.sort_by_key(|&i| (core::cmp::Reverse(placed[i].1 + placed[i].0.extent()), i));
-    progress.begin(Stage::Pools, 128);
+    progress.begin(Stage::Holes, 128);
     let mut out = set.clone();
     for i in order {
         if progress.stop.load(Ordering::Relaxed) {

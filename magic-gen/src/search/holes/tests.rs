@@ -40,7 +40,7 @@ fn squares_move_only_down_into_free_slots_and_the_set_verifies() {
     assert!(moved > 30, "{moved} squares moved");
     let report = verify(&lowered).expect("a valid set").report;
     assert!(report.table_len <= verify(&set).unwrap().report.table_len);
-    assert_eq!(progress.stage(), Some((Stage::Pools, 128, 128)));
+    assert_eq!(progress.stage(), Some((Stage::Holes, 128, 128)));
     // The same seed and blocks, the same set.
     assert_eq!(into_holes(&set, 1, 1, false, &Progress::default()), lowered);
 }
@@ -67,5 +67,5 @@ fn a_stop_returns_the_set_as_it_stands() {
     let progress = Progress::default();
     progress.stop.store(true, Ordering::Relaxed);
     assert_eq!(into_holes(&set, 1, 64, false, &progress), set);
-    assert_eq!(progress.stage(), Some((Stage::Pools, 0, 128)));
+    assert_eq!(progress.stage(), Some((Stage::Holes, 0, 128)));
 }
