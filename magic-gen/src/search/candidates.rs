@@ -303,11 +303,20 @@ mod tests {
             square: 9,
             bits: 12,
         };
-        let a: Vec<_> = s.block(7).collect();
-        let b: Vec<_> = s.block(7).collect();
-        assert_eq!(a, b);
+        let block = |b: u64| -> Vec<_> { s.block(b).take(BLOCK_LEN as usize).collect() };
+        let a = block(7);
+        assert_eq!(a, block(7));
         assert_eq!(a[0].0, 7 * BLOCK_LEN);
-        assert_ne!(a, s.block(8).collect::<Vec<_>>());
+        assert_ne!(a, block(8));
+    }
+
+    /// Returns the magics of block `b` of `s`, checking there are [`BLOCK_LEN`]: read
+    /// through `take`, so a stream that never ends fails here instead of hanging the test
+    /// (and the others waiting for a thread).
+    fn drawn(s: &Stream, b: u64) -> Vec<u64> {
+        let magics: Vec<u64> = s.magics(b).take(BLOCK_LEN as usize + 1).collect();
+        assert_eq!(magics.len(), BLOCK_LEN as usize);
+        magics
     }
 
     #[test]
@@ -342,15 +351,16 @@ mod tests {
             square: 18,
             bits: 12,
         };
-        let few = s.magics(0).filter(|m| m.count_ones() <= 6).count() as f64;
+        let magics = drawn(&s, 0);
+        let few = magics.iter().filter(|m| m.count_ones() <= 6).count() as f64;
         // A quarter drawn as few bits (0.2527 here); a difference of two sparse words has
         // 6 bits or fewer far less often.
         assert!((0.23..0.3).contains(&(few / BLOCK_LEN as f64)), "{few}");
         // A quarter negated sparse words: their negation is sparse again (up to 20 bits),
         // which neither a difference nor a sparse word minus a small number is, mostly.
         // (0.291 here: a few differences of two sparse words are negative and pass too.)
-        let negated = s
-            .magics(0)
+        let negated = magics
+            .iter()
             .filter(|m| m.wrapping_neg().count_ones() <= 20)
             .count();
         assert!(
@@ -381,7 +391,7 @@ mod tests {
         // same draw.
         let mut rng = s.block_rng(0);
         let mut small_ones = 0;
-        for magic in s.magics(0) {
+        for magic in drawn(&s, 0) {
             let word = sparse_candidate(&mut rng);
             let r = rng.next_u64();
             match r % 4 {
@@ -416,7 +426,7 @@ mod tests {
         };
         let mut rng = s.block_rng(4);
         let words: Vec<u64> = (0..66).map(|_| rng.next_u64()).collect();
-        let magics: Vec<u64> = s.magics(4).take_first(64).collect();
+        let magics: Vec<u64> = s.magics(4).take_first(64).take(65).collect();
         assert_eq!(magics.len(), 64);
         for (k, &magic) in magics.iter().enumerate() {
             assert_eq!(
@@ -441,7 +451,7 @@ mod tests {
             bits: 9,
         };
         let mut rng = s.block_rng(0);
-        for magic in s.magics(0).take_first(100) {
+        for magic in s.magics(0).take_first(100).take(101) {
             let m = rng.next_u64() & rng.next_u64() & rng.next_u64();
             let r = rng.next_u64();
             let m = if r & 2 != 0 { m.wrapping_mul(3) } else { m };
