@@ -282,3 +282,55 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         .to_string()
         .contains("this is a pack checkpoint"));
 }
+
+#[test]
+fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_state() {
+    let pools = crate::pack::test_support::random_pools(3);
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let (set, every) = crate::pack::test_support::packed_from(
+        &pools,
+        crate::pack::test_support::packing(4, false),
+        None,
+        &go,
+    )
+    .unwrap();
+    let published = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published-black-87988.txt"
+    );
+    let read = crate::read_set_file(std::path::Path::new(published))
+        .unwrap()
+        .0;
+    let report = crate::verify::verify(&read).unwrap().report;
+    let outcome = |pack: Vec<PackCheckpoint>| SearchOutcome {
+        // Any report: the pools are made up and their set does not verify.
+        report: report.clone(),
+        set: set.clone(),
+        unmet: Vec::new(),
+        pack,
+        polish: (0, 0),
+        stages: Vec::new(),
+        greedy: false,
+    };
+    // A run stopped before its first move returns the checkpoint it starts from.
+    let halt = std::sync::atomic::AtomicBool::new(true);
+    let settings = crate::pack::test_support::packing(4, false);
+    let (_, at_zero) =
+        crate::pack::test_support::packed_from(&pools, settings, None, &halt).unwrap();
+    let every: Vec<PackCheckpoint> = at_zero.into_iter().chain(every).collect();
+    let moves: Vec<u64> = every.iter().map(|c| c.moves).collect();
+    assert_eq!(moves, [0, 1, 2, 3, 4]);
+    for c in &every {
+        let saved = outcome(vec![c.clone()]);
+        let expected: &[PackCheckpoint] = if (1..4).contains(&c.moves) {
+            std::slice::from_ref(c)
+        } else {
+            &[]
+        };
+        assert_eq!(saved.pack_to_save(), expected, "after {} moves", c.moves);
+    }
+    // Two packings count together: one finished and one not is a packing to go on with.
+    let two = outcome(vec![every[4].clone(), every[1].clone()]);
+    assert_eq!(two.pack_to_save().len(), 2);
+    assert!(outcome(Vec::new()).pack_to_save().is_empty());
+}
