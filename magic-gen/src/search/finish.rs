@@ -235,14 +235,17 @@ fn polish_pools(
     (pools, (finished.into_inner(), asked))
 }
 
-/// Returns the pools [`polish_pools`] gives when nothing watches or stops it.
+/// Returns the pools [`polish_pools`] gives when nothing watches or stops it, after
+/// checking that it finished every climb it counted as asked, which it returns.
 #[cfg(test)]
 pub(crate) fn polished(
     state: &SearchState,
     polish: &PolishSettings,
     threads: usize,
-) -> Vec<Vec<u64>> {
-    polish_pools(state, polish, threads, None).0
+) -> (Vec<Vec<u64>>, u64) {
+    let (pools, (finished, asked)) = polish_pools(state, polish, threads, None);
+    assert_eq!(finished, asked, "climbs finished and asked");
+    (pools, asked)
 }
 
 /// Returns the verified set of a scan state, as [`crate::hunt::finish`] says, with the

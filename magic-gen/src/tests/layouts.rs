@@ -48,3 +48,31 @@ fn the_published_white_layout_is_one_the_annealer_can_reach_and_the_black_one_is
     // packs these magics shorter than the record (87,750 after 100,000 moves).
     assert_eq!(unreachable(&layout_of(&black)), 115);
 }
+
+#[test]
+fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_bits() {
+    use crate::pack::{PackHooks, PackSettings};
+    use crate::search::finish::repack;
+    let black = include_str!("../../tests/data/published-black-87988.txt");
+    let black = parse_interchange("published", black.as_bytes()).unwrap();
+    let (greedy, warm) = (
+        PackSettings::default(),
+        PackSettings {
+            from_input: true,
+            ..PackSettings::default()
+        },
+    );
+    let len = |settings: &PackSettings| {
+        let out = repack(&black, settings, &[], &mut PackHooks::default()).unwrap();
+        assert_eq!(out.pack.len(), 1, "one packing's checkpoint");
+        out.report.table_len
+    };
+    // The greedy pass widest first, and the first fits in the order that gives the
+    // published layout where it can (docs/results/hunts.md).
+    assert_eq!((len(&greedy), len(&warm)), (94_687, 87_783));
+    let fancy = MagicSet::new(crate::Variant::Fancy);
+    let refused = repack(&fancy, &warm, &[], &mut PackHooks::default()).unwrap_err();
+    assert!(refused
+        .to_string()
+        .contains("only black and white sets are packed"));
+}

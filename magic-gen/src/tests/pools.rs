@@ -23,7 +23,16 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     };
     let mut limits = o.limits;
     limits.polish.polish = 200;
-    let polished = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (polished, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    // One climb per pool member, none for the sparse finds.
+    let members = |pool: usize| -> u64 {
+        state
+            .jobs
+            .iter()
+            .map(|j| j.found.len().min(pool) as u64)
+            .sum()
+    };
+    assert_eq!(asked, members(4));
     let (mut before, mut after) = (0u64, 0u64);
     for (job, magics) in state.jobs.iter().zip(&polished) {
         if job.found.is_empty() {
@@ -55,10 +64,11 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     limits.threads = 1;
     assert_eq!(
         crate::search::polished(&state, &limits.polish, limits.threads),
-        polished
+        (polished, asked)
     );
     limits.polish.polish = 0;
-    let unpolished = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (unpolished, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    assert_eq!(asked, 0);
     for (job, magics) in state.jobs.iter().zip(unpolished) {
         assert_eq!(
             magics,
@@ -73,7 +83,10 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     let (o, state) = small_pools(Variant::White);
     let mut limits = o.limits;
     limits.polish.clump = 2000;
-    let clumped = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (clumped, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    // One clump climb per find, sparse ones too; no polish.
+    let finds: u64 = state.jobs.iter().map(|j| j.found.len() as u64).sum();
+    assert_eq!(asked, finds);
     let blocked = |job: &Job, m: u64| white_blocked_slots(job.piece, job.square, m, job.bits);
     let (mut before, mut after, mut added) = (0u64, 0u64, 0);
     for (job, magics) in state.jobs.iter().zip(&clumped) {
@@ -111,7 +124,7 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     limits.threads = 1;
     assert_eq!(
         crate::search::polished(&state, &limits.polish, limits.threads),
-        clumped
+        (clumped, asked)
     );
     // Black keys are not clumped: the option leaves their pools as scanned.
     let mut o = options(Variant::Black, 2);
