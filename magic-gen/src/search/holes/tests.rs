@@ -38,6 +38,18 @@ fn squares_move_only_down_into_free_slots_and_the_set_verifies() {
     // Bishops find lower places in the table's holes; in a block of candidates no rook
     // does below the published one, locked in by its neighbours.
     assert!(moved > 30, "{moved} squares moved");
+    let other = |piece: Piece| {
+        (0..64u8)
+            .filter(|&sq| lowered.entry(piece, sq).magic != set.entry(piece, sq).magic)
+            .count()
+    };
+    // Most of them with another magic of their streams (56 bishops with 16 blocks).
+    assert_eq!(other(Piece::Rook), 0);
+    assert!(
+        other(Piece::Bishop) > 30,
+        "{} bishops",
+        other(Piece::Bishop)
+    );
     let report = verify(&lowered).expect("a valid set").report;
     assert!(report.table_len <= verify(&set).unwrap().report.table_len);
     assert_eq!(progress.stage(), Some((Stage::Holes, 128, 128)));
