@@ -264,3 +264,15 @@ fn a_sparse_pool_is_saved_on_the_pool_line_and_read_back() {
         assert!(e.starts_with("s.state:6: bad pool size"), "{e}");
     }
 }
+
+#[test]
+fn among_sparse_finds_a_hole_costs_a_tenth_of_a_used_slot_and_in_pools_half() {
+    use crate::search::{pack_cost, sparse_cost};
+    // One used slot more against ten slots of span more: the same sparse cost.
+    assert_eq!(sparse_cost(101, 1000), sparse_cost(100, 1010));
+    assert!(sparse_cost(100, 1000) < sparse_cost(101, 1000));
+    assert!(sparse_cost(100, 1000) < sparse_cost(100, 1001));
+    assert_eq!(sparse_cost(3, 5), 35);
+    assert_eq!(pack_cost(101, 1000), pack_cost(100, 1002));
+    assert_eq!(pack_cost(3, 5), 11);
+}

@@ -234,3 +234,26 @@ fn a_worker_that_panics_stops_the_scan_instead_of_hanging_it() {
         assert!(panicked, "checkpoints {checkpoints}");
     }
 }
+
+#[test]
+fn a_scan_runs_on_one_thread_by_default_and_its_deadline_is_its_seconds_from_now() {
+    use std::time::{Duration, Instant};
+    for variant in [Variant::Fancy, Variant::Black] {
+        assert_eq!(Options::for_variant(variant).limits.threads, 1, "{variant}");
+    }
+    let limits = Limits {
+        seconds: Some(60.0),
+        ..Limits::default()
+    };
+    let before = Instant::now();
+    let deadline = limits.deadline().expect("a time budget has a deadline");
+    assert!(deadline >= before + Duration::from_secs(60));
+    assert!(deadline <= Instant::now() + Duration::from_secs(60));
+    assert_eq!(Limits::default().deadline(), None);
+    // A negative budget counts as none left: the deadline is now.
+    let spent = Limits {
+        seconds: Some(-5.0),
+        ..Limits::default()
+    };
+    assert!(spent.deadline().unwrap() <= Instant::now());
+}
