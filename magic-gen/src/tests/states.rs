@@ -334,3 +334,103 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
     assert_eq!(two.pack_to_save().len(), 2);
     assert!(outcome(Vec::new()).pack_to_save().is_empty());
 }
+
+/// Returns the global blocks shard `shard` of `count` scans for one job under a budget of
+/// `limit` candidates, and the budget its job counts as spent after each, as the scan
+/// steps `next` until [`Scan::finished`].
+fn blocks_scanned(limit: u64, shard: u32, count: u32) -> (Vec<u64>, Vec<u64>) {
+    let mut scan = options(Variant::Black, 1).scan;
+    scan.budget = Budget::Candidates(limit);
+    scan.shard = Shard {
+        index: shard,
+        count,
+    };
+    let mut job = Job {
+        piece: Piece::Rook,
+        square: 0,
+        bits: 12,
+        next: 0,
+        found: Vec::new(),
+        done: false,
+    };
+    let (mut blocks, mut spent) = (Vec::new(), vec![scan.budget_spent(&job).unwrap()]);
+    while !scan.finished(&job) && blocks.len() < 100 {
+        blocks.push(scan.shard.block(job.next));
+        job.next += 1;
+        spent.push(scan.budget_spent(&job).unwrap());
+    }
+    assert_eq!(
+        spent.last(),
+        scan.budget_total().as_ref(),
+        "all of the share spent"
+    );
+    (blocks, spent)
+}
+
+#[test]
+fn shards_scan_exactly_the_blocks_under_the_budget_and_count_what_they_spent() {
+    // Two and a half blocks, three, and less than one: the last block counts in part.
+    for limit in [2 * BLOCK_LEN + BLOCK_LEN / 2, 3 * BLOCK_LEN, 100] {
+        let global = limit.div_ceil(BLOCK_LEN);
+        for count in 1..=4u32 {
+            let mut all = Vec::new();
+            let mut total = 0;
+            for shard in 0..count {
+                let (blocks, spent) = blocks_scanned(limit, shard, count);
+                // Its own blocks below the budget's, in order, each counted in full but
+                // the budget's last, which counts its part.
+                let own: Vec<u64> = (0..global)
+                    .filter(|b| b % u64::from(count) == u64::from(shard))
+                    .collect();
+                assert_eq!(blocks, own, "limit {limit}, shard {shard}/{count}");
+                for (k, &b) in blocks.iter().enumerate() {
+                    let size = (limit - b * BLOCK_LEN).min(BLOCK_LEN);
+                    assert_eq!(spent[k + 1] - spent[k], size, "block {b}");
+                }
+                total += spent.last().unwrap();
+                all.extend(blocks);
+            }
+            all.sort_unstable();
+            assert_eq!(all, (0..global).collect::<Vec<u64>>());
+            assert_eq!(total, limit, "the shares add up to the budget");
+        }
+    }
+    // Time budgets and searches until found count nothing.
+    let mut scan = options(Variant::Black, 1).scan;
+    scan.budget = Budget::UntilFound;
+    assert_eq!(scan.budget_total(), None);
+    scan.budget = Budget::Candidates(u64::MAX);
+    assert_eq!(scan.budget_total(), None);
+}
+
+#[test]
+fn a_scan_until_found_ends_with_enough_finds_and_a_counted_packed_one_with_its_budget() {
+    let job = |found: usize| Job {
+        piece: Piece::Rook,
+        square: 0,
+        bits: 12,
+        next: 1,
+        found: vec![
+            Found {
+                index: 0,
+                magic: 1,
+                used: 1,
+                span: 1,
+                blocked: 0
+            };
+            found
+        ],
+        done: false,
+    };
+    let mut fancy = options(Variant::Fancy, 1).scan;
+    assert!(!fancy.finished(&job(0)) && fancy.finished(&job(1)));
+    // A counted budget ends fancy and plain at their find too, packed variants not.
+    fancy.budget = Budget::Candidates(1 << 20);
+    assert!(!fancy.finished(&job(0)) && fancy.finished(&job(1)));
+    let mut black = options(Variant::Black, 1).scan;
+    black.budget = Budget::Candidates(1 << 20);
+    let keep = black.keep();
+    assert!(!black.finished(&job(keep)) && !black.finished(&job(keep + 3)));
+    black.budget = Budget::UntilFound;
+    assert!(!black.finished(&job(keep - 1)) && black.finished(&job(keep)));
+}
