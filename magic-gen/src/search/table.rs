@@ -68,16 +68,20 @@ fn attack_ids(attacks: &[u64]) -> Vec<u8> {
         .iter()
         .map(|&a| {
             let mut h = (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
-            while sets[h] != a {
+            // A square has at most 144 distinct attack sets (rook d4), so some place of
+            // the 256 is free or holds `a`: the probes end.
+            for _ in 0..256 {
                 if sets[h] == 0 {
                     sets[h] = a;
                     ids[h] = distinct;
                     distinct += 1;
-                    break;
+                }
+                if sets[h] == a {
+                    return ids[h];
                 }
                 h = (h + 1) & 255;
             }
-            ids[h]
+            unreachable!("more than 256 distinct attack sets on one square")
         })
         .collect()
 }
@@ -472,6 +476,31 @@ mod tests {
     use super::*;
     use crate::index::Variant;
     use crate::search::candidates::Stream;
+
+    #[test]
+    fn attack_sets_get_one_id_each_numbered_as_first_met() {
+        // Sets that share a probe's start (the same top byte of the product) and others.
+        let sets: Vec<u64> = (1..=300u64).map(|k| k % 97 + 1).collect();
+        let ids = attack_ids(&sets);
+        let mut first: Vec<u64> = Vec::new();
+        for (&a, &id) in sets.iter().zip(&ids) {
+            match first.iter().position(|&f| f == a) {
+                Some(at) => assert_eq!(usize::from(id), at, "set {a}"),
+                None => {
+                    assert_eq!(usize::from(id), first.len(), "set {a}");
+                    first.push(a);
+                }
+            }
+        }
+        // The rook on a1: as many ids as distinct attack sets (49).
+        let data = SquareData::new(crate::Piece::Rook, 0, Variant::Fancy);
+        let distinct = data
+            .attack_ids
+            .iter()
+            .max()
+            .map_or(0, |&m| usize::from(m) + 1);
+        assert_eq!(distinct, 49);
+    }
 
     /// Returns the position of the first of `magics` that `accepts` takes, one at a time.
     fn first_by_accepts(

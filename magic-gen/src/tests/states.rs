@@ -434,3 +434,20 @@ fn a_scan_until_found_ends_with_enough_finds_and_a_counted_packed_one_with_its_b
     black.budget = Budget::UntilFound;
     assert!(!black.finished(&job(keep - 1)) && black.finished(&job(keep)));
 }
+
+#[test]
+fn a_state_counts_its_jobs_left_and_the_budget_its_jobs_used() {
+    let mut o = options(Variant::Black, 1);
+    let limit = 2 * BLOCK_LEN + 10;
+    o.scan.budget = Budget::Candidates(limit);
+    let mut state = SearchState::new(&o).unwrap();
+    assert_eq!((state.job_count(), state.jobs_left()), (128, 128));
+    assert_eq!(state.budget_used(), Some((0, 128 * limit)));
+    // One job a block in, another done: its whole share counts.
+    state.jobs[5].next = 1;
+    state.jobs[7].done = true;
+    assert_eq!(state.jobs_left(), 127);
+    assert_eq!(state.budget_used(), Some((BLOCK_LEN + limit, 128 * limit)));
+    o.scan.budget = Budget::UntilFound;
+    assert_eq!(SearchState::new(&o).unwrap().budget_used(), None);
+}
