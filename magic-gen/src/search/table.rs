@@ -554,6 +554,18 @@ mod tests {
             );
             assert_eq!(mine[0], data.entries()[0], "entry 0 moved");
             assert_eq!(theirs[0], data.entries()[0], "entry 0 moved");
+            // Every find, not only the first: the sieve drops no magic `accepts` takes.
+            let every: Vec<usize> = (0..magics.len())
+                .filter(|&i| b.accepts(&mut theirs, magics[i], bits))
+                .collect();
+            let (mut batched, mut start) = (Vec::new(), 0);
+            while let (tried, Some(_)) =
+                a.first_accepted(&mut mine, bits, magics[start..].iter().copied())
+            {
+                start += tried as usize;
+                batched.push(start - 1);
+            }
+            assert_eq!(batched, every, "{piece} {sq}");
         }
     }
 
