@@ -6,6 +6,7 @@ mod pools;
 mod scan;
 mod states;
 
+use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::pack::PackHooks;
 use crate::search::state::*;
@@ -73,4 +74,16 @@ pub(super) fn small_pools(variant: Variant) -> (Options, SearchState) {
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
     let state = scanned(&o);
     (o, state)
+}
+
+/// Returns an empty 12-bit job of rook a1 at its first block, to insert finds into.
+pub(super) fn rook_a1_job() -> Job {
+    Job {
+        piece: Piece::Rook,
+        square: 0,
+        bits: 12,
+        next: 0,
+        found: Vec::new(),
+        done: false,
+    }
 }

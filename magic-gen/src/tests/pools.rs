@@ -1,7 +1,6 @@
 //! The pools a scan keeps: polish, clump, pack cost and sparse finds.
 
 use super::*;
-use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::search::state::*;
 use crate::search::*;
@@ -136,18 +135,6 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
         crate::search::polished(&state, &limits.polish, limits.threads),
         as_scanned
     );
-}
-
-/// Returns an empty 12-bit job of rook a1, to insert finds into.
-fn rook_a1_job() -> Job {
-    Job {
-        piece: Piece::Rook,
-        square: 0,
-        bits: 12,
-        next: 0,
-        found: Vec::new(),
-        done: false,
-    }
 }
 
 #[test]

@@ -345,14 +345,7 @@ fn blocks_scanned(limit: u64, shard: u32, count: u32) -> (Vec<u64>, Vec<u64>) {
         index: shard,
         count,
     };
-    let mut job = Job {
-        piece: Piece::Rook,
-        square: 0,
-        bits: 12,
-        next: 0,
-        found: Vec::new(),
-        done: false,
-    };
+    let mut job = rook_a1_job();
     let (mut blocks, mut spent) = (Vec::new(), vec![scan.budget_spent(&job).unwrap()]);
     while !scan.finished(&job) && blocks.len() < 100 {
         blocks.push(scan.shard.block(job.next));
@@ -406,9 +399,6 @@ fn shards_scan_exactly_the_blocks_under_the_budget_and_count_what_they_spent() {
 #[test]
 fn a_scan_until_found_ends_with_enough_finds_and_a_counted_packed_one_with_its_budget() {
     let job = |found: usize| Job {
-        piece: Piece::Rook,
-        square: 0,
-        bits: 12,
         next: 1,
         found: vec![
             Found {
@@ -420,7 +410,7 @@ fn a_scan_until_found_ends_with_enough_finds_and_a_counted_packed_one_with_its_b
             };
             found
         ],
-        done: false,
+        ..rook_a1_job()
     };
     let mut fancy = options(Variant::Fancy, 1).scan;
     assert!(!fancy.finished(&job(0)) && fancy.finished(&job(1)));
