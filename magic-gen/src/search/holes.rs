@@ -14,6 +14,20 @@ use super::candidates::Stream;
 use super::finish::pattern;
 use super::table::{EpochTable, SquareData};
 
+/// Returns the pattern and start (the slot its first used index lands on) of every square
+/// of the packed, verified `set`, rook a1 first.
+pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
+    (0..128)
+        .map(|i| {
+            let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+            let e = set.entry(piece, sq);
+            let p = pattern(&SquareData::new(piece, sq, set.variant), e.magic, e.bits);
+            let start = (e.offset + p.first as i64) as usize;
+            (p, start)
+        })
+        .collect()
+}
+
 /// Returns `set` (black or white, verified) with magics chosen for its layout's holes:
 /// each square, from the highest end (one past its last used slot) down, takes the valid
 /// magic of the first `blocks` blocks of its candidate stream (seeded `seed`, at the
@@ -47,15 +61,7 @@ pub fn into_holes(
 ) -> MagicSet {
     let variant = set.variant;
     let square = |i: usize| (Piece::ALL[i / 64], (i % 64) as u8);
-    let mut placed: Vec<(Pattern, usize)> = (0..128)
-        .map(|i| {
-            let (piece, sq) = square(i);
-            let e = set.entry(piece, sq);
-            let p = pattern(&SquareData::new(piece, sq, variant), e.magic, e.bits);
-            let start = (e.offset + p.first as i64) as usize;
-            (p, start)
-        })
-        .collect();
+    let mut placed = layout_of(set);
     let mut table = Table::new();
     for (p, start) in &placed {
         table.place(p, *start);

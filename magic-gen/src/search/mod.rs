@@ -43,7 +43,6 @@ pub(crate) use workers::run;
 #[cfg(test)]
 pub(crate) use {
     candidates::BLOCK_LEN,
-    finish::pattern,
     finish::polished,
     slots::white_blocked_slots,
     state::{pack_cost, sparse_cost},

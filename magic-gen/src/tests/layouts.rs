@@ -1,22 +1,8 @@
 //! Tests across the pipeline: the scan's real magics as the packer sees them.
 
 use crate::pack::{Pattern, Table};
-use crate::search::{pattern, SquareData};
-use crate::{parse_interchange, MagicSet, Piece};
-
-/// Returns the pattern and start of every square of the packed `set`, rook a1 first.
-fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
-    (0..128)
-        .map(|i| {
-            let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
-            let e = set.entries[piece.index()][sq as usize];
-            let data = SquareData::new(piece, sq, set.variant);
-            let p = pattern(&data, e.magic, e.bits);
-            let start = (e.offset + p.first as i64) as usize;
-            (p, start)
-        })
-        .collect()
-}
+use crate::search::holes::layout_of;
+use crate::{parse_interchange, MagicSet};
 
 /// Returns how many squares of `layout` no placing order puts at their own starts, each
 /// at its lowest fit: 0 if the layout is one the annealer can reach. A square can go

@@ -16,13 +16,9 @@ fn published_black() -> MagicSet {
 
 /// Returns each square's end (one past its last used slot) in `set`.
 fn ends(set: &MagicSet) -> Vec<i64> {
-    (0..128)
-        .map(|i| {
-            let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
-            let e = set.entry(piece, sq);
-            let p = pattern(&SquareData::new(piece, sq, set.variant), e.magic, e.bits);
-            e.offset + (p.first + p.extent()) as i64
-        })
+    layout_of(set)
+        .iter()
+        .map(|(p, start)| (start + p.extent()) as i64)
         .collect()
 }
 
