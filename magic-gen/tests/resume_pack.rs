@@ -450,7 +450,7 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
         "pack",
         set.as_str(),
         "--pack-iterations",
-        "4000",
+        "40000",
         "--pack-seeds",
         "2",
         "--checkpoint",
@@ -491,7 +491,7 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
     };
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (_, _, left) = interrupt(&cut, &args, "p.pack", both_moved, "-KILL");
-    assert!(moves(&left) < 4000, "killed before the end:\n{left}");
+    assert!(moves(&left) < 40000, "killed before the end:\n{left}");
     let resumed = run(&cut, with(&["--resume", "p.pack", "--out", "set.txt"]));
     resumed.assert_success();
     assert_eq!(fs::read(cut.join("set.txt")).unwrap(), expected);
