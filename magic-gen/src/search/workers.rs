@@ -10,6 +10,7 @@ use super::climb::{climb, climbs_per_block, density_climb};
 use super::options::Limits;
 use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
+use crate::index::Variant;
 use crate::stages::Progress;
 
 /// What a worker keeps between blocks of one job (not part of the saved state).
@@ -20,8 +21,30 @@ struct Scratch {
     table: EpochTable,
 }
 
-/// Scans block `job.next` of `job`'s shard, recording valid magics.
+impl Scratch {
+    /// Returns an empty scratch for `job` of a `variant` scan.
+    fn new(job: &Job, variant: Variant) -> Scratch {
+        let data = SquareData::new(job.piece, job.square, variant);
+        Scratch {
+            entries: data.entries(),
+            data,
+            table: EpochTable::new(job.bits),
+        }
+    }
+}
+
+/// Scans block `job.next` of `job`'s shard, recording valid magics, and moves the job on
+/// to its next block; returns the candidates it tried.
 fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
+    let tried = scan_candidates(scan, job, scratch);
+    job.next += 1;
+    job.done = scan.finished(job);
+    tried
+}
+
+/// Tries the candidates of block `job.next` of `job`'s shard, recording valid magics;
+/// returns how many it tried.
+fn scan_candidates(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
     let variant = scan.variant;
     let stream = Stream {
         seed: scan.seed,
@@ -70,8 +93,6 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
                 break;
             }
         }
-        job.next += 1;
-        job.done = scan.finished(job);
         return tried;
     }
     if !packed {
@@ -94,8 +115,6 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
                 },
             );
         }
-        job.next += 1;
-        job.done = scan.finished(job);
         return tried;
     }
     let mut tried = 0;
@@ -134,8 +153,6 @@ fn scan_block(scan: &Scan, job: &mut Job, scratch: &mut Scratch) -> u64 {
             break;
         }
     }
-    job.next += 1;
-    job.done = scan.finished(job);
     tried
 }
 
@@ -228,14 +245,7 @@ pub(crate) fn run(
                 continue;
             }
             idle = 0;
-            let scratch = scratch.get_or_insert_with(|| {
-                let data = SquareData::new(job.piece, job.square, scan.variant);
-                Scratch {
-                    entries: data.entries(),
-                    data,
-                    table: EpochTable::new(job.bits),
-                }
-            });
+            let scratch = scratch.get_or_insert_with(|| Scratch::new(job, scan.variant));
             let had = !job.found.is_empty();
             let spent = scan.budget_spent(job).unwrap_or(0);
             let tried = scan_block(&scan, job, scratch);
@@ -298,3 +308,6 @@ pub(crate) fn run(
         .map(|j| j.into_inner().unwrap_or_else(|e| e.into_inner()).0)
         .collect();
 }
+
+#[cfg(test)]
+mod tests;
