@@ -242,6 +242,8 @@ fn a_run_stops_before_a_block_when_stopped_or_out_of_time_and_else_finishes() {
             "{threads} threads"
         );
         assert_eq!(progress.candidates.load(Ordering::Relaxed), 64 * 8);
+        assert_eq!(state.budget_used(), Some((64 * 8, 64 * 8)));
+        assert_eq!(progress.spent.load(Ordering::Relaxed), 64 * 8);
         assert_eq!(progress.jobs_done.load(Ordering::Relaxed), 64);
         let reached = state.jobs.iter().filter(|j| !j.found.is_empty()).count();
         assert_eq!(progress.reached.load(Ordering::Relaxed), reached);
