@@ -28,6 +28,14 @@ pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
         .collect()
 }
 
+/// Returns the squares of `placed` (pattern and start each) by end, one past the last
+/// used slot, highest first; ties in square order.
+fn highest_end_first(placed: &[(Pattern, usize)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by_key(|&i| (core::cmp::Reverse(placed[i].1 + placed[i].0.extent()), i));
+    order
+}
+
 /// Returns `set` (black or white, verified) with magics chosen for its layout's holes:
 /// each square, from the highest end (one past its last used slot) down, takes the valid
 /// magic of the first `blocks` blocks of its candidate stream (seeded `seed`, at the
@@ -66,11 +74,9 @@ pub fn into_holes(
     for (p, start) in &placed {
         table.place(p, *start);
     }
-    let mut order: Vec<usize> = (0..128).collect();
-    order.sort_by_key(|&i| (core::cmp::Reverse(placed[i].1 + placed[i].0.extent()), i));
     progress.begin(Stage::Holes, 128);
     let mut out = set.clone();
-    for i in order {
+    for i in highest_end_first(&placed) {
         if progress.stop.load(Ordering::Relaxed) {
             break;
         }

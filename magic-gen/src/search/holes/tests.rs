@@ -77,3 +77,18 @@ fn a_stop_returns_the_set_as_it_stands() {
     assert_eq!(into_holes(&set, 1, 64, false, &progress), set);
     assert_eq!(progress.stage(), Some((Stage::Holes, 0, 128)));
 }
+
+#[test]
+fn squares_are_taken_highest_end_first() {
+    let placed = layout_of(&published_black());
+    let order = highest_end_first(&placed);
+    let end = |i: usize| placed[i].1 + placed[i].0.extent();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(sorted, (0..128).collect::<Vec<_>>());
+    assert!(order
+        .windows(2)
+        .all(|w| end(w[0]) > end(w[1]) || (end(w[0]) == end(w[1]) && w[0] < w[1])));
+    // Rook g2 ends the published black table (87,988).
+    assert_eq!(end(order[0]), 87_988);
+}
