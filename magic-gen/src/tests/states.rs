@@ -175,6 +175,12 @@ fn only_a_whole_block_budget_can_be_raised() {
         .raise_budget(4 * BLOCK_LEN)
         .unwrap_err()
         .contains("inside a block"));
+    // The same budget again is no raise, but no error: a rerun of the command that raised it.
+    o.scan.budget = Budget::Candidates(BLOCK_LEN);
+    let mut st = SearchState::new(&o).unwrap();
+    let same = st.clone();
+    st.raise_budget(BLOCK_LEN).unwrap();
+    assert_eq!(st, same);
 }
 
 #[test]
