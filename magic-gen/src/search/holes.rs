@@ -6,6 +6,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::geometry::Piece;
+use crate::index::Variant;
 use crate::pack::{Pattern, Table};
 use crate::set::{Entry, MagicSet};
 use crate::stages::{Progress, Stage};
@@ -19,7 +20,7 @@ use super::table::{EpochTable, SquareData};
 pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
     (0..128)
         .map(|i| {
-            let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+            let (piece, sq) = square(i);
             let e = set.entry(piece, sq);
             let p = pattern(&SquareData::new(piece, sq, set.variant), e.magic, e.bits);
             let start = (e.offset + p.first as i64) as usize;
@@ -67,64 +68,106 @@ pub fn into_holes(
     negative_offsets: bool,
     progress: &Progress,
 ) -> MagicSet {
-    let variant = set.variant;
-    let square = |i: usize| (Piece::ALL[i / 64], (i % 64) as u8);
+    let draw = Draw {
+        variant: set.variant,
+        seed,
+        blocks,
+        negative_offsets,
+    };
     let mut placed = layout_of(set);
     let mut table = Table::new();
     for (p, start) in &placed {
         table.place(p, *start);
     }
     progress.begin(Stage::Holes, 128);
-    let mut out = set.clone();
     for i in highest_end_first(&placed) {
         if progress.stop.load(Ordering::Relaxed) {
             break;
         }
-        let (piece, sq) = square(i);
         let (own, own_start) = placed[i].clone();
         table.remove(&own, own_start);
-        let data = SquareData::new(piece, sq, variant);
-        let mut entries = data.entries();
-        let mut epoch = EpochTable::new(own.bits);
-        let stream = Stream {
-            seed,
-            variant,
-            piece,
-            square: sq,
-            bits: own.bits,
-        };
-        let own_magic = own.magic;
-        let mut best = (own_start, own);
-        let stopped = || progress.stop.load(Ordering::Relaxed);
-        let streamed = (0..blocks)
-            .take_while(|_| !stopped())
-            .flat_map(|block| stream.magics(block));
-        for magic in core::iter::once(own_magic).chain(streamed) {
-            if !epoch.accepts(&mut entries, magic, best.1.bits) {
-                continue;
-            }
-            let p = pattern(&data, magic, best.1.bits);
-            // Only a start whose range ends below the best end so far.
-            let Some(limit) = (best.0 + best.1.extent()).checked_sub(p.extent()) else {
-                continue;
-            };
-            if let Some(start) = table.first_fit_below(&p, p.lowest_start(negative_offsets), limit)
-            {
-                best = (start, p);
-            }
-        }
-        let (start, p) = best;
+        let (start, p) = draw.lowest_fit(&table, (own_start, own), square(i), progress);
         table.place(&p, start);
-        *out.entry_mut(piece, sq) = Entry {
-            magic: p.magic,
-            bits: p.bits,
-            offset: start as i64 - p.first as i64,
-        };
         placed[i] = (p, start);
         progress.advance(1);
     }
-    out
+    set_of(set, &placed)
 }
 
 #[cfg(test)]
 mod tests;
+
+/// Returns the piece and square of the `i`-th square of a layout, rooks first.
+fn square(i: usize) -> (Piece, u8) {
+    (Piece::ALL[i / 64], (i % 64) as u8)
+}
+
+/// Returns `set` with each square's magic, bits and offset from `placed` (pattern and start).
+fn set_of(set: &MagicSet, placed: &[(Pattern, usize)]) -> MagicSet {
+    let mut out = set.clone();
+    for (i, (p, start)) in placed.iter().enumerate() {
+        let (piece, sq) = square(i);
+        *out.entry_mut(piece, sq) = Entry {
+            magic: p.magic,
+            bits: p.bits,
+            offset: *start as i64 - p.first as i64,
+        };
+    }
+    out
+}
+
+/// Where the hole search draws its magics from, and how low a range may start.
+#[derive(Clone, Copy)]
+struct Draw {
+    variant: Variant,
+    seed: u64,
+    blocks: u64,
+    negative_offsets: bool,
+}
+
+impl Draw {
+    /// Returns the start and pattern, among `own` (a pattern that fits `table` at its
+    /// start, or lower) and the valid magics of the first [`Draw::blocks`] blocks of the
+    /// candidate stream of `square`, whose used slots all land on free slots of `table`
+    /// with the lowest end; ties keep the earlier candidate. Stops drawing candidates once
+    /// `progress` is stopped.
+    fn lowest_fit(
+        self,
+        table: &Table,
+        own: (usize, Pattern),
+        (piece, sq): (Piece, u8),
+        progress: &Progress,
+    ) -> (usize, Pattern) {
+        let data = SquareData::new(piece, sq, self.variant);
+        let mut entries = data.entries();
+        let bits = own.1.bits;
+        let mut epoch = EpochTable::new(bits);
+        let stream = Stream {
+            seed: self.seed,
+            variant: self.variant,
+            piece,
+            square: sq,
+            bits,
+        };
+        let mut best = own;
+        let stopped = || progress.stop.load(Ordering::Relaxed);
+        let streamed = (0..self.blocks)
+            .take_while(|_| !stopped())
+            .flat_map(|block| stream.magics(block));
+        for magic in core::iter::once(best.1.magic).chain(streamed) {
+            if !epoch.accepts(&mut entries, magic, bits) {
+                continue;
+            }
+            let p = pattern(&data, magic, bits);
+            // Only a start whose range ends below the best end so far.
+            let Some(limit) = (best.0 + best.1.extent()).checked_sub(p.extent()) else {
+                continue;
+            };
+            let lowest = p.lowest_start(self.negative_offsets);
+            if let Some(start) = table.first_fit_below(&p, lowest, limit) {
+                best = (start, p);
+            }
+        }
+        best
+    }
+}
