@@ -272,3 +272,19 @@ fn a_resumed_run_counts_the_jobs_already_done_and_reached() {
     assert_eq!(progress.reached.load(Ordering::Relaxed), reached);
     assert_eq!(progress.jobs.load(Ordering::Relaxed), 64);
 }
+
+#[test]
+fn the_budget_spent_counts_each_block_once_over_several_blocks() {
+    let (mut state, limits) = small_black(Piece::Bishop);
+    // Two jobs of a block and 8 candidates each: the second block's count starts at 4,096.
+    state.scan.budget = Budget::Candidates(BLOCK_LEN + 8);
+    state.jobs.truncate(2);
+    let progress = Progress::default();
+    run(&mut state, &limits, &progress, None);
+    assert!(state.jobs.iter().all(|j| j.done && j.next == 2));
+    assert_eq!(progress.spent.load(Ordering::Relaxed), 2 * (BLOCK_LEN + 8));
+    assert_eq!(
+        progress.candidates.load(Ordering::Relaxed),
+        2 * (BLOCK_LEN + 8)
+    );
+}
