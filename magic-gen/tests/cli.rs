@@ -533,3 +533,34 @@ fn a_dash_reads_standard_input_and_writes_standard_output() {
     // Nothing named `-` was written.
     assert!(!dir.join("-").exists());
 }
+
+#[test]
+fn closed_output_streams_end_a_command_by_its_exit_code_not_a_panic() {
+    use std::process::Command;
+    let dir = scratch("closed-streams");
+    let white = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published-white-88772.txt"
+    );
+    let text = fs::read_to_string(white).unwrap();
+    // A damaged magic: verify fails with errors on standard error.
+    let bad = text.replace("rook e1 0x7fd00441ffffd003", "rook e1 0x7fd00441ffffd013");
+    fs::write(dir.join("bad.txt"), bad).unwrap();
+    // A pipe whose reader is gone before the command starts: every write to it fails,
+    // as under `magic-gen verify X 2>&1 | head -1` once head has exited.
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    for (file, code) in [("bad.txt", 1), (white, 0)] {
+        let status = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
+            .args(["verify", file])
+            .current_dir(&dir)
+            .stdout(closed())
+            .stderr(closed())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "{file}");
+    }
+}

@@ -197,7 +197,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if shown.stopped() {
-        eprintln!("interrupted: the set above is verified, the best the merge had when stopped");
+        tell!("interrupted: the set above is verified, the best the merge had when stopped");
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)

@@ -19,6 +19,15 @@ macro_rules! say {
     }};
 }
 
+/// `eprintln!` that ignores a closed stderr (e.g. `magic-gen verify X 2>&1 | head -1`)
+/// instead of panicking: the exit code still says what happened.
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod args;
 mod board;
 mod emit;
@@ -128,7 +137,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            tell!("error: {e}");
             ExitCode::FAILURE
         }
     }

@@ -164,7 +164,7 @@ fn report(
 fn exit(state_path: Option<&Path>, (made, total): (u64, u64), stopped: bool) -> ExitCode {
     if total == 0 || made >= total {
         if stopped {
-            eprintln!("stopped after the last step: the set above is complete and verified");
+            tell!("stopped after the last step: the set above is complete and verified");
             return ExitCode::from(130);
         }
         return ExitCode::SUCCESS;
@@ -179,7 +179,7 @@ fn exit(state_path: Option<&Path>, (made, total): (u64, u64), stopped: bool) -> 
         Some(path) => format!("--resume {} goes on from there", show(path)),
         None => "give --state FILE to keep a checkpoint".into(),
     };
-    eprintln!(
+    tell!(
         "interrupted after {made} of {total} packing moves: the set above is the best layout \
          met, verified; {how}"
     );
@@ -307,7 +307,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if holes_cut.is_some() {
-        eprintln!(
+        tell!(
             "interrupted while giving squares magics for the holes: the set above is verified; \
              rerun the command to choose them all and pack"
         );

@@ -72,7 +72,7 @@ pub fn holder(
     let hold = std::env::var(HOLD_AT).ok();
     move |stage: Stage, _| {
         if hold.as_deref() == Some(stage.name()) {
-            eprintln!(
+            tell!(
                 "{} holding at {} until stopped ({HOLD_AT})",
                 stamp(start),
                 stage.name()
@@ -315,7 +315,7 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
             let due = !every.is_zero() && last_line.elapsed() >= every;
             let news = printed != Some((stage, stopping));
             if !quiet && (due || news) {
-                eprintln!("{} {line}", stamp(start));
+                tell!("{} {line}", stamp(start));
                 last_line = now;
                 printed = Some((stage, stopping));
             }
@@ -345,7 +345,7 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     let said = printed.is_some_and(|(_, stopping)| stopping);
     if w.progress.stop.load(Ordering::Relaxed) && !said {
         let stage = w.progress.stage().map_or(Stage::Scan, |(s, ..)| s);
-        eprintln!("{} {}", stamp(start), report(stage, None, "", None, true));
+        tell!("{} {}", stamp(start), report(stage, None, "", None, true));
     }
 }
 

@@ -188,12 +188,12 @@ fn stopped(
     let open = state.jobs_left() > 0;
     match outcome.pack_to_save().first() {
         _ if finished => {
-            eprintln!("stopped after the last step: the set above is complete and verified")
+            tell!("stopped after the last step: the set above is complete and verified")
         }
-        _ if open => eprintln!(
+        _ if open => tell!(
             "interrupted: the set above is complete and verified; unfinished squares fell back"
         ),
-        _ if climbed < climbs => eprintln!(
+        _ if climbed < climbs => tell!(
             "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
              verified, the finds not climbed packed as scanned, greedily"
         ),
@@ -206,12 +206,12 @@ fn stopped(
                 ),
                 None => " (give --state FILE to keep a checkpoint)".into(),
             };
-            eprintln!(
+            tell!(
                 "interrupted after {made} of {total} packing moves: the set above is the \
                  best layout met, verified{how}"
             )
         }
-        None => eprintln!(
+        None => tell!(
             "interrupted before the packing's first move: the set above is the greedy \
              layout, verified"
         ),

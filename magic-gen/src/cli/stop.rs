@@ -23,7 +23,7 @@ pub fn stop_on_signal(stop: impl Fn() + Send + 'static) {
         }
         Some(at) if at.elapsed() < SAME_STOP => {}
         Some(_) => {
-            eprintln!("\nstopped a second time: exiting without writing");
+            tell!("\nstopped a second time: exiting without writing");
             std::process::exit(130);
         }
     });

@@ -28,7 +28,7 @@ pub fn read_and_verify(file: &Path) -> Result<Checked, String> {
         Ok(v) => Ok((set, v, provenance)),
         Err(failures) => {
             for f in &failures {
-                eprintln!("error: {}", lines.locate(f));
+                tell!("error: {}", lines.locate(f));
             }
             let count = failures.len();
             let (squares, named) = lines.name_squares(&failures, 8);
