@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
-use magic_gen::{line_of, Provenance};
+use magic_gen::{line_of, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
@@ -45,6 +45,11 @@ pub struct PackCommandArgs {
     /// set's magics change; 0 keeps them.
     #[arg(long, value_name = "BLOCKS", default_value_t = 0, help_heading = PACKING)]
     holes: u64,
+    /// Put each square's magic from this set (verified, of the same variant) into its pool
+    /// beside the input's own: the packing chooses per square between the sets' magics.
+    /// Repeatable. The input's layout is the one --from-input starts from.
+    #[arg(long, value_name = "FILE", help_heading = PACKING)]
+    also: Vec<PathBuf>,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -236,6 +241,11 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
+    let also: Vec<MagicSet> = args
+        .also
+        .iter()
+        .map(|f| read_and_verify(f).map(|(set, _, _)| set))
+        .collect::<Result<_, _>>()?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
     // recorded as if given.
@@ -279,9 +289,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
                     progress: Some(&shown.progress),
                     save: None,
                 };
-                return hunt::repack(&set, &limits, from, hooks);
+                return hunt::repack_with(&set, &also, &limits, from, hooks);
             }
-            hunt::repack(&set, &limits, from, hooks)
+            hunt::repack_with(&set, &also, &limits, from, hooks)
         })
         .map_err(|e| match (e, &args.resume) {
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),

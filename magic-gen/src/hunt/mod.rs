@@ -10,5 +10,5 @@ mod pipeline;
 mod presets;
 
 pub use crate::search::holes::into_holes;
-pub use pipeline::{finish, repack, run, Hooks};
+pub use pipeline::{finish, repack, repack_with, run, Hooks};
 pub use presets::Preset;

@@ -266,7 +266,40 @@ pub fn repack(
     resume: &[PackCheckpoint],
     hooks: Hooks,
 ) -> Result<SearchOutcome, Error> {
+    repack_with(set, &[], limits, resume, hooks)
+}
+
+/// Returns `set` packed again as [`repack`] does, each square choosing between its own
+/// magic and those of the sets `also` (verified, of the same variant) as among a hunt's
+/// pool: the packer keeps whichever of the sets' magics lays out shortest with the others.
+/// `set`'s layout is the one `from_input` starts from.
+///
+/// ```
+/// use magic_gen::hunt::{repack_with, Hooks};
+/// use magic_gen::pack::PackSettings;
+/// use magic_gen::search::Limits;
+///
+/// let read = |name: &str| {
+///     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+///     magic_gen::read_set_file(std::path::Path::new(&path)).map(|r| r.0)
+/// };
+/// let white = read("published-white-88772.txt")?;
+/// let black = read("published-black-87988.txt")?;
+/// assert!(repack_with(&white, &[black], &Limits::default(), &[], Hooks::default()).is_err());
+/// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
+/// let limits = Limits { pack, ..Limits::default() };
+/// let both = repack_with(&white, &[white.clone()], &limits, &[], Hooks::default())?;
+/// assert!(magic_gen::verify(&both.set).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn repack_with(
+    set: &MagicSet,
+    also: &[MagicSet],
+    limits: &Limits,
+    resume: &[PackCheckpoint],
+    hooks: Hooks,
+) -> Result<SearchOutcome, Error> {
     packing(hooks, limits.threads, None, |hooks| {
-        finishing::repack(set, &limits.pack, resume, hooks)
+        finishing::repack(set, also, &limits.pack, resume, hooks)
     })
 }

@@ -67,17 +67,19 @@ pub(crate) fn pack(
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
-    let order = if settings.from_input && !starts.is_empty() {
-        input_order(pools, starts, settings.negative_offsets)
+    // From the input's layout: each square's own magic (the first member), in the order
+    // whose first fits give that layout.
+    let (order, own) = if settings.from_input && !starts.is_empty() {
+        (input_order(pools, starts, settings.negative_offsets), true)
     } else {
-        widest_first(pools)
+        (widest_first(pools), false)
     };
     let key = PackKey {
         settings: *settings,
         pools: pools_digest(variant, pools),
         squares: order.len(),
     };
-    let (best, checkpoints) = pack_seeds(pools, order, &key, resume, hooks)?;
+    let (best, checkpoints) = pack_seeds(pools, (order, own), &key, resume, hooks)?;
     let mut set = MagicSet::new(variant);
     for (i, c) in best.choices().iter().enumerate() {
         let piece = Piece::ALL[i / 64];

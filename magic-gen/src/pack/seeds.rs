@@ -15,11 +15,12 @@ use super::run::{anneal, PackHooks};
 use crate::stages::Progress;
 
 /// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
-/// each going on from its section of `resume`, or all from the greedy layout of `order`
-/// when `resume` is empty, with the key of each.
+/// each going on from its section of `resume`, or all from the layout of `start`'s order
+/// when `resume` is empty (greedy, or every square's first member where `start.1`), with
+/// the key of each.
 fn annealers<'a>(
     pools: &'a [Vec<Pattern>],
-    order: Vec<usize>,
+    (order, own): (Vec<usize>, bool),
     key: &PackKey,
     resume: &[PackCheckpoint],
 ) -> Result<Vec<(Annealer<'a>, PackKey)>, PackMismatch> {
@@ -30,9 +31,14 @@ fn annealers<'a>(
     });
     if resume.is_empty() {
         let negative_offsets = key.settings.negative_offsets;
-        // The greedy pass does not depend on the seed: made once for every packing.
-        let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
-        let member: Vec<usize> = greedy.iter().map(|&(k, _)| k).collect();
+        // The greedy pass does not depend on the seed: made once for every packing. From
+        // the input (`own`), every square starts with its own magic, the first member.
+        let member: Vec<usize> = if own {
+            vec![0; pools.len()]
+        } else {
+            let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
+            greedy.iter().map(|&(k, _)| k).collect()
+        };
         return Ok(keys
             .map(|key| {
                 // Placing the greedy members in the greedy order at their first fits is
@@ -102,17 +108,17 @@ fn run_one<'a>(
     }
 }
 
-/// Packs `pools` placed greedily in `order` as `key` says (one packing per seed), going
+/// Packs `pools` placed in `start`'s order (see [`annealers`]) as `key` says (one packing per seed), going
 /// on from `resume` (a section per packing) unless it is empty. Returns the shortest best
 /// layout (ties: the lowest seed) and each packing's checkpoint after its last move.
 pub(super) fn pack_seeds<'a>(
     pools: &'a [Vec<Pattern>],
-    order: Vec<usize>,
+    start: (Vec<usize>, bool),
     key: &PackKey,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<(Layout<'a>, Vec<PackCheckpoint>), PackMismatch> {
-    let packings = annealers(pools, order, key, resume)?;
+    let packings = annealers(pools, start, key, resume)?;
     if let Some(p) = hooks.progress {
         let sum = |f: fn(&Annealer) -> u64| packings.iter().map(|(a, _)| f(a)).sum::<u64>();
         p.moves.store(sum(|a| a.moves), Ordering::Relaxed);

@@ -365,10 +365,11 @@ fn outcome(
     })
 }
 
-/// Returns `set` packed again, as [`crate::hunt::repack`] says, with the packer's hooks in
-/// `hooks`.
+/// Returns `set` packed again with the magics of `also` beside its own, as
+/// [`crate::hunt::repack_with`] says, with the packer's hooks in `hooks`.
 pub(crate) fn repack(
     set: &MagicSet,
+    also: &[MagicSet],
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
@@ -379,6 +380,12 @@ pub(crate) fn repack(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
         )));
     }
+    if let Some(other) = also.iter().find(|o| o.variant != variant) {
+        return Err(Error::Search(format!(
+            "a {} set's magics cannot join a {variant} set's pools",
+            other.variant
+        )));
+    }
     let (mut pools, mut starts) = (Vec::with_capacity(128), Vec::with_capacity(128));
     for piece in Piece::ALL {
         for sq in 0..64u8 {
@@ -387,7 +394,14 @@ pub(crate) fn repack(
             let p = pattern(&data, e.magic, e.bits);
             // Where the set has its first used index: never below 0 in a verified set.
             starts.push(usize::try_from(e.offset + p.first as i64).ok());
-            pools.push(vec![p]);
+            let mut pool = vec![p];
+            for other in also {
+                let o = other.entries[piece.index()][sq as usize];
+                if !pool.iter().any(|q| (q.magic, q.bits) == (o.magic, o.bits)) {
+                    pool.push(pattern(&data, o.magic, o.bits));
+                }
+            }
+            pools.push(pool);
         }
     }
     let input = (variant, pools.as_slice(), starts.as_slice());

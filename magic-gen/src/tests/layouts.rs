@@ -49,7 +49,7 @@ fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_b
         },
     );
     let len = |settings: &PackSettings| {
-        let out = repack(&black, settings, &[], &mut PackHooks::default()).unwrap();
+        let out = repack(&black, &[], settings, &[], &mut PackHooks::default()).unwrap();
         assert_eq!(out.pack.len(), 1, "one packing's checkpoint");
         out.report.table_len
     };
@@ -57,8 +57,64 @@ fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_b
     // published layout where it can (docs/results/hunts.md).
     assert_eq!((len(&greedy), len(&warm)), (94_687, 87_783));
     let fancy = MagicSet::new(crate::Variant::Fancy);
-    let refused = repack(&fancy, &warm, &[], &mut PackHooks::default()).unwrap_err();
+    let refused = repack(&fancy, &[], &warm, &[], &mut PackHooks::default()).unwrap_err();
     assert!(refused
         .to_string()
         .contains("only black and white sets are packed"));
+}
+
+#[test]
+fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
+    use crate::pack::{PackHooks, PackSettings};
+    use crate::search::finish::repack;
+    let white = include_str!("../../tests/data/published-white-88772.txt");
+    let white = parse_interchange("published", white.as_bytes()).unwrap();
+    let black = include_str!("../../tests/data/published-black-87988.txt");
+    let black = parse_interchange("published", black.as_bytes()).unwrap();
+    // Another white set, with other magics on every square: the committed white record.
+    let record = crate::read_set_file(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../magics/records/white.rs"
+    )))
+    .unwrap()
+    .0;
+    let settings = PackSettings {
+        iterations: 5_000,
+        spread: 0.03,
+        ..PackSettings::default()
+    };
+    let pack = |also: &[MagicSet]| {
+        repack(&white, also, &settings, &[], &mut PackHooks::default())
+            .unwrap()
+            .set
+    };
+    let alone = pack(&[]);
+    let both = pack(std::slice::from_ref(&record));
+    assert!(crate::verify(&both).is_ok());
+    let from = |set: &MagicSet, source: &MagicSet| {
+        (0..128)
+            .filter(|&i| {
+                let (piece, sq) = (crate::Piece::ALL[i / 64], (i % 64) as u8);
+                set.entry(piece, sq).magic == source.entry(piece, sq).magic
+            })
+            .count()
+    };
+    // Alone, every magic is the input's; with the record beside it, each square takes one
+    // of the two, and both sets give some.
+    assert_eq!(from(&alone, &white), 128);
+    assert_eq!(from(&both, &white) + from(&both, &record), 128);
+    assert!(from(&both, &white) > 0 && from(&both, &record) > 0);
+    // The same set twice is the set alone: duplicates join no pool.
+    assert_eq!(pack(std::slice::from_ref(&white)), alone);
+    // From the input, every square starts with its own magic where the input put it: with
+    // no moves, the input's layout whatever the other sets hold.
+    let warm = PackSettings {
+        iterations: 0,
+        from_input: true,
+        ..PackSettings::default()
+    };
+    let kept = repack(&white, &[record], &warm, &[], &mut PackHooks::default()).unwrap();
+    assert_eq!(kept.set, white);
+    let refused = repack(&white, &[black], &settings, &[], &mut PackHooks::default());
+    assert!(refused.unwrap_err().to_string().contains("cannot join"));
 }
