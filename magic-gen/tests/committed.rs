@@ -70,7 +70,7 @@ fn is_slow(command: &str) -> bool {
 
 /// Runs the command that wrote the set at `path` (relative to the workspace, e.g.
 /// `magics/black.rs`) from a scratch copy of the workspace layout (with the state it
-/// resumes from, if any, copied from the repository) and asserts it writes the committed
+/// resumes from and the sets it takes magics from, if any, copied from the repository) and asserts it writes the committed
 /// file byte for byte, at the same path.
 fn assert_regenerates(dir: &std::path::Path, path: &str) {
     let committed_file = common::workspace().join(path);
@@ -80,6 +80,16 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
     let (_, provenance) = read_set_file(&committed_file).unwrap();
     let recorded = provenance.command.unwrap();
     let commands = commands_to_run(&recorded, path);
+    // The other sets a packing takes magics from (`--also FILE`), from the repository.
+    for command in &commands {
+        let args: Vec<&str> = command.split_whitespace().collect();
+        for pair in args.windows(2).filter(|w| w[0] == "--also") {
+            let to = dir.join(pair[1]);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(common::workspace().join(pair[1]), &to)
+                .unwrap_or_else(|e| panic!("{path} takes magics from {}: {e}", pair[1]));
+        }
+    }
     for &command in &commands[..commands.len() - 1] {
         let args: Vec<&str> = command.split_whitespace().collect();
         fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();

@@ -71,13 +71,9 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
     let white = parse_interchange("published", white.as_bytes()).unwrap();
     let black = include_str!("../../tests/data/published-black-87988.txt");
     let black = parse_interchange("published", black.as_bytes()).unwrap();
-    // Another white set, with other magics on every square: the committed white record.
-    let record = crate::read_set_file(std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../magics/records/white.rs"
-    )))
-    .unwrap()
-    .0;
+    // Another white set, with other magics on every square: the pinned small white hunt.
+    let pinned = include_str!("../../tests/data/pinned-white.txt");
+    let pinned = parse_interchange("pinned", pinned.as_bytes()).unwrap();
     let settings = PackSettings {
         iterations: 5_000,
         spread: 0.03,
@@ -89,7 +85,7 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
             .set
     };
     let alone = pack(&[]);
-    let both = pack(std::slice::from_ref(&record));
+    let both = pack(std::slice::from_ref(&pinned));
     assert!(crate::verify(&both).is_ok());
     let from = |set: &MagicSet, source: &MagicSet| {
         (0..128)
@@ -99,11 +95,11 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
             })
             .count()
     };
-    // Alone, every magic is the input's; with the record beside it, each square takes one
+    // Alone, every magic is the input's; with the pinned set beside it, each square takes one
     // of the two, and both sets give some.
     assert_eq!(from(&alone, &white), 128);
-    assert_eq!(from(&both, &white) + from(&both, &record), 128);
-    assert!(from(&both, &white) > 0 && from(&both, &record) > 0);
+    assert_eq!(from(&both, &white) + from(&both, &pinned), 128);
+    assert!(from(&both, &white) > 0 && from(&both, &pinned) > 0);
     // The same set twice is the set alone: duplicates join no pool.
     assert_eq!(pack(std::slice::from_ref(&white)), alone);
     // From the input, every square starts with its own magic where the input put it: with
@@ -113,7 +109,7 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
         from_input: true,
         ..PackSettings::default()
     };
-    let kept = repack(&white, &[record], &warm, &[], &mut PackHooks::default()).unwrap();
+    let kept = repack(&white, &[pinned], &warm, &[], &mut PackHooks::default()).unwrap();
     assert_eq!(kept.set, white);
     let refused = repack(&white, &[black], &settings, &[], &mut PackHooks::default());
     assert!(refused.unwrap_err().to_string().contains("cannot join"));
