@@ -177,6 +177,19 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
         "{}",
         run.stderr
     );
+    // With another set's magics beside its own (`--also`), there are.
+    let pinned = workspace().join("magic-gen/tests/data/pinned-black.txt");
+    let args = [
+        "pack",
+        published,
+        "--also",
+        pinned.to_str().unwrap(),
+        "--short-spans",
+    ];
+    let run = magic_gen(&dir, &[&args[..], &["--out", "spans.txt"]].concat());
+    run.assert_success();
+    let (spans, _) = read_set_file(&dir.join("spans.txt")).unwrap();
+    assert!(magic_gen::verify(&spans).is_ok());
     // Sets that are not packed are refused, naming the file.
     let run = magic_gen(&dir, &["pack", committed("fancy").to_str().unwrap()]);
     run.assert_clean_failure();

@@ -114,10 +114,11 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
 fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, String> {
-    if args.pack.short_spans {
+    if args.pack.short_spans && args.also.is_empty() {
         return Err(
             "--short-spans chooses among each square's pool members, and `pack` has \
-                    one magic per square: give it to `search` or `merge`"
+                    one magic per square unless --also gives others: give it to `search` or \
+                    `merge`, or add --also FILE"
                 .into(),
         );
     }
