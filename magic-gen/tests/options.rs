@@ -123,11 +123,16 @@ fn search_rejects_bad_options_cleanly() {
 fn help_says_only_what_each_command_does() {
     let dir = scratch("help-truth");
     let help = |command: &str| magic_gen(&dir, &[command, "--help"]).stdout;
-    // `pack` has one magic per square: no pool members to choose among.
+    // `pack` has one magic per square unless --also gives others: no pool members to
+    // choose among, and short spans only with --also.
     let pack = help("pack");
+    assert!(!pack.contains("pool member"), "{pack}");
+    let spans = &pack[pack
+        .find("--short-spans")
+        .expect("--short-spans in pack's help")..];
     assert!(
-        !pack.contains("--short-spans") && !pack.contains("pool member"),
-        "{pack}"
+        spans.starts_with("--short-spans\n          With --also:"),
+        "{spans}"
     );
     // Its default packing is the one declared, shown once, beside its option.
     let moves = magic_gen::pack::PackSettings::REPACK_MOVES;
