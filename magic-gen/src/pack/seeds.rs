@@ -109,8 +109,9 @@ fn run_one<'a>(
 }
 
 /// Packs `pools` placed in `start`'s order (see [`annealers`]) as `key` says (one packing
-/// per seed), going on from `resume` (a section per packing) unless it is empty. Returns the shortest best
-/// layout (ties: the lowest seed) and each packing's checkpoint after its last move.
+/// per seed), going on from `resume` (a section per packing) unless it is empty. Returns
+/// the shortest best layout (ties: the lowest seed) and each packing's checkpoint after its
+/// last move.
 pub(super) fn pack_seeds<'a>(
     pools: &'a [Vec<Pattern>],
     start: (Vec<usize>, bool),
