@@ -50,6 +50,13 @@ pub struct PackCommandArgs {
     /// Repeatable. The input's layout is the one --from-input starts from.
     #[arg(long, value_name = "FILE", help_heading = PACKING)]
     also: Vec<PathBuf>,
+    /// Before the holes (--holes), pack the rooks among themselves and lay the bishops
+    /// into their holes: the rook that ends the table moves down past the bishops in its
+    /// way, again and again, then each bishop, the largest first, takes its lowest fit,
+    /// with its own magic or one of --holes BLOCKS blocks. What one-square moves cannot
+    /// do: a rook that ends the table and meets only bishops below it.
+    #[arg(long, help_heading = PACKING)]
+    rooks_first: bool,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -277,14 +284,18 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let mut holes_cut = None;
     let mut outcome = shown
         .watch(None, args.progress.every(), || {
-            let set = match args.holes {
-                0 => set.clone(),
-                blocks => {
-                    let neg = settings.negative_offsets;
-                    hunt::into_holes(&set, settings.seed, blocks, neg, &shown.progress)
-                }
+            let neg = settings.negative_offsets;
+            let set = match args.rooks_first {
+                false => set.clone(),
+                true => hunt::rooks_first(&set, settings.seed, args.holes, neg, &shown.progress),
             };
-            if args.holes > 0 && shown.stopped() {
+            let set = match args.holes {
+                0 => set,
+                blocks => hunt::into_holes(&set, settings.seed, blocks, neg, &shown.progress),
+            };
+            // A stop in the rooks-first pass or the holes: the packing's input is not what a
+            // rerun's would be, so its checkpoint is neither saved nor offered.
+            if (args.holes > 0 || args.rooks_first) && shown.stopped() {
                 holes_cut = shown.progress.stage().map(|(_, done, _)| done);
                 let hooks = Hooks {
                     progress: Some(&shown.progress),

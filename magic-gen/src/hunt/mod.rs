@@ -9,6 +9,6 @@
 mod pipeline;
 mod presets;
 
-pub use crate::search::holes::into_holes;
+pub use crate::search::holes::{into_holes, rooks_first};
 pub use pipeline::{finish, repack, repack_with, run, Hooks};
 pub use presets::Preset;

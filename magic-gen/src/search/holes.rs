@@ -97,6 +97,62 @@ pub fn into_holes(
 #[cfg(test)]
 mod tests;
 
+/// Returns `set` with its rooks packed among themselves and its bishops laid into the
+/// rooks' holes. The rook with the highest end, again and again, takes the place that ends
+/// lowest among the other rooks' slots alone (bishops in the way are moved after), with its
+/// own magic or one of the first `blocks` blocks of its candidate stream (seeded `seed`),
+/// until it ends no lower. Then each bishop, the most used slots first, takes the fit that
+/// ends lowest with its own magic or one of its stream's. A rook that ends the table
+/// and meets only bishops below it moves down past them: what the packer's one-square
+/// moves cannot do, since each bishop it displaces first lands above the end. The table
+/// may come out longer (bishops that find no room); [`into_holes`] and a packing from the
+/// layout follow. Returns the set so far once `progress`'s stop flag is set (a valid layout
+/// at any point).
+pub fn rooks_first(
+    set: &MagicSet,
+    seed: u64,
+    blocks: u64,
+    negative_offsets: bool,
+    progress: &Progress,
+) -> MagicSet {
+    let draw = Draw {
+        variant: set.variant,
+        seed,
+        blocks,
+        negative_offsets,
+    };
+    let mut placed = layout_of(set);
+    let end = |(p, start): &(Pattern, usize)| start + p.extent();
+    let mut table = Table::new();
+    for rook in &placed[..64] {
+        table.place(&rook.0, rook.1);
+    }
+    while !progress.stop.load(Ordering::Relaxed) {
+        let top = (0..64)
+            .max_by_key(|&i| (end(&placed[i]), core::cmp::Reverse(i)))
+            .expect("64 rooks");
+        let (own, at) = placed[top].clone();
+        let was = end(&placed[top]);
+        table.remove(&own, at);
+        let (start, p) = draw.lowest_fit(&table, (at, own), square(top), progress);
+        table.place(&p, start);
+        placed[top] = (p, start);
+        if end(&placed[top]) >= was {
+            break;
+        }
+    }
+    let mut bishops: Vec<usize> = (64..128).collect();
+    bishops.sort_by_key(|&i| (core::cmp::Reverse(placed[i].0.used), i));
+    for i in bishops {
+        let own = placed[i].0.clone();
+        let at = table.first_fit(&own, own.lowest_start(negative_offsets));
+        let (start, p) = draw.lowest_fit(&table, (at, own), square(i), progress);
+        table.place(&p, start);
+        placed[i] = (p, start);
+    }
+    set_of(set, &placed)
+}
+
 /// Returns the piece and square of the `i`-th square of a layout, rooks first.
 fn square(i: usize) -> (Piece, u8) {
     (Piece::ALL[i / 64], (i % 64) as u8)

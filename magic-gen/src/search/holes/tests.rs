@@ -92,3 +92,53 @@ fn squares_are_taken_highest_end_first() {
     // Rook g2 ends the published black table (87,988).
     assert_eq!(end(order[0]), 87_988);
 }
+
+/// Returns the published white set (tests/data), whose last rook ends 305 slots above the
+/// next square's end.
+fn published_white() -> MagicSet {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/published-white-88772.txt"
+    );
+    crate::read_set_file(std::path::Path::new(path))
+        .expect("test data")
+        .0
+}
+
+#[test]
+fn rooks_first_moves_the_last_rook_past_the_bishops_and_lays_the_bishops_into_holes() {
+    let set = published_white();
+    let before = ends(&set);
+    let rooks_end = |e: &[i64]| *e[..64].iter().max().unwrap();
+    assert_eq!(rooks_end(&before), 88_772);
+    let out = rooks_first(&set, 1, 0, false, &Progress::default());
+    let after = ends(&out);
+    // Rook c5 (34) meets only bishops on its way down to 58,134; then rook h4 (31), which
+    // ends the rooks' table next, drops into the gap below it.
+    assert_eq!(after[34], 58_134);
+    assert_eq!(rooks_end(&after), 88_055);
+    assert!(after[..64].iter().zip(&before).all(|(a, b)| a <= b));
+    // With no other magics drawn, every square keeps its own.
+    assert!((0..128).all(|i| {
+        let (piece, sq) = square(i);
+        out.entry(piece, sq).magic == set.entry(piece, sq).magic
+    }));
+    // The bishops go into the rooks' holes, the largest first; three central ones find
+    // none and end above the rooks.
+    let above = (64..128).filter(|&i| after[i] > 88_055).count();
+    assert_eq!(above, 3);
+    let report = verify(&out).expect("a valid set").report;
+    assert_eq!(report.table_len, 89_591);
+    assert_eq!(rooks_first(&set, 1, 0, false, &Progress::default()), out);
+}
+
+#[test]
+fn rooks_first_stopped_still_lays_every_bishop() {
+    let set = published_white();
+    let progress = Progress::default();
+    progress.stop.store(true, Ordering::Relaxed);
+    let out = rooks_first(&set, 1, 64, false, &progress);
+    // No rook moved and no magic drawn; the bishops laid again by first fit.
+    assert!((0..64).all(|sq| out.entry(Piece::Rook, sq) == set.entry(Piece::Rook, sq)));
+    assert!(verify(&out).is_ok());
+}
