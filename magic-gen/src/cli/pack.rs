@@ -296,7 +296,11 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             // A stop in the rooks-first pass or the holes: the packing's input is not what a
             // rerun's would be, so its checkpoint is neither saved nor offered.
             if (args.holes > 0 || args.rooks_first) && shown.stopped() {
-                holes_cut = shown.progress.stage().map(|(_, done, _)| done);
+                // Cut in the rooks-first pass, the holes stage has done none.
+                holes_cut = Some(match shown.progress.stage() {
+                    Some((Stage::Holes, done, _)) => done,
+                    _ => 0,
+                });
                 let hooks = Hooks {
                     progress: Some(&shown.progress),
                     save: None,
