@@ -33,8 +33,13 @@ pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
 /// used slot, highest first; ties in square order.
 fn highest_end_first(placed: &[(Pattern, usize)]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..placed.len()).collect();
-    order.sort_by_key(|&i| (core::cmp::Reverse(placed[i].1 + placed[i].0.extent()), i));
+    order.sort_by_key(|&i| (core::cmp::Reverse(end(&placed[i])), i));
     order
+}
+
+/// Returns one past the last used slot of a square placed (pattern and start).
+fn end((p, start): &(Pattern, usize)) -> usize {
+    start + p.extent()
 }
 
 /// Returns `set` (black or white, verified) with magics chosen for its layout's holes:
@@ -84,18 +89,11 @@ pub fn into_holes(
         if progress.stop.load(Ordering::Relaxed) {
             break;
         }
-        let (own, own_start) = placed[i].clone();
-        table.remove(&own, own_start);
-        let (start, p) = draw.lowest_fit(&table, (own_start, own), square(i), progress);
-        table.place(&p, start);
-        placed[i] = (p, start);
+        draw.refit(&mut table, &mut placed, i, progress);
         progress.advance(1);
     }
     set_of(set, &placed)
 }
-
-#[cfg(test)]
-mod tests;
 
 /// Returns `set` with its rooks packed among themselves and its bishops laid into the
 /// rooks' holes. The rook with the highest end, again and again, takes the place that ends
@@ -122,22 +120,14 @@ pub fn rooks_first(
         negative_offsets,
     };
     let mut placed = layout_of(set);
-    let end = |(p, start): &(Pattern, usize)| start + p.extent();
     let mut table = Table::new();
     for rook in &placed[..64] {
         table.place(&rook.0, rook.1);
     }
     while !progress.stop.load(Ordering::Relaxed) {
-        let top = (0..64)
-            .max_by_key(|&i| (end(&placed[i]), core::cmp::Reverse(i)))
-            .expect("64 rooks");
-        let (own, at) = placed[top].clone();
+        let top = highest_end_first(&placed[..64])[0];
         let was = end(&placed[top]);
-        table.remove(&own, at);
-        let (start, p) = draw.lowest_fit(&table, (at, own), square(top), progress);
-        table.place(&p, start);
-        placed[top] = (p, start);
-        if end(&placed[top]) >= was {
+        if draw.refit(&mut table, &mut placed, top, progress) >= was {
             break;
         }
     }
@@ -182,6 +172,23 @@ struct Draw {
 }
 
 impl Draw {
+    /// Takes square `i` of `placed` out of `table` and puts it back where
+    /// [`Draw::lowest_fit`] says, recording its new place; returns its new end.
+    fn refit(
+        self,
+        table: &mut Table,
+        placed: &mut [(Pattern, usize)],
+        i: usize,
+        progress: &Progress,
+    ) -> usize {
+        let (own, at) = placed[i].clone();
+        table.remove(&own, at);
+        let (start, p) = self.lowest_fit(table, (at, own), square(i), progress);
+        table.place(&p, start);
+        placed[i] = (p, start);
+        end(&placed[i])
+    }
+
     /// Returns the start and pattern, among `own` (a pattern that fits `table` at its
     /// start, or lower) and the valid magics of the first [`Draw::blocks`] blocks of the
     /// candidate stream of `square`, whose used slots all land on free slots of `table`
@@ -227,3 +234,6 @@ impl Draw {
         best
     }
 }
+
+#[cfg(test)]
+mod tests;

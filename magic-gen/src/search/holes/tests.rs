@@ -3,15 +3,17 @@ use std::sync::atomic::Ordering;
 use super::*;
 use crate::verify::verify;
 
-/// Returns the published black set (tests/data), whose layout is not every square's lowest.
-fn published_black() -> MagicSet {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-black-87988.txt"
-    );
-    crate::read_set_file(std::path::Path::new(path))
+/// Returns the published set `name` of tests/data.
+fn published(name: &str) -> MagicSet {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    crate::read_set_file(std::path::Path::new(&path))
         .expect("test data")
         .0
+}
+
+/// Returns the published black set, whose layout is not every square's lowest.
+fn published_black() -> MagicSet {
+    published("published-black-87988.txt")
 }
 
 /// Returns each square's end (one past its last used slot) in `set`.
@@ -93,16 +95,10 @@ fn squares_are_taken_highest_end_first() {
     assert_eq!(end(order[0]), 87_988);
 }
 
-/// Returns the published white set (tests/data), whose last rook ends 305 slots above the
+/// Returns the published white set, whose last rook ends 305 slots above the
 /// next square's end.
 fn published_white() -> MagicSet {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-white-88772.txt"
-    );
-    crate::read_set_file(std::path::Path::new(path))
-        .expect("test data")
-        .0
+    published("published-white-88772.txt")
 }
 
 #[test]
