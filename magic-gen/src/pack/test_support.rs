@@ -32,16 +32,19 @@ pub(crate) fn random_pools(seed: u64) -> Vec<Vec<Pattern>> {
         .collect()
 }
 
+/// Returns the published set `name` of tests/data (`published-black-87988.txt`,
+/// `published-white-88772.txt`): every library test reads them here.
+pub(crate) fn published_set(name: &str) -> MagicSet {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    crate::read_set_file(std::path::Path::new(&path))
+        .expect("test data")
+        .0
+}
+
 /// Returns the published black magics (tests/data) as one-member pools, with each square's
 /// start (its first used slot) in their own layout.
 pub(crate) fn published_black_pools() -> (Vec<Vec<Pattern>>, Vec<Option<usize>>) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-black-87988.txt"
-    );
-    let set = crate::read_set_file(std::path::Path::new(path))
-        .expect("test data")
-        .0;
+    let set = published_set("published-black-87988.txt");
     let (mut pools, mut starts) = (Vec::new(), Vec::new());
     for piece in Piece::ALL {
         for sq in 0..64u8 {

@@ -3,13 +3,7 @@ use std::sync::atomic::Ordering;
 use super::*;
 use crate::verify::verify;
 
-/// Returns the published set `name` of tests/data.
-fn published(name: &str) -> MagicSet {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    crate::read_set_file(std::path::Path::new(&path))
-        .expect("test data")
-        .0
-}
+use crate::pack::test_support::published_set as published;
 
 /// Returns the published black set, whose layout is not every square's lowest.
 fn published_black() -> MagicSet {
