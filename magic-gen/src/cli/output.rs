@@ -126,14 +126,76 @@ pub fn show(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed
-/// to disk, then renamed over `path`. On failure the temporary file is removed and `path`
-/// is left as it was.
+/// What a path given to write names.
+enum Destination {
+    /// A regular file, or nothing yet: written atomically, by a rename over it. A symlink
+    /// has been followed to this, the file it names, so that the link stays a link.
+    File(PathBuf),
+    /// A FIFO, a device or a socket: written straight through, as a shell's `>` does, since
+    /// a rename would replace it with a regular file (`--out /dev/null` run as root).
+    Special(PathBuf),
+}
+
+/// Symlinks followed before a path is taken to loop, as the kernel's own limit.
+const SYMLINK_HOPS: usize = 40;
+
+/// Returns what `path` names for writing, symlinks followed; a directory is an error.
+fn destination(path: &Path) -> Result<Destination, String> {
+    let mut target = path.to_path_buf();
+    for _ in 0..SYMLINK_HOPS {
+        let meta = match fs::symlink_metadata(&target) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Destination::File(target))
+            }
+            Err(e) => return Err(format!("{}: cannot write: {e}", show(path))),
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            let link =
+                fs::read_link(&target).map_err(|e| format!("{}: cannot write: {e}", show(path)))?;
+            // A relative link is relative to the folder the link is in.
+            target = match target.parent() {
+                Some(dir) => dir.join(link),
+                None => link,
+            };
+        } else if kind.is_dir() {
+            return Err(format!(
+                "{}: cannot write: is a directory (give a file name)",
+                show(path)
+            ));
+        } else if kind.is_file() {
+            return Ok(Destination::File(target));
+        } else {
+            return Ok(Destination::Special(target));
+        }
+    }
+    Err(format!(
+        "{}: cannot write: more than {SYMLINK_HOPS} symbolic links in a row",
+        show(path)
+    ))
+}
+
+/// Writes `contents` to `path` without replacing what is there: atomically for a regular
+/// file or a new path (a temporary file in the same directory, flushed to disk, then
+/// renamed over it; on failure the temporary file is removed and the old file is left as
+/// it was), to the file a symlink names (the link stays), and straight through for a FIFO
+/// or a device (never replaced). A directory is refused.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let name = path
+    let target = match destination(path)? {
+        Destination::File(target) => target,
+        Destination::Special(target) => {
+            return fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .and_then(|mut f| f.write_all(contents).and_then(|()| f.flush()))
+                .map_err(|e| format!("{}: cannot write: {e}", show(path)));
+        }
+    };
+    let name = target
         .file_name()
         .ok_or_else(|| format!("{}: not a file name", show(path)))?;
-    let dir = match path.parent() {
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
@@ -151,7 +213,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
         f.write_all(contents)?;
         f.sync_all()?;
         drop(f);
-        fs::rename(&tmp, path)?;
+        fs::rename(&tmp, &target)?;
         // Make the rename itself durable where the platform allows opening a directory.
         if let Ok(d) = File::open(&dir) {
             let _ = d.sync_all();
@@ -164,6 +226,13 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
     })
 }
 
+/// Returns true if `path` is a regular file (a symlink to one included): the only kind of
+/// output worth reading back to see whether it holds a text already (reading a FIFO would
+/// wait for a writer).
+pub fn is_regular_file(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
 /// The environment variable that makes [`write_atomic`] abort the process after writing
 /// this many bytes of the temporary file: how `tests/atomic_write.rs` crashes a run in the
 /// middle of a write deterministically, instead of hoping a timed kill lands there.
@@ -174,12 +243,17 @@ fn crash_after_bytes() -> Option<usize> {
     std::env::var(CRASH_AFTER_BYTES).ok()?.parse().ok()
 }
 
-/// Fails early if `out`'s directory does not exist: before a long search, not after it.
+/// Fails early if `out` cannot be written: a directory, or a file (a symlink's target)
+/// whose directory does not exist; before a long search, not after it.
 pub fn check_writable(out: &Path) -> Result<(), String> {
     if is_stdio(out) {
         return Ok(());
     }
-    let dir = match out.parent() {
+    let target = match destination(out)? {
+        Destination::File(target) => target,
+        Destination::Special(_) => return Ok(()),
+    };
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
@@ -192,6 +266,26 @@ pub fn check_writable(out: &Path) -> Result<(), String> {
             show(dir)
         ))
     }
+}
+
+/// Says at once that a save of the run's state or checkpoint failed, before the run winds
+/// down (which the failure set off: see `magic_gen::hunt::Hooks::save`).
+pub fn tell_failed_save(error: &str) {
+    tell!("error: {error}: stopping the run; the set it has will be verified and written");
+}
+
+/// Returns the error a run ends with after a save of its state or checkpoint failed: the
+/// failure, and where the work it did is kept (`out`, the set written).
+pub fn failed_save(error: &str, out: Option<&Path>) -> String {
+    let kept = match out {
+        Some(out) if is_stdio(out) => "its set, verified, went to standard output".to_string(),
+        Some(out) => format!(
+            "its set, verified, is in {} (the header says what was left undone)",
+            show(out)
+        ),
+        None => "no --out was given, so its set was not kept".to_string(),
+    };
+    format!("{error}: the run stopped at this failed save; {kept}")
 }
 
 /// Writes the set to `out` (atomically) if given.

@@ -14,8 +14,8 @@ use magic_gen::{line_of, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    check_writable, claim_stdout_for, given, recorded_command, shell_quote, show, summarise,
-    write_atomic, write_set,
+    check_writable, claim_stdout_for, failed_save, given, recorded_command, shell_quote, show,
+    summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::verify::read_and_verify;
@@ -230,7 +230,7 @@ fn provenance(
     } else if made < total {
         let finish = match state_path {
             Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
-            None => format!("no --state was given: rerun `{step}`"),
+            None => format!("no saved checkpoint to resume: rerun `{step}`"),
         };
         format!("packing stopped after {made} of {total} moves; {finish}")
     } else {
@@ -265,7 +265,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let shown = Shown::new();
     let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let save = |c: &[PackCheckpoint]| match &state_path {
-        Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes()),
+        Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes())
+            .inspect_err(|e| tell_failed_save(e)),
         None => Ok(()),
     };
     let mut publish = |_: Option<&_>, c: &[PackCheckpoint]| save(c);
@@ -311,12 +312,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         })
         .map_err(|e| match (e, &args.resume) {
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
-            (Error::Save(e), _) => e,
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;
     let end = outcome.pack.clone();
-    if !end.is_empty() && holes_cut.is_none() {
-        save(&end)?;
+    // The last save, unless one failed already (the run stopped there): a failure here
+    // too leaves the set to be written before the run ends with the error.
+    let mut save_failed = outcome.save_failed.take();
+    if save_failed.is_none() && !end.is_empty() && holes_cut.is_none() {
+        save_failed = save(&end).err();
     }
     // The packer's layout is written only where it is shorter: a set packed by other means
     // (or annealed longer) may beat this packing, and `pack` never makes a table longer.
@@ -327,11 +330,15 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
     report(args, &outcome, lengths, settings.iterations, resumed_at);
     let step = recorded(matches, &settings);
-    let cut = (end.as_slice(), state_path.as_deref(), holes_cut);
+    let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
+    let cut = (end.as_slice(), saved_to, holes_cut);
     let provenance = provenance(input, &step, settings.seed, cut);
     let (made, total) = PackCheckpoint::moves_of(&end);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
+    if let Some(e) = save_failed {
+        return Err(failed_save(&e, args.out.as_deref()));
+    }
     if holes_cut.is_some() {
         tell!(
             "interrupted while giving squares magics for the holes: the set above is verified; \

@@ -15,7 +15,8 @@ use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::Provenance;
 
 use super::output::{
-    check_writable, claim_stdout_for, given, shell_quote, show, summarise, write_atomic, write_set,
+    check_writable, claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show,
+    summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -67,7 +68,7 @@ fn initial_state(
 /// unless the file holds that text already (a finished state resumed is left untouched).
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
     let text = state.to_text_with(pack);
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+    if is_regular_file(path) && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
     write_atomic(path, text.as_bytes())
@@ -128,7 +129,7 @@ fn unfinished_note(
     };
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", finishing_command(path, args)),
-        None => format!("no --state was given: rerun `{history}`"),
+        None => format!("no saved state to resume: rerun `{history}`"),
     };
     Some(format!("{done}; {finish}"))
 }
@@ -234,7 +235,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
     let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
-        (Some(path), Some(st)) => save_state(path, st, pack),
+        (Some(path), Some(st)) => save_state(path, st, pack).inspect_err(|e| tell_failed_save(e)),
         _ => Ok(()),
     };
     let hooks = Hooks {
@@ -252,10 +253,15 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         })?;
     let candidates = shown.progress.candidates.load(Ordering::Relaxed);
     let seconds = shown.start.elapsed().as_secs_f64();
+    // A state whose save failed is not where this run ended: neither the report nor the
+    // set's header offers to resume it (the header says rerun).
+    let saved_to = state_path
+        .as_deref()
+        .filter(|_| outcome.save_failed.is_none());
     report(
         &state,
         &outcome,
-        state_path.as_deref(),
+        saved_to,
         seconds,
         limits.threads,
         candidates,
@@ -268,12 +274,23 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         command: Some(history.clone()),
         unfinished: shown
             .stopped()
-            .then(|| unfinished_note(&state, cut, state_path.as_deref(), args, &history))
+            .then(|| unfinished_note(&state, cut, saved_to, args, &history))
             .flatten(),
     };
     let finished = provenance.unfinished.is_none();
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &outcome, &provenance)?;
+    write_set(args.out.as_deref(), &outcome, &provenance).map_err(|e| match saved_to {
+        // The hunt's work is in its state: say so, and how to get the set from it.
+        Some(path) => format!(
+            "{e}; the run's state is saved in {0}: `magic-gen search --resume {0} --out FILE` \
+             finishes it again into another file",
+            shell_quote(&show(path))
+        ),
+        None => e,
+    })?;
+    if let Some(e) = &outcome.save_failed {
+        return Err(failed_save(e, args.out.as_deref()));
+    }
     // A stop while writing changes nothing written, but the run was stopped all the same.
     if !shown.stopped() {
         return Ok(ExitCode::SUCCESS);

@@ -5,6 +5,7 @@
 //! stop. `magic-gen search`, `merge` and `pack` are these with a progress display and files
 //! around them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::pack::{PackCheckpoint, PackHooks};
@@ -14,7 +15,8 @@ use crate::search::{self, Error, Limits, Progress, SearchOutcome, SearchState, S
 use crate::set::MagicSet;
 
 /// Saves a hunt's state (none for a repack, which has none) with the packer's checkpoint
-/// (empty: none); an error stops nothing, and the first one is returned at the end.
+/// (empty: none). The first error stops the run as a stop signal does, and is kept in
+/// [`SearchOutcome::save_failed`].
 type Save<'a> = &'a mut dyn FnMut(Option<&SearchState>, &[PackCheckpoint]) -> Result<(), String>;
 
 /// What a hunt reports to and asks of its caller while it runs: [`run`], [`finish`] and
@@ -49,21 +51,29 @@ pub struct Hooks<'a> {
     /// stop flag every stage looks at.
     pub progress: Option<&'a Progress>,
     /// How often to save, and the function that saves the state and the packer's
-    /// checkpoint. A save's error stops nothing: the first is returned at the end
-    /// ([`Error::Save`]).
+    /// checkpoint. The first save that fails sets the stop flag, so every stage ends with
+    /// what it has as after Ctrl-C (a run that cannot keep its saves should not go on for
+    /// hours without them); no save is tried after it, and its error is in the outcome's
+    /// [`SearchOutcome::save_failed`], beside the verified set the run stopped with.
     pub save: Option<(Duration, Save<'a>)>,
 }
 
-/// The caller's save function at its interval, and the first error it returned.
-struct Saves<'a> {
+/// The caller's save function at its interval, the stop flag of the run it saves, and the
+/// first error it returned.
+struct Saves<'a, 's> {
     save: Option<(Duration, Save<'a>)>,
+    stop: &'s AtomicBool,
     error: Option<String>,
 }
 
-impl<'a> Saves<'a> {
-    /// Returns the saves of `save`, none failed yet.
-    fn new(save: Option<(Duration, Save<'a>)>) -> Saves<'a> {
-        Saves { save, error: None }
+impl<'a, 's> Saves<'a, 's> {
+    /// Returns the saves of `save` for the run stopped by `stop`, none failed yet.
+    fn new(save: Option<(Duration, Save<'a>)>, stop: &'s AtomicBool) -> Saves<'a, 's> {
+        Saves {
+            save,
+            stop,
+            error: None,
+        }
     }
 
     /// Returns how often to save, `None` if nothing is saved.
@@ -71,18 +81,24 @@ impl<'a> Saves<'a> {
         self.save.as_ref().map(|(every, _)| *every)
     }
 
-    /// Saves `state` with `pack`, keeping the first error.
+    /// Saves `state` with `pack`, unless a save failed before; a failure stops the run.
     fn now(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) {
-        if let Some((_, save)) = self.save.as_mut() {
-            if let Err(e) = save(state, pack) {
-                self.error.get_or_insert(e);
-            }
+        let Some((_, save)) = self.save.as_mut() else {
+            return;
+        };
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = save(state, pack) {
+            self.error = Some(e);
+            self.stop.store(true, Ordering::SeqCst);
         }
     }
 
-    /// Returns the first error a save returned.
-    fn result(self) -> Result<(), Error> {
-        self.error.map_or(Ok(()), |e| Err(Error::Save(e)))
+    /// Returns `outcome` with the first error a save returned, if one did.
+    fn kept_in(self, mut outcome: SearchOutcome) -> SearchOutcome {
+        outcome.save_failed = self.error;
+        outcome
     }
 }
 
@@ -102,27 +118,28 @@ fn pack_hooks<'a>(
 }
 
 /// Returns what `pack` returns, given the packer's hooks: `hooks`'s progress, its save
-/// with `state` (none for a repack) for the checkpoints, and `threads`; or the first error
-/// a save returned.
+/// with `state` (none for a repack) for the checkpoints, and `threads`; with the first
+/// error a save returned, which stopped it.
 fn packing(
     hooks: Hooks,
     threads: usize,
     state: Option<&SearchState>,
     pack: impl FnOnce(&mut PackHooks) -> Result<SearchOutcome, Error>,
 ) -> Result<SearchOutcome, Error> {
-    let mut saves = Saves::new(hooks.save);
+    let fallback = Progress::default();
+    let progress = hooks.progress.unwrap_or(&fallback);
+    let mut saves = Saves::new(hooks.save, &progress.stop);
     let every = saves.every();
     let outcome = {
         let mut save_pack = |c: &[PackCheckpoint]| saves.now(state, c);
         pack(&mut pack_hooks(
-            hooks.progress,
+            Some(progress),
             every,
             &mut save_pack,
             threads,
         ))?
     };
-    saves.result()?;
-    Ok(outcome)
+    Ok(saves.kept_in(outcome))
 }
 
 /// Runs the hunt of `state` within `limits`: the scan (resumed where the state left it),
@@ -163,7 +180,7 @@ pub fn run(
 ) -> Result<SearchOutcome, Error> {
     let fallback = Progress::default();
     let progress = hooks.progress.unwrap_or(&fallback);
-    let mut saves = Saves::new(hooks.save);
+    let mut saves = Saves::new(hooks.save, &progress.stop);
     let every = saves.every();
     let greedy = state.scan.shard != Shard::WHOLE && !own_set;
     let mut finish_limits = *limits;
@@ -199,8 +216,7 @@ pub fn run(
     outcome.stages.insert(0, ("scan", scan_time));
     outcome.greedy = greedy;
     saves.now(Some(state), outcome.pack_to_save());
-    saves.result()?;
-    Ok(outcome)
+    Ok(saves.kept_in(outcome))
 }
 
 /// Turns a scan state into a verified set: each job's best find (fancy, plain; jobs
@@ -302,4 +318,72 @@ pub fn repack_with(
     packing(hooks, limits.threads, None, |hooks| {
         finishing::repack(set, also, &limits.pack, resume, hooks)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::PackSettings;
+
+    /// The published black set, which every test here repacks.
+    fn published_black() -> MagicSet {
+        crate::pack::test_support::published_set("published-black-87988.txt")
+    }
+
+    #[test]
+    fn the_first_failed_save_stops_the_run_and_is_kept_in_its_outcome() {
+        // Moves that would take hours: only the failed save ends the run this soon.
+        let pack = PackSettings {
+            iterations: 1_000_000_000,
+            ..PackSettings::default()
+        };
+        let limits = Limits {
+            pack,
+            ..Limits::default()
+        };
+        let progress = Progress::default();
+        let mut tries = 0;
+        let mut save = |_: Option<&SearchState>, _: &[PackCheckpoint]| {
+            tries += 1;
+            Err(format!("save {tries} failed"))
+        };
+        let hooks = Hooks {
+            progress: Some(&progress),
+            save: Some((Duration::ZERO, &mut save)),
+        };
+        let outcome = repack(&published_black(), &limits, &[], hooks).unwrap();
+        assert_eq!(outcome.save_failed.as_deref(), Some("save 1 failed"));
+        assert!(progress.stop.load(Ordering::SeqCst));
+        assert_eq!(tries, 1, "a save was tried again after one failed");
+        assert!(crate::verify(&outcome.set).is_ok());
+        let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
+        assert!(made < total);
+    }
+
+    #[test]
+    fn saves_that_succeed_leave_the_run_alone() {
+        let pack = PackSettings {
+            iterations: 2000,
+            ..PackSettings::default()
+        };
+        let limits = Limits {
+            pack,
+            ..Limits::default()
+        };
+        let mut saves = 0;
+        let mut save = |_: Option<&SearchState>, _: &[PackCheckpoint]| {
+            saves += 1;
+            Ok(())
+        };
+        let progress = Progress::default();
+        let hooks = Hooks {
+            progress: Some(&progress),
+            save: Some((Duration::ZERO, &mut save)),
+        };
+        let outcome = repack(&published_black(), &limits, &[], hooks).unwrap();
+        assert_eq!(outcome.save_failed, None);
+        assert!(!progress.stop.load(Ordering::SeqCst));
+        assert!(saves > 1);
+        assert_eq!(PackCheckpoint::moves_of(&outcome.pack), (2000, 2000));
+    }
 }

@@ -62,6 +62,10 @@ pub struct SearchOutcome {
     /// Whether the run packed greedily: a shard that writes no set of its own, whose
     /// hunt's set is the merge of every shard's state ([`crate::hunt::run`]).
     pub greedy: bool,
+    /// The first save of the run's state or checkpoint that failed, as the save function
+    /// worded it: the run stopped there ([`crate::hunt::Hooks::save`]), so its set is
+    /// what a stop at that moment gives, and the saves from then on were not made.
+    pub save_failed: Option<String>,
 }
 
 impl SearchOutcome {
@@ -362,6 +366,7 @@ fn outcome(
         polish: (0, 0),
         stages,
         greedy: false,
+        save_failed: None,
     })
 }
 

@@ -221,15 +221,12 @@ pub enum Error {
         /// How it differs.
         message: String,
     },
-    /// A save of the hunt's hooks failed (the first error it returned): the run went on to
-    /// its end, and its set is lost with its saves.
-    Save(String),
 }
 
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Error::Search(what) | Error::Save(what) => f.write_str(what),
+            Error::Search(what) => f.write_str(what),
             Error::Checkpoint { line, message, .. } => write!(f, "the '{line}' line: {message}"),
             Error::Merge { message, .. } => f.write_str(message),
         }

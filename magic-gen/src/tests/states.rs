@@ -300,13 +300,7 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
         &go,
     )
     .unwrap();
-    let published = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-black-87988.txt"
-    );
-    let read = crate::read_set_file(std::path::Path::new(published))
-        .unwrap()
-        .0;
+    let read = crate::pack::test_support::published_set("published-black-87988.txt");
     let report = crate::verify::verify(&read).unwrap().report;
     let outcome = |pack: Vec<PackCheckpoint>| SearchOutcome {
         // Any report: the pools are made up and their set does not verify.
@@ -317,6 +311,7 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
         polish: (0, 0),
         stages: Vec::new(),
         greedy: false,
+        save_failed: None,
     };
     // A run stopped before its first move returns the checkpoint it starts from.
     let halt = std::sync::atomic::AtomicBool::new(true);
