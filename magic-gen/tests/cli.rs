@@ -108,6 +108,18 @@ fn stats_shows_where_the_space_of_a_packed_table_goes() {
 }
 
 #[test]
+fn stats_picture_to_standard_output_writes_the_svg_alone_there() {
+    // `stats FILE --picture - > x.svg` makes an SVG file: the figures go to standard error.
+    let dir = scratch("stats-picture-stdout");
+    let black = committed("black");
+    let run = magic_gen(&dir, &["stats", black.to_str().unwrap(), "--picture", "-"]);
+    run.assert_success();
+    assert!(run.stdout.starts_with("<svg"), "{}", &run.stdout[..200]);
+    assert!(run.stdout.trim_end().ends_with("</svg>"));
+    assert!(run.stderr.contains("table length: "), "{}", run.stderr);
+}
+
+#[test]
 fn pack_lays_out_a_published_set_again_with_its_own_magics() {
     let dir = scratch("pack-published");
     let published = workspace().join("magic-gen/tests/data/published-black-87988.txt");

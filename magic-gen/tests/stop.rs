@@ -106,7 +106,14 @@ impl Running {
 
     /// Waits for the run to end, at most [`ENDS_WITHIN`] (else kills it and fails), and
     /// returns its exit code and its whole stderr.
-    fn end(mut self) -> (i32, String) {
+    fn end(self) -> (i32, String) {
+        let (code, _, stderr) = self.end_with_stdout();
+        (code, stderr)
+    }
+
+    /// Waits for the run to end as [`Running::end`] does, and returns its exit code, its
+    /// stdout and its whole stderr.
+    fn end_with_stdout(mut self) -> (i32, String, String) {
         let started = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -123,7 +130,11 @@ impl Running {
         };
         // The reader ends with the pipe, once the run has ended.
         self.stderr.extend(self.lines.iter());
-        (status.code().unwrap_or(-1), self.stderr.join("\n"))
+        let mut stdout = String::new();
+        if let Some(mut out) = self.child.stdout.take() {
+            std::io::Read::read_to_string(&mut out, &mut stdout).unwrap();
+        }
+        (status.code().unwrap_or(-1), stdout, self.stderr.join("\n"))
     }
 }
 
@@ -409,9 +420,35 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
         "{line}"
     );
     run.signal("INT");
-    let (code, stderr) = run.end();
+    let (code, stdout, stderr) = run.end_with_stdout();
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
     let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("packing stopped after "), "{note}");
+    // The report counts the moves made, as the header does, not the billion asked.
+    let made = note["packing stopped after ".len()..]
+        .split(' ')
+        .next()
+        .unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "this packing's {made} of its 1000000000 moves gave "
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_stopped_search_with_a_state_file_says_the_command_that_resumes_it() {
+    let args = black(&["--candidates", "1099511627776", "--state", "s.state"]);
+    let (_, stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the scan stopped at "), "{note}");
+    // The header's command, said where the run ends.
+    let resume = "magic-gen search --resume s.state --out set.rs";
+    assert!(note.contains(&format!("finish with `{resume}`")), "{note}");
+    assert!(
+        stderr.contains(&format!("`{resume}` goes on from there")),
+        "{stderr}"
+    );
 }
