@@ -10,6 +10,43 @@ use common::{committed, magic_gen, scratch, workspace, COMMITTED};
 use magic_gen::{read_set_file, write_interchange};
 
 #[test]
+fn verify_takes_several_files_and_names_each_one_that_fails() {
+    let dir = scratch("verify-several");
+    fs::write(dir.join("broken.txt"), "variant fancy\n").unwrap();
+    let (fancy, black) = (committed("fancy"), committed("black"));
+    let (fancy, black) = (fancy.to_str().unwrap(), black.to_str().unwrap());
+    let run = magic_gen(&dir, &["verify", fancy, black]);
+    run.assert_success();
+    assert_eq!(
+        run.stdout.matches("collision-free").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    // One bad file among good ones: each good one still verified, the bad one named.
+    let run = magic_gen(&dir, &["verify", fancy, "broken.txt", black, "missing.txt"]);
+    run.assert_clean_failure();
+    assert_eq!(
+        run.stdout.matches("collision-free").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("error: broken.txt"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("error: missing.txt: cannot read"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("error: 2 of 4 files failed: broken.txt, missing.txt"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn verify_accepts_every_committed_set_and_prints_its_size() {
     let dir = scratch("verify-committed");
     for name in COMMITTED {

@@ -241,6 +241,16 @@ fn help_says_only_what_each_command_does() {
     ] {
         assert!(search.contains(needle), "{needle} missing from {search}");
     }
+    // No time quoted: a time is a figure of one CPU, which docs/results/hunts.md names.
+    for command in ["search", "merge", "pack", "verify", "stats", "emit"] {
+        let text = help(command);
+        for word in ["minute", " hour", " 13 s"] {
+            assert!(
+                !text.contains(word),
+                "{command} --help says {word:?}:\n{text}"
+            );
+        }
+    }
     // The pool's default is the one black and white run with (src/cli/help.rs checks each
     // default against a recorded run), and says where a preset's wins.
     let pool = &search[search.find("--pool <N>").unwrap()..];

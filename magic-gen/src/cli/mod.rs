@@ -98,9 +98,10 @@ enum Command {
          cache lines. Refused without --also, where each square has one magic"
     )))]
     Pack(pack::PackCommandArgs),
-    /// Verify a set exhaustively: exit 0 only if it is collision-free.
+    /// Verify sets exhaustively: exit 0 only if every one is collision-free.
     ///
-    /// Prints the table length and the slots used, or each failure by piece and square.
+    /// Prints for each file its table length and the slots used, or each failure by piece
+    /// and square.
     Verify(verify::VerifyArgs),
     /// Print the table size and 8x8 boards of index bits per square.
     ///

@@ -51,9 +51,9 @@ pub struct SearchArgs {
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed into one table) or white (fixed
     /// shift, `occ & mask`, ranges packed). Black and white have defaults of their own (the
-    /// notes below): a table within 15% of the record in about a minute
-    /// (docs/record-hunts.md). A resumed search finishes (polishes and packs) as its state
-    /// records, unless told otherwise.
+    /// notes below): a table within 15% of the record (its times, each with the CPU it was
+    /// measured on: docs/results/hunts.md). A resumed search finishes (polishes and packs)
+    /// as its state records, unless told otherwise.
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
     /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs),
