@@ -292,6 +292,46 @@ fn a_stop_during_the_packing_writes_the_best_layout_met() {
 }
 
 #[test]
+fn a_stopped_packing_with_short_spans_says_its_best_is_the_annealing_s() {
+    // Shortening the spans after the annealing refits squares, which may shorten the
+    // table: the stop line's best is the annealing's, and says so; the set is no longer.
+    let args = black(&[
+        "--polish",
+        "0",
+        "--pack-iterations",
+        "1000000000",
+        "--short-spans",
+    ]);
+    let name = "stop-short-spans";
+    let (_, stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
+    let stop = stderr
+        .lines()
+        .find(|l| l.contains("] stopping: finishing the packing"))
+        .unwrap_or_else(|| panic!("no stop line:\n{stderr}"));
+    assert!(
+        stop.ends_with(" entries before the spans are shortened)"),
+        "{stop}"
+    );
+    let best: usize = stop
+        .split(", best ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("magic-gen-{name}"));
+    let set = fs::read_to_string(dir.join("set.rs")).unwrap();
+    let table = set
+        .lines()
+        .find_map(|l| l.strip_prefix("// table: "))
+        .unwrap();
+    let table: usize = table.split(' ').next().unwrap().parse().unwrap();
+    assert!(table <= best, "{table} > {best}");
+}
+
+#[test]
 fn a_stop_during_verification_or_writing_cuts_nothing() {
     // Everything is done by then: the set is complete, its header without `unfinished:`,
     // and the exit code still says the run was stopped.

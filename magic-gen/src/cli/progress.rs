@@ -197,8 +197,13 @@ fn state_of(
                 return (stage, None, "laying out greedily".into());
             }
             let best = p.best_len.load(Ordering::Relaxed);
+            // The annealing's best: shortening the spans after it may give a shorter table.
+            let spans = match p.spans_shortened_after.load(Ordering::Relaxed) {
+                true => " before the spans are shortened",
+                false => "",
+            };
             let text = format!(
-                "{moves} of {total} moves{}, best {best} entries",
+                "{moves} of {total} moves{}, best {best} entries{spans}",
                 per_second(rate, "moves")
             );
             (stage, of(moves, total), text)
