@@ -20,8 +20,9 @@ pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
     /// Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, so the
-    /// table is the same on any machine. Ctrl-C stops with the best layout so far; with
-    /// --state a checkpoint is saved that --resume continues to the uninterrupted result.
+    /// table is the same on any machine; at most 100000000000, about 100 days at the fastest
+    /// rate measured. Ctrl-C stops with the best layout so far; with --state a checkpoint is
+    /// saved that --resume continues to the uninterrupted result.
     #[arg(long, value_name = "MOVES", value_parser = parse_pack_iterations, help_heading = PACKING)]
     pub pack_iterations: Option<u64>,
     /// Let packed ranges start before the table wherever every index stays at 0 or above
