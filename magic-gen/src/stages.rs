@@ -104,6 +104,10 @@ pub struct Progress {
     pub moves_total: AtomicU64,
     /// Table length of the best layout the packing met so far.
     pub best_len: AtomicUsize,
+    /// Set when the packing's best layout gets its spans shortened after the annealing
+    /// ([`PackSettings::short_spans`](crate::pack::PackSettings::short_spans)), which
+    /// refits squares and may shorten the table below [`Progress::best_len`].
+    pub spans_shortened_after: AtomicBool,
     /// The running stage's place in [`Stage::ALL`] plus one (0: none yet).
     current: AtomicUsize,
     steps_done: AtomicU64,

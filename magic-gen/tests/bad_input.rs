@@ -449,3 +449,71 @@ fn negative_offsets_verify_while_every_index_stays_at_zero_or_above() {
         run.stderr
     );
 }
+
+#[test]
+fn a_set_named_for_the_other_format_is_told_which_format_it_holds() {
+    let dir = scratch("other-format");
+    // The interchange format named `.rs`: Rust source is what `.rs` means.
+    fs::write(dir.join("x.rs"), fancy_interchange().join("\n") + "\n").unwrap();
+    let run = magic_gen(&dir, &["verify", "x.rs"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains(
+            "error: x.rs: a `.rs` file is read as Rust source (what `--out X.rs` writes), and \
+             this one is the interchange format"
+        ),
+        "{}",
+        run.stderr
+    );
+    // Rust source named otherwise.
+    fs::copy(committed("fancy"), dir.join("y.txt")).unwrap();
+    let run = magic_gen(&dir, &["verify", "y.txt"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains(
+            "error: y.txt: a file not named `.rs` is read as the interchange format, and this \
+             one is Rust source"
+        ),
+        "{}",
+        run.stderr
+    );
+    // A `.rs` file that is neither says how `.rs` is read.
+    fs::write(dir.join("z.rs"), "fn main() {}\n").unwrap();
+    let run = magic_gen(&dir, &["verify", "z.rs"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("(a `.rs` file is read as Rust source;"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_extension_picks_the_format_in_any_case() {
+    // `--out up.RS` writes Rust source, and reads back as it.
+    let dir = scratch("extension-case");
+    let fancy = committed("fancy");
+    let run = magic_gen(&dir, &["emit", fancy.to_str().unwrap(), "--out", "up.RS"]);
+    run.assert_success();
+    let text = fs::read_to_string(dir.join("up.RS")).unwrap();
+    assert!(text.contains("pub const VARIANT"), "{text}");
+    magic_gen(&dir, &["verify", "up.RS"]).assert_success();
+}
+
+#[test]
+fn a_set_of_another_variant_given_to_join_the_pools_is_named() {
+    // The black set is fine; the white one given with --also is the file at fault.
+    let dir = scratch("also-variant");
+    let white = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-white-88772.txt");
+    fs::copy(&white, dir.join("white.txt")).unwrap();
+    let black = committed("black");
+    let args = ["pack", black.to_str().unwrap(), "--also", "white.txt"];
+    let run = magic_gen(&dir, &args);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr
+            .contains("error: white.txt: a white set's magics cannot join a black set's pools"),
+        "{}",
+        run.stderr
+    );
+}

@@ -205,9 +205,25 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     let header = fs::read_to_string(dir.join("merged.rs")).unwrap();
     assert!(
         header.contains(
-            "// command: magic-gen merge s0.state s1.state --polish 50 --clump 40 --pack-iterations 200 --out merged.rs\n"
+            "; then magic-gen merge s0.state s1.state --polish 50 --clump 40 --pack-iterations 200 --out merged.rs\n"
         ),
         "{header}"
+    );
+    // The header reruns from nothing: the shards' searches, each saving the state the
+    // merge reads, then the merge, give the same set.
+    let command = header
+        .lines()
+        .find_map(|l| l.strip_prefix("// command: "))
+        .unwrap();
+    let again = scratch("hunt-white-shards-again");
+    for step in command.split("; then ") {
+        let args: Vec<&str> = step.split_whitespace().collect();
+        assert_eq!(args[0], "magic-gen", "{command}");
+        magic_gen(&again, &args[1..]).assert_success();
+    }
+    assert_eq!(
+        set_body(&again.join("merged.rs")),
+        set_body(&dir.join("merged.rs"))
     );
 }
 

@@ -112,11 +112,95 @@ fn search_rejects_bad_options_cleanly() {
             run.stderr
         );
     }
+    // A negative number of seconds is said to be one, for every option of seconds.
+    for args in [
+        &["search", "--seconds", "-1"][..],
+        &["search", "--checkpoint", "-1"],
+        &["pack", "--checkpoint", "-1", "set.txt"],
+        &["merge", "--progress-every", "-1", "a.state"],
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr
+                .contains("'-1' is a negative number of seconds: give 0 to 1e9"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // A budget that tries nothing is refused, with the reason.
+    for (args, says) in [
+        (
+            &["search", "--variant", "black", "--candidates", "0"][..],
+            "--candidates 0: a scan of 0 candidates a square tries no candidate",
+        ),
+        (
+            &["search", "--variant", "white", "--seconds", "0"],
+            "--seconds 0: a scan of 0 seconds tries no candidate",
+        ),
+        (
+            &["search", "--seconds", "0", "--bits-under", "1"],
+            "--seconds 0: a scan of 0 seconds tries no candidate",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    // A packing that would not finish is refused, the bound said.
+    let max = magic_gen::pack::PackSettings::MAX_ITERATIONS;
+    for args in [
+        &[
+            "pack",
+            "set.txt",
+            "--pack-iterations",
+            "18446744073709551615",
+        ][..],
+        &[
+            "search",
+            "--variant",
+            "black",
+            "--pack-iterations",
+            &(max + 1).to_string(),
+        ],
+    ] {
+        let run = magic_gen(&dir, args);
+        run.assert_clean_failure();
+        assert!(
+            run.stderr.contains(&format!(
+                "moves would not finish: a packing takes at most {max}"
+            )),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
     // An unwritable destination fails without leaving a temporary file.
     let run = magic_gen(&dir, &["search", "--out", "no/such/dir/set.rs"]);
     run.assert_clean_failure();
     assert!(run.stderr.contains("no/such/dir/set.rs"), "{}", run.stderr);
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn usage_lines_put_the_file_first_as_the_commands_are_written() {
+    let dir = scratch("usage-order");
+    let run = magic_gen(&dir, &["emit", "--help"]);
+    run.assert_success();
+    assert!(
+        run.stdout
+            .contains("Usage: magic-gen emit <FILE> --out <FILE>\n"),
+        "{}",
+        run.stdout
+    );
+    // A usage error shows the same line.
+    let run = magic_gen(&dir, &["emit", "x.txt"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr
+            .contains("Usage: magic-gen emit <FILE> --out <FILE>"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -156,6 +240,16 @@ fn help_says_only_what_each_command_does() {
         "SECONDS",
     ] {
         assert!(search.contains(needle), "{needle} missing from {search}");
+    }
+    // No time quoted: a time is a figure of one CPU, which docs/results/hunts.md names.
+    for command in ["search", "merge", "pack", "verify", "stats", "emit"] {
+        let text = help(command);
+        for word in ["minute", " hour", " 13 s"] {
+            assert!(
+                !text.contains(word),
+                "{command} --help says {word:?}:\n{text}"
+            );
+        }
     }
     // The pool's default is the one black and white run with (src/cli/help.rs checks each
     // default against a recorded run), and says where a preset's wins.

@@ -106,7 +106,14 @@ impl Running {
 
     /// Waits for the run to end, at most [`ENDS_WITHIN`] (else kills it and fails), and
     /// returns its exit code and its whole stderr.
-    fn end(mut self) -> (i32, String) {
+    fn end(self) -> (i32, String) {
+        let (code, _, stderr) = self.end_with_stdout();
+        (code, stderr)
+    }
+
+    /// Waits for the run to end as [`Running::end`] does, and returns its exit code, its
+    /// stdout and its whole stderr.
+    fn end_with_stdout(mut self) -> (i32, String, String) {
         let started = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -123,7 +130,11 @@ impl Running {
         };
         // The reader ends with the pipe, once the run has ended.
         self.stderr.extend(self.lines.iter());
-        (status.code().unwrap_or(-1), self.stderr.join("\n"))
+        let mut stdout = String::new();
+        if let Some(mut out) = self.child.stdout.take() {
+            std::io::Read::read_to_string(&mut out, &mut stdout).unwrap();
+        }
+        (status.code().unwrap_or(-1), stdout, self.stderr.join("\n"))
     }
 }
 
@@ -281,6 +292,46 @@ fn a_stop_during_the_packing_writes_the_best_layout_met() {
 }
 
 #[test]
+fn a_stopped_packing_with_short_spans_says_its_best_is_the_annealing_s() {
+    // Shortening the spans after the annealing refits squares, which may shorten the
+    // table: the stop line's best is the annealing's, and says so; the set is no longer.
+    let args = black(&[
+        "--polish",
+        "0",
+        "--pack-iterations",
+        "1000000000",
+        "--short-spans",
+    ]);
+    let name = "stop-short-spans";
+    let (_, stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
+    let stop = stderr
+        .lines()
+        .find(|l| l.contains("] stopping: finishing the packing"))
+        .unwrap_or_else(|| panic!("no stop line:\n{stderr}"));
+    assert!(
+        stop.ends_with(" entries before the spans are shortened)"),
+        "{stop}"
+    );
+    let best: usize = stop
+        .split(", best ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("magic-gen-{name}"));
+    let set = fs::read_to_string(dir.join("set.rs")).unwrap();
+    let table = set
+        .lines()
+        .find_map(|l| l.strip_prefix("// table: "))
+        .unwrap();
+    let table: usize = table.split(' ').next().unwrap().parse().unwrap();
+    assert!(table <= best, "{table} > {best}");
+}
+
+#[test]
 fn a_stop_during_verification_or_writing_cuts_nothing() {
     // Everything is done by then: the set is complete, its header without `unfinished:`,
     // and the exit code still says the run was stopped.
@@ -409,9 +460,35 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
         "{line}"
     );
     run.signal("INT");
-    let (code, stderr) = run.end();
+    let (code, stdout, stderr) = run.end_with_stdout();
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
     let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("packing stopped after "), "{note}");
+    // The report counts the moves made, as the header does, not the billion asked.
+    let made = note["packing stopped after ".len()..]
+        .split(' ')
+        .next()
+        .unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "this packing's {made} of its 1000000000 moves gave "
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_stopped_search_with_a_state_file_says_the_command_that_resumes_it() {
+    let args = black(&["--candidates", "1099511627776", "--state", "s.state"]);
+    let (_, stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
+    let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    assert!(note.starts_with("the scan stopped at "), "{note}");
+    // The header's command, said where the run ends.
+    let resume = "magic-gen search --resume s.state --out set.rs";
+    assert!(note.contains(&format!("finish with `{resume}`")), "{note}");
+    assert!(
+        stderr.contains(&format!("`{resume}` goes on from there")),
+        "{stderr}"
+    );
 }

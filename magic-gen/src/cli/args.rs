@@ -20,9 +20,10 @@ pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 #[derive(Args, Debug, Clone)]
 pub struct PackArgs {
     /// Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, so the
-    /// table is the same on any machine. Ctrl-C stops with the best layout so far; with
-    /// --state a checkpoint is saved that --resume continues to the uninterrupted result.
-    #[arg(long, value_name = "MOVES", help_heading = PACKING)]
+    /// table is the same on any machine; at most 100000000000, about 100 days at the fastest
+    /// rate measured. Ctrl-C stops with the best layout so far; with --state a checkpoint is
+    /// saved that --resume continues to the uninterrupted result.
+    #[arg(long, value_name = "MOVES", value_parser = parse_pack_iterations, help_heading = PACKING)]
     pub pack_iterations: Option<u64>,
     /// Let packed ranges start before the table wherever every index stays at 0 or above
     /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
@@ -146,6 +147,19 @@ pub fn parse_spread(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a count of annealing moves: a number in 0..=`PackSettings::MAX_ITERATIONS`.
+pub fn parse_pack_iterations(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if PackSettings::valid_iterations(n) => Ok(n),
+        Ok(_) => Err(format!(
+            "{s} moves would not finish: a packing takes at most {} (about 100 days at the \
+             fastest rate measured); Ctrl-C stops any packing with its best layout met",
+            PackSettings::MAX_ITERATIONS
+        )),
+        Err(_) => Err(format!("'{s}' is not a count of moves")),
+    }
+}
+
 /// Parses a count of packings: a number in 1..=`PackSettings::MAX_SEEDS`.
 pub fn parse_pack_seeds(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
@@ -199,10 +213,20 @@ pub fn parse_pool(s: &str) -> Result<usize, String> {
     }
 }
 
-/// Parses a number of seconds, 0..=1e9.
+/// The most seconds any option takes: about 32 years.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a number of seconds, 0..=[`MAX_SECONDS`]. (Its options take negative numbers as
+/// values, so that `--seconds -1` gets this error rather than clap's `unexpected argument
+/// '-1'`.)
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if (0.0..=1e9).contains(&x) => Ok(x),
-        _ => Err(format!("'{s}' is not a number of seconds")),
+        Ok(x) if (0.0..=MAX_SECONDS).contains(&x) => Ok(x),
+        Ok(x) if x < 0.0 => Err(format!(
+            "'{s}' is a negative number of seconds: give 0 to {MAX_SECONDS:e}"
+        )),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds in 0 to {MAX_SECONDS:e}"
+        )),
     }
 }

@@ -13,7 +13,7 @@ use magic_gen::{line_of, Provenance};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
+    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -192,7 +192,10 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let provenance = Provenance {
         seed: Some(first.scan.seed),
         unfinished: unfinished_note(&outcome, shards, &recorded),
-        command: Some(recorded),
+        command: Some(format!(
+            "{}; then {recorded}",
+            shard_commands(&states, &args.states)
+        )),
     };
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
@@ -201,6 +204,27 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns the commands that made the shard `states` read from `paths`, in order, for the
+/// header of their merge: each state's recorded search, its first command given the file
+/// the merge reads as its `--state` where it names none, so that the header reruns from
+/// nothing. (A resumed shard's later commands name the state they resumed.)
+fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> String {
+    let each = states.iter().zip(paths).map(|(state, path)| {
+        let (first, rest) = match state.command.split_once("; then ") {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (state.command.as_str(), None),
+        };
+        let names_state = first.split(' ').any(|w| w == "--state" || w == "--resume");
+        let state_arg = match names_state {
+            true => String::new(),
+            false => format!(" --state {}", shell_quote(&show(path))),
+        };
+        let rest = rest.map_or(String::new(), |r| format!("; then {r}"));
+        format!("{first}{state_arg}{rest}")
+    });
+    each.collect::<Vec<_>>().join("; then ")
 }
 
 /// Returns a shard's recorded `command` without its `--shard K/N`: the search that all the

@@ -49,8 +49,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Search, verify, inspect and emit magic-bitboard sets for rooks and bishops.
 ///
-/// Set files are either Rust source written by `search`/`emit` (`.rs`) or the plain-text
-/// interchange format (any other name): one `PIECE SQUARE MAGIC BITS OFFSET` line per
+/// Set files are either Rust source written by `search`/`emit` (`.rs`, in any case) or the
+/// plain-text interchange format (any other name): one `PIECE SQUARE MAGIC BITS OFFSET` line per
 /// piece and square after a `variant NAME` line (docs/formats.md). `-` as a file read is
 /// standard input, as a file written standard output. Terms (pool, used slots, span,
 /// holes, pack cost): docs/record-hunts.md.
@@ -98,9 +98,10 @@ enum Command {
          cache lines. Refused without --also, where each square has one magic"
     )))]
     Pack(pack::PackCommandArgs),
-    /// Verify a set exhaustively: exit 0 only if it is collision-free.
+    /// Verify sets exhaustively: exit 0 only if every one is collision-free.
     ///
-    /// Prints the table length and the slots used, or each failure by piece and square.
+    /// Prints for each file its table length and the slots used, or each failure by piece
+    /// and square.
     Verify(verify::VerifyArgs),
     /// Print the table size and 8x8 boards of index bits per square.
     ///
@@ -112,6 +113,8 @@ enum Command {
     /// `--out X.rs` writes the Rust source the runtime crate includes; any other name
     /// writes the interchange format. The header keeps the input's (the command and seed
     /// that made the set, and whether that run finished) and adds this command.
+    // The file first, as the command reads (clap puts a required option before it).
+    #[command(override_usage = "magic-gen emit <FILE> --out <FILE>")]
     Emit(emit::EmitArgs),
 }
 

@@ -68,7 +68,7 @@ pub struct PackCommandArgs {
     #[arg(long, value_name = "FILE", help_heading = LONG_RUNS)]
     state: Option<PathBuf>,
     /// Seconds between checkpoints of --state: an interrupted run loses at most this much.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, allow_negative_numbers = true, help_heading = LONG_RUNS)]
     checkpoint: f64,
     #[command(flatten)]
     progress: ProgressArgs,
@@ -149,12 +149,17 @@ fn report(
     args: &PackCommandArgs,
     outcome: &SearchOutcome,
     (before, packed): (usize, usize),
-    moves_asked: u64,
+    (made, total): (u64, u64),
     resumed_at: Option<u64>,
 ) {
+    // The moves made, not those asked: a stopped packing made fewer.
+    let moves = match made < total {
+        true => format!("{made} of its {total} moves"),
+        false => format!("{made} moves"),
+    };
     let kept = if packed > before {
         format!(
-            " (this packing of {moves_asked} moves gave {packed}: the input's layout is kept; \
+            " (this packing's {moves} gave {packed}: the input's layout is kept; \
              more moves, --pack-iterations, or more packings, --pack-seeds, may find a shorter \
              one)"
         )
@@ -312,6 +317,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         })
         .map_err(|e| match (e, &args.resume) {
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
+            // The set at fault is the --also one, not the set packed.
+            (e @ Error::OtherVariant { also, .. }, _) => format!("{}: {e}", show(&args.also[also])),
             (e, _) => format!("{}: {e}", show(&args.file)),
         })?;
     let end = outcome.pack.clone();
@@ -328,12 +335,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         (outcome.set, outcome.report) = (set, before.report.clone());
     }
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
-    report(args, &outcome, lengths, settings.iterations, resumed_at);
+    let (made, total) = PackCheckpoint::moves_of(&end);
+    report(args, &outcome, lengths, (made, total), resumed_at);
     let step = recorded(matches, &settings);
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
     let cut = (end.as_slice(), saved_to, holes_cut);
     let provenance = provenance(input, &step, settings.seed, cut);
-    let (made, total) = PackCheckpoint::moves_of(&end);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if let Some(e) = save_failed {

@@ -21,7 +21,7 @@ pub struct ProgressArgs {
     /// Seconds between progress lines (stage, fraction done, rate, time left) when standard
     /// error is not a terminal, as in a batch log; each stage's start and a stop are
     /// reported at once. On a terminal a bar shows the same.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true, help_heading = LONG_RUNS)]
     pub progress_every: f64,
 }
 
@@ -110,6 +110,34 @@ fn scan_fraction(scan: &Progress, seconds: Option<f64>, elapsed: Duration) -> f6
     fraction.clamp(0.0, 1.0)
 }
 
+/// Returns how far the scan's squares are: `3 of 128 squares done` where squares end at
+/// their first finds; where each scans its whole budget (a count, or `timed`: seconds)
+/// and none is done yet, the candidates each has tried (`1.05M of 4.19M candidates a
+/// square`). Such squares advance side by side, a block each in turn, and all end in the
+/// last round: a count of squares done would say 0 until the scan's end.
+fn squares_done(p: &Progress, timed: bool) -> String {
+    let (done, jobs) = (
+        p.jobs_done.load(Ordering::Relaxed),
+        p.jobs.load(Ordering::Relaxed),
+    );
+    let budget = p.budget.load(Ordering::Relaxed);
+    if done > 0 || jobs == 0 || (budget == 0 && !timed) {
+        return format!("{done} of {jobs} squares done");
+    }
+    let each = |n: u64| n as f64 / jobs as f64 / 1e6;
+    if budget > 0 {
+        let spent = p.spent.load(Ordering::Relaxed);
+        format!(
+            "{:.2}M of {:.2}M candidates a square",
+            each(spent),
+            each(budget)
+        )
+    } else {
+        let tried = p.candidates.load(Ordering::Relaxed);
+        format!("{:.2}M candidates a square", each(tried))
+    }
+}
+
 /// Returns `, 12.5 moves a second` for `rate` steps a second of `what`, nothing before
 /// the rate is measured.
 fn per_second(rate: f64, what: &str) -> String {
@@ -140,9 +168,8 @@ fn state_of(
             };
             let tried = p.candidates.load(Ordering::Relaxed) as f64;
             let text = format!(
-                "{} of {} squares done, {:.1}M candidates tried, {:.2}M a second, {} reached",
-                p.jobs_done.load(Ordering::Relaxed),
-                p.jobs.load(Ordering::Relaxed),
+                "{}, {:.1}M candidates tried, {:.2}M a second, {} reached",
+                squares_done(p, seconds.is_some()),
                 tried / 1e6,
                 tried / 1e6 / start.elapsed().as_secs_f64().max(1e-3),
                 p.reached.load(Ordering::Relaxed)
@@ -170,8 +197,13 @@ fn state_of(
                 return (stage, None, "laying out greedily".into());
             }
             let best = p.best_len.load(Ordering::Relaxed);
+            // The annealing's best: shortening the spans after it may give a shorter table.
+            let spans = match p.spans_shortened_after.load(Ordering::Relaxed) {
+                true => " before the spans are shortened",
+                false => "",
+            };
             let text = format!(
-                "{moves} of {total} moves{}, best {best} entries",
+                "{moves} of {total} moves{}, best {best} entries{spans}",
                 per_second(rate, "moves")
             );
             (stage, of(moves, total), text)
@@ -232,13 +264,14 @@ impl Rate {
     }
 }
 
-/// Returns `d` as a person reads it: `45 s`, `3 min 20 s`, `2 h 5 min`.
+/// Returns `d` as a person reads it: `45 s`, `3 min 20 s`, `2 h 5 min`, `16 d 2 h`.
 fn human(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..=59 => format!("{s} s"),
         60..=3599 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        3600..=86_399 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
     }
 }
 
@@ -407,4 +440,55 @@ pub fn watching<T>(w: &Watched, every: Duration, start: Instant, work: impl FnOn
         let _ = watcher.join();
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Returns the text of the scan's progress line for `progress`, scanned with `seconds`.
+    fn scan_text(progress: &Progress, seconds: Option<f64>) -> String {
+        progress.begin(Stage::Scan, 0);
+        let w = Watched {
+            progress,
+            scan: Some(seconds),
+        };
+        state_of(&w, Instant::now(), Duration::ZERO, 0.0).2
+    }
+
+    #[test]
+    fn a_scan_of_squares_side_by_side_says_how_far_each_is() {
+        // A black scan a quarter through its budget: no square is done before the last round.
+        let p = Progress::default();
+        p.jobs.store(128, Ordering::Relaxed);
+        p.budget.store(128 * 4_194_304, Ordering::Relaxed);
+        p.spent.store(128 * 1_048_576, Ordering::Relaxed);
+        let text = scan_text(&p, None);
+        assert!(
+            text.starts_with("1.05M of 4.19M candidates a square, "),
+            "{text}"
+        );
+        // A time budget: the candidates each square has tried.
+        let p = Progress::default();
+        p.jobs.store(128, Ordering::Relaxed);
+        p.candidates.store(128 * 2_000_000, Ordering::Relaxed);
+        let text = scan_text(&p, Some(60.0));
+        assert!(text.starts_with("2.00M candidates a square, "), "{text}");
+        // Squares that end at their first finds are counted as they end.
+        let p = Progress::default();
+        p.jobs.store(128, Ordering::Relaxed);
+        p.jobs_done.store(3, Ordering::Relaxed);
+        let text = scan_text(&p, None);
+        assert!(text.starts_with("3 of 128 squares done, "), "{text}");
+    }
+
+    #[test]
+    fn a_time_left_of_days_says_days() {
+        assert_eq!(human(Duration::from_secs(45)), "45 s");
+        assert_eq!(human(Duration::from_secs(3 * 3600 + 120)), "3 h 2 min");
+        assert_eq!(
+            human(Duration::from_secs(16 * 86_400 + 2 * 3600)),
+            "16 d 2 h"
+        );
+    }
 }

@@ -11,7 +11,7 @@ use clap::ArgMatches;
 use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
-use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::Provenance;
 
 use super::output::{
@@ -60,7 +60,11 @@ fn initial_state(
         return Ok((state, pack, limits, history));
     }
     let options = args.fresh_options()?;
-    let state = SearchState::new(&options).map_err(|e| e.to_string())?;
+    let state = SearchState::new(&options).map_err(|e| match e {
+        Error::EmptyBudget(EmptyBudget::Candidates) => format!("--candidates 0: {e}"),
+        Error::EmptyBudget(EmptyBudget::Seconds) => format!("--seconds 0: {e}"),
+        e => e.to_string(),
+    })?;
     Ok((state, Vec::new(), options.limits, options.command))
 }
 
@@ -177,26 +181,32 @@ fn report(
     }
 }
 
-/// Says what a stopped run wrote, and returns its exit code (130).
+/// Says what a stopped run of `args` wrote, and returns its exit code (130).
 fn stopped(
     state: &SearchState,
     outcome: &SearchOutcome,
     finished: bool,
-    state_path: Option<&Path>,
+    (state_path, args): (Option<&Path>, &SearchArgs),
 ) -> ExitCode {
     let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     let (climbed, climbs) = outcome.polish;
     let open = state.jobs_left() > 0;
+    // A scan or polish cut short is finished by the command the set's header records.
+    let resume = match state_path {
+        Some(path) => format!("; `{}` goes on from there", finishing_command(path, args)),
+        None => String::new(),
+    };
     match outcome.pack_to_save().first() {
         _ if finished => {
             tell!("stopped after the last step: the set above is complete and verified")
         }
         _ if open => tell!(
-            "interrupted: the set above is complete and verified; unfinished squares fell back"
+            "interrupted: the set above is complete and verified; unfinished squares fell \
+             back{resume}"
         ),
         _ if climbed < climbs => tell!(
             "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
-             verified, the finds not climbed packed as scanned, greedily"
+             verified, the finds not climbed packed as scanned, greedily{resume}"
         ),
         Some(c) => {
             let how = match state_path {
@@ -295,5 +305,10 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     if !shown.stopped() {
         return Ok(ExitCode::SUCCESS);
     }
-    Ok(stopped(&state, &outcome, finished, state_path.as_deref()))
+    Ok(stopped(
+        &state,
+        &outcome,
+        finished,
+        (state_path.as_deref(), args),
+    ))
 }

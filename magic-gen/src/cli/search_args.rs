@@ -51,9 +51,9 @@ pub struct SearchArgs {
     /// Index variant: fancy (bits per square), plain (12/9 bits, one array per square),
     /// black (fixed shift, `occ | !mask`, ranges packed into one table) or white (fixed
     /// shift, `occ & mask`, ranges packed). Black and white have defaults of their own (the
-    /// notes below): a table within 15% of the record in about a minute
-    /// (docs/record-hunts.md). A resumed search finishes (polishes and packs) as its state
-    /// records, unless told otherwise.
+    /// notes below): a table within 15% of the record (its times, each with the CPU it was
+    /// measured on: docs/results/hunts.md). A resumed search finishes (polishes and packs)
+    /// as its state records, unless told otherwise.
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
     /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs),
@@ -86,7 +86,7 @@ pub struct SearchArgs {
     /// reduced-bit squares fall back to default bits, fixed-shift squares pack what they
     /// found. With --candidates the scan stops at whichever comes first; without it,
     /// fixed-shift jobs scan until the time is up. No machine repeats a time budget.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = SCAN)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true, help_heading = SCAN)]
     pub seconds: Option<f64>,
     /// Scan exactly the first N candidates (random words tried as magics) of each square's
     /// space, of this shard's share, then stop: unlike --seconds, the same result on any
@@ -125,7 +125,7 @@ pub struct SearchArgs {
     pub state: Option<PathBuf>,
     /// Seconds between checkpoints of --state (or of the --resume file), during the scan
     /// and the packing: an interrupted run loses at most this much.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, help_heading = LONG_RUNS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds, allow_negative_numbers = true, help_heading = LONG_RUNS)]
     pub checkpoint: f64,
     #[command(flatten)]
     pub progress: ProgressArgs,

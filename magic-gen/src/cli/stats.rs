@@ -7,7 +7,7 @@ use clap::Args;
 use magic_gen::{square_name, Piece};
 
 use super::board::{board, ABOVE, BELOW};
-use super::output::{is_stdio, show, write_output};
+use super::output::{claim_stdout_for, is_stdio, show, write_output};
 use super::picture::svg;
 use super::verify::{print_size, read_and_verify};
 
@@ -16,8 +16,8 @@ use super::verify::{print_size, read_and_verify};
 pub struct StatsArgs {
     /// Set file: `.rs` (emitted) or interchange format; `-` reads standard input.
     file: PathBuf,
-    /// Also write an SVG picture of the table here (`-`: standard output, after the
-    /// figures): 1,024 slots a row, a colour per square, holes black.
+    /// Also write an SVG picture of the table here (`-`: standard output, the figures then
+    /// going to standard error): 1,024 slots a row, a colour per square, holes black.
     #[arg(long, value_name = "FILE.svg")]
     picture: Option<PathBuf>,
 }
@@ -25,6 +25,8 @@ pub struct StatsArgs {
 /// `magic-gen stats FILE`.
 pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     let file = &args.file;
+    // `--picture -`: standard output holds the SVG alone.
+    claim_stdout_for(args.picture.as_deref());
     let (set, v, _) = read_and_verify(file)?;
     let r = &v.report;
     say!("{}: {} set", show(file), set.variant);

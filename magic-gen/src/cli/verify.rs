@@ -12,8 +12,10 @@ use super::output::{read_set, show};
 /// Arguments of `verify`.
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
-    /// Set file: `.rs` (emitted) or interchange format; `-` reads standard input.
-    file: PathBuf,
+    /// Set files: `.rs` (emitted) or interchange format; `-` reads standard input. Each is
+    /// verified and named, whatever the others give; the exit code is non-zero if any fails.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
 }
 
 /// A set read and verified, with the provenance its header records.
@@ -67,9 +69,32 @@ pub fn print_size(v: &Verified) {
     say!("holes:        {} (slots no occupancy reaches)", r.holes());
 }
 
-/// `magic-gen verify FILE`.
+/// `magic-gen verify FILE...`: each file verified in turn, its failure said as it comes.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode, String> {
-    let file = &args.file;
+    let [file] = &args.files[..] else {
+        let mut failed = Vec::new();
+        for file in &args.files {
+            if let Err(e) = verify_file(file) {
+                tell!("error: {e}");
+                failed.push(show(file));
+            }
+        }
+        if failed.is_empty() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let count = args.files.len();
+        return Err(format!(
+            "{} of {count} files failed: {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    };
+    verify_file(file)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Verifies `file` and prints its size, or returns its error.
+fn verify_file(file: &Path) -> Result<(), String> {
     let (set, v, provenance) = read_and_verify(file)?;
     say!(
         "{}: {} set, collision-free (every occupancy of all 128 squares checked)",
@@ -80,5 +105,5 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, String> {
     if let Some(note) = &provenance.unfinished {
         say!("unfinished: {note}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

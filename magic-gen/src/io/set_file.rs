@@ -12,9 +12,11 @@ use super::provenance::Provenance;
 use super::set_rust::{emit_rust, parse_emitted_lines};
 use super::set_text::{parse_interchange_lines, write_interchange};
 
-/// Returns true if `path` names Rust source (`.rs`); every other file is interchange format.
+/// Returns true if `path` names Rust source (`.rs`, in any case: `X.RS` too, as on a file
+/// system that ignores case); every other file is interchange format.
 fn is_rust_source(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "rs")
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rs"))
 }
 
 /// Largest set file read: 4 MiB, hundreds of times a real set.
@@ -95,11 +97,44 @@ fn parse_set_bytes_with_lines(
     bytes: &[u8],
     rust_source: bool,
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
-    if rust_source {
+    let read = if rust_source {
         parse_emitted_lines(file, bytes)
     } else {
-        let (set, lines) = parse_interchange_lines(file, bytes)?;
-        Ok((set, interchange_provenance(file, bytes)?, lines))
+        parse_interchange_lines(file, bytes)
+            .and_then(|(set, lines)| Ok((set, interchange_provenance(file, bytes)?, lines)))
+    };
+    read.map_err(|e| named_by_the_other_format(e, bytes, rust_source))
+}
+
+/// Returns `error`, of `bytes` read in the format their file's name chose (Rust source if
+/// `rust_source`), saying so when they read as the other format: a set in the interchange
+/// format named `.rs`, or Rust source named otherwise.
+fn named_by_the_other_format(error: ReadError, bytes: &[u8], rust_source: bool) -> ReadError {
+    let file = error.file.clone();
+    let other = match rust_source {
+        true => !looks_like_rust_source(bytes) && parse_interchange_lines(&file, bytes).is_ok(),
+        false => looks_like_rust_source(bytes) && parse_emitted_lines(&file, bytes).is_ok(),
+    };
+    let message = match (rust_source, other) {
+        (true, true) => "a `.rs` file is read as Rust source (what `--out X.rs` writes), and \
+                         this one is the interchange format: give it another name, such as \
+                         one ending in `.txt`"
+            .to_string(),
+        (false, true) => "a file not named `.rs` is read as the interchange format, and this \
+                          one is Rust source (a `pub const VARIANT` line): give it a name \
+                          ending in `.rs`"
+            .to_string(),
+        (true, false) => format!(
+            "{} (a `.rs` file is read as Rust source; any other name as the interchange format)",
+            error.message
+        ),
+        (false, false) => return error,
+    };
+    let line = if other { None } else { error.line };
+    ReadError {
+        file,
+        line,
+        message,
     }
 }
 

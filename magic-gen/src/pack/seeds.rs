@@ -125,6 +125,8 @@ pub(super) fn pack_seeds<'a>(
         p.moves.store(sum(|a| a.moves), Ordering::Relaxed);
         p.moves_total
             .store(sum(|a| a.iterations), Ordering::Relaxed);
+        p.spans_shortened_after
+            .store(key.settings.short_spans, Ordering::Relaxed);
         let best = packings.iter().map(|(a, _)| a.best_len).min().unwrap_or(0);
         p.best_len.store(best, Ordering::Relaxed);
     }

@@ -61,6 +61,18 @@ impl PackSettings {
         (0.0..=Self::MAX_SPREAD).contains(&spread)
     }
 
+    /// The most annealing moves a packing takes: about 100 days of one packing at the
+    /// fastest rate measured (about 11,800 moves a second, docs/results/search-speed.md),
+    /// 20,000 times the black record's 5,000,000. A count beyond it would not finish in any
+    /// run one waits for (and its time left would be years): Ctrl-C, which keeps the best
+    /// layout met, is the way to pack "until stopped".
+    pub const MAX_ITERATIONS: u64 = 100_000_000_000;
+
+    /// Returns true if a packing takes `iterations` moves: 0..=[`Self::MAX_ITERATIONS`].
+    pub fn valid_iterations(iterations: u64) -> bool {
+        iterations <= Self::MAX_ITERATIONS
+    }
+
     /// The most packings one run makes at once.
     pub const MAX_SEEDS: u64 = 1024;
 

@@ -385,11 +385,12 @@ pub(crate) fn repack(
             "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
         )));
     }
-    if let Some(other) = also.iter().find(|o| o.variant != variant) {
-        return Err(Error::Search(format!(
-            "a {} set's magics cannot join a {variant} set's pools",
-            other.variant
-        )));
+    if let Some((at, other)) = also.iter().enumerate().find(|(_, o)| o.variant != variant) {
+        return Err(Error::OtherVariant {
+            also: at,
+            variant: other.variant,
+            packed: variant,
+        });
     }
     let (mut pools, mut starts) = (Vec::with_capacity(128), Vec::with_capacity(128));
     for piece in Piece::ALL {

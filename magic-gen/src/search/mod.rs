@@ -35,7 +35,7 @@ mod workers;
 pub use crate::stages::{Progress, Stage};
 pub(crate) use finish::finish;
 pub use finish::SearchOutcome;
-pub use options::{Error, Limits, Options, PolishSettings};
+pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
 pub(crate) use state::allowed_bits;
 pub use state::SearchState;
 pub(crate) use workers::run;

@@ -145,6 +145,32 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Refuses a fresh scan whose budget tries no candidate (a count of 0, or 0 seconds):
+    /// it could find nothing, and would still polish and pack the nothing found. (A resumed
+    /// scan may be given 0 seconds: it goes straight on to finish what its state holds.)
+    ///
+    /// ```
+    /// use magic_gen::search::{EmptyBudget, Error, Options, SearchState};
+    /// use magic_gen::search::state::Budget;
+    /// use magic_gen::Variant;
+    ///
+    /// let mut options = Options::for_variant(Variant::Black);
+    /// options.scan.budget = Budget::Candidates(0);
+    /// let refused = SearchState::new(&options);
+    /// assert_eq!(refused.unwrap_err(), Error::EmptyBudget(EmptyBudget::Candidates));
+    /// ```
+    pub fn check_budget(&self) -> Result<(), Error> {
+        if self.scan.budget == Budget::Candidates(0) {
+            return Err(Error::EmptyBudget(EmptyBudget::Candidates));
+        }
+        if self.limits.seconds.is_some_and(|s| s <= 0.0) {
+            return Err(Error::EmptyBudget(EmptyBudget::Seconds));
+        }
+        Ok(())
+    }
+}
+
 impl Limits {
     /// Returns the end of the scan if it starts now.
     pub fn deadline(&self) -> Option<Instant> {
@@ -221,6 +247,28 @@ pub enum Error {
         /// How it differs.
         message: String,
     },
+    /// A fresh scan's budget lets it try no candidate, so nothing could be found: which
+    /// budget is empty.
+    EmptyBudget(EmptyBudget),
+    /// A set given to join the pools of a packing is of another variant than the set
+    /// packed: its index among those given, its variant and the packed set's.
+    OtherVariant {
+        /// Index of the set at fault among those given to join the pools.
+        also: usize,
+        /// Its variant.
+        variant: Variant,
+        /// The variant of the set packed.
+        packed: Variant,
+    },
+}
+
+/// A budget that tries no candidate ([`Error::EmptyBudget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyBudget {
+    /// A count of 0 candidates a square ([`Budget::Candidates`]).
+    Candidates,
+    /// A time budget of 0 seconds ([`Limits::seconds`]).
+    Seconds,
 }
 
 impl core::fmt::Display for Error {
@@ -229,6 +277,23 @@ impl core::fmt::Display for Error {
             Error::Search(what) => f.write_str(what),
             Error::Checkpoint { line, message, .. } => write!(f, "the '{line}' line: {message}"),
             Error::Merge { message, .. } => f.write_str(message),
+            Error::EmptyBudget(budget) => {
+                let what = match budget {
+                    EmptyBudget::Candidates => "0 candidates a square",
+                    EmptyBudget::Seconds => "0 seconds",
+                };
+                write!(
+                    f,
+                    "a scan of {what} tries no candidate: every square would fall back and \
+                     nothing found would be packed; give a budget above 0"
+                )
+            }
+            Error::OtherVariant {
+                variant, packed, ..
+            } => write!(
+                f,
+                "a {variant} set's magics cannot join a {packed} set's pools"
+            ),
         }
     }
 }

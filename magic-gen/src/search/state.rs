@@ -381,8 +381,10 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
 }
 
 impl SearchState {
-    /// Returns a fresh state for `options`: one job per piece and square.
+    /// Returns a fresh state for `options`: one job per piece and square; or why no search
+    /// of them can run (a budget that tries nothing, bits the variant cannot have).
     pub fn new(options: &Options) -> Result<SearchState, Error> {
+        options.check_budget()?;
         let variant = options.scan.variant;
         if variant == Variant::Pext {
             return Err(Error::Search(

@@ -181,7 +181,7 @@ fn a_time_limit_stops_an_unbounded_scan() {
     let mut o = options(Variant::Fancy, 1);
     o.targets = vec![(Piece::Bishop, 27)];
     o.bits = Some(3);
-    o.limits.seconds = Some(0.0);
+    o.limits.seconds = Some(0.01);
     let out = search(&o, &Progress::default()).unwrap();
     assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
 }
