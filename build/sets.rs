@@ -229,7 +229,7 @@ fn failure_problem(failure: &Failure, file: &str, lines: Option<&EntryLines>) ->
                 ),
             )
         }
-        Failure::Entry { reason, .. } => (reason.clone(), String::new()),
+        Failure::Entry { reason, .. } => (reason.to_string(), String::new()),
     };
     SquareProblem {
         place: format!("{piece} {}", square_name(sq)),

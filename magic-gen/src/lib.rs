@@ -27,7 +27,7 @@ pub use geometry::{
     subsets, Piece,
 };
 pub use index::{magic_hash, pdep, pext, table_index, Variant};
-pub use set::{Entry, MagicSet, MAX_TABLE_LEN};
+pub use set::{Entry, EntryError, MagicSet, MAX_TABLE_LEN};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{

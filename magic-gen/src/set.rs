@@ -117,63 +117,210 @@ impl MagicSet {
     }
 }
 
-/// Checks one entry's bits, magic and offset against its variant's rules. Returns a
-/// message (without the piece and square, which the caller names) on failure.
-pub(crate) fn check_entry(variant: Variant, piece: Piece, sq: u8, e: &Entry) -> Result<(), String> {
+/// Checks one entry's bits, magic and offset against its variant's rules. The error says
+/// which rule it breaks (the caller names the piece and square).
+pub(crate) fn check_entry(
+    variant: Variant,
+    piece: Piece,
+    sq: u8,
+    e: &Entry,
+) -> Result<(), EntryError> {
     let popcount = relevant_bits(piece, sq);
     let fixed = piece.fixed_bits();
+    let bits = e.bits;
     match variant {
-        Variant::Plain if e.bits != fixed => {
-            return Err(format!(
-                "plain magics use {fixed} index bits for every {piece} square, found {}",
-                e.bits
-            ))
+        Variant::Plain if bits != fixed => {
+            return Err(EntryError::PlainBits { piece, fixed, bits })
         }
         // Packed sets may shift per square (the densest published black set uses the
         // mask popcount), never by more index bits than the fixed shift.
-        Variant::Black | Variant::White if e.bits == 0 || e.bits > fixed => {
-            return Err(format!(
-                "index bits {} out of range 1..={fixed} ({variant} {piece} squares)",
-                e.bits
-            ))
+        Variant::Black | Variant::White if bits == 0 || bits > fixed => {
+            return Err(EntryError::PackedBits {
+                variant,
+                piece,
+                fixed,
+                bits,
+            })
         }
-        Variant::Fancy if e.bits == 0 || e.bits > popcount => {
-            return Err(format!(
-                "index bits {} out of range 1..={popcount} (the mask popcount of {piece} {})",
-                e.bits,
-                square_name(sq)
-            ))
+        Variant::Fancy if bits == 0 || bits > popcount => {
+            return Err(EntryError::FancyBits {
+                piece,
+                square: sq,
+                popcount,
+                bits,
+            })
         }
-        Variant::Pext if e.bits != popcount => {
-            return Err(format!(
-                "PEXT needs index bits = mask popcount {popcount}, found {}",
-                e.bits
-            ))
-        }
+        Variant::Pext if bits != popcount => return Err(EntryError::PextBits { popcount, bits }),
         _ => {}
     }
     if variant.uses_magic() && e.magic == 0 {
-        return Err("magic is zero".to_string());
+        return Err(EntryError::ZeroMagic);
     }
-    if variant == Variant::Plain && e.offset != MagicSet::plain_offset(piece, sq) as i64 {
-        return Err(format!(
-            "plain tables keep one array per square: offset must be {}, found {}",
-            MagicSet::plain_offset(piece, sq),
-            e.offset
-        ));
+    let plain_offset = MagicSet::plain_offset(piece, sq);
+    if variant == Variant::Plain && e.offset != plain_offset as i64 {
+        return Err(EntryError::PlainOffset {
+            expected: plain_offset,
+            offset: e.offset,
+        });
     }
     let range = 1i64 << e.bits;
     if e.offset + range > MAX_TABLE_LEN as i64 {
-        return Err(format!(
-            "offset {} puts the range past {MAX_TABLE_LEN} entries",
-            e.offset
-        ));
+        return Err(EntryError::PastTable { offset: e.offset });
     }
     if e.offset <= -range {
-        return Err(format!(
-            "offset {} puts every index of the square below 0 (its hashes are below {range})",
-            e.offset
-        ));
+        return Err(EntryError::BelowZero {
+            offset: e.offset,
+            range,
+        });
     }
     Ok(())
 }
+
+/// Which rule of its variant an entry breaks, or (`Mask`, `Shift`, `Variant`) what of a
+/// Rust source entry cannot be one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryError {
+    /// Plain magics use the fixed bits on every square.
+    PlainBits {
+        /// The piece of the entry.
+        piece: Piece,
+        /// The fixed shift's bits of the piece.
+        fixed: u8,
+        /// The index bits found.
+        bits: u8,
+    },
+    /// Black and white sets use 1 to the fixed bits.
+    PackedBits {
+        /// The variant of the set.
+        variant: Variant,
+        /// The piece of the entry.
+        piece: Piece,
+        /// The fixed shift's bits of the piece.
+        fixed: u8,
+        /// The index bits found.
+        bits: u8,
+    },
+    /// Fancy sets use 1 to the mask popcount.
+    FancyBits {
+        /// The piece of the entry.
+        piece: Piece,
+        /// The square, a1 = 0.
+        square: u8,
+        /// The mask popcount of the square.
+        popcount: u8,
+        /// The index bits found.
+        bits: u8,
+    },
+    /// PEXT indexes by exactly the mask popcount.
+    PextBits {
+        /// The mask popcount of the square.
+        popcount: u8,
+        /// The index bits found.
+        bits: u8,
+    },
+    /// A multiply variant's magic is zero.
+    ZeroMagic,
+    /// A plain set keeps one array per square, at its own offset.
+    PlainOffset {
+        /// The value the rule needs.
+        expected: u32,
+        /// The offset found.
+        offset: i64,
+    },
+    /// The range runs past [`MAX_TABLE_LEN`].
+    PastTable {
+        /// The offset found.
+        offset: i64,
+    },
+    /// Every index of the square is below 0 (its hashes are below `range`).
+    BelowZero {
+        /// The offset found.
+        offset: i64,
+        /// The square's range, 2^bits.
+        range: i64,
+    },
+    /// The offset puts an occupancy's index below 0.
+    NegativeIndex {
+        /// The offset found.
+        offset: i64,
+        /// The occupancy (relevant squares only) indexed below 0.
+        occupancy: u64,
+        /// The index it forms.
+        index: i64,
+    },
+    /// A Rust source entry's stored mask is not its square's.
+    Mask {
+        /// The value found.
+        found: u64,
+        /// The value the rule needs.
+        expected: u64,
+    },
+    /// A Rust source entry's shift is outside 1..=63.
+    Shift(u8),
+    /// A Rust source set names no variant this crate knows.
+    Variant(String),
+}
+
+impl core::fmt::Display for EntryError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            EntryError::PlainBits { piece, fixed, bits } => write!(
+                f,
+                "plain magics use {fixed} index bits for every {piece} square, found {bits}"
+            ),
+            EntryError::PackedBits {
+                variant,
+                piece,
+                fixed,
+                bits,
+            } => write!(
+                f,
+                "index bits {bits} out of range 1..={fixed} ({variant} {piece} squares)"
+            ),
+            EntryError::FancyBits {
+                piece,
+                square,
+                popcount,
+                bits,
+            } => write!(
+                f,
+                "index bits {bits} out of range 1..={popcount} (the mask popcount of {piece} {})",
+                square_name(*square)
+            ),
+            EntryError::PextBits { popcount, bits } => write!(
+                f,
+                "PEXT needs index bits = mask popcount {popcount}, found {bits}"
+            ),
+            EntryError::ZeroMagic => f.write_str("magic is zero"),
+            EntryError::PlainOffset { expected, offset } => write!(
+                f,
+                "plain tables keep one array per square: offset must be {expected}, found {offset}"
+            ),
+            EntryError::PastTable { offset } => write!(
+                f,
+                "offset {offset} puts the range past {MAX_TABLE_LEN} entries"
+            ),
+            EntryError::BelowZero { offset, range } => write!(
+                f,
+                "offset {offset} puts every index of the square below 0 (its hashes are below \
+                 {range})"
+            ),
+            EntryError::NegativeIndex {
+                offset,
+                occupancy,
+                index,
+            } => write!(
+                f,
+                "offset {offset} puts occupancy {occupancy:#018x} at index {index}, below 0"
+            ),
+            EntryError::Mask { found, expected } => write!(
+                f,
+                "mask {found:#018x} is not the relevant mask {expected:#018x}"
+            ),
+            EntryError::Shift(shift) => write!(f, "shift {shift} out of range 1..=63"),
+            EntryError::Variant(name) => write!(f, "unknown variant '{name}'"),
+        }
+    }
+}
+
+impl std::error::Error for EntryError {}

@@ -7,7 +7,7 @@ use core::fmt;
 
 use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece};
 use crate::index::{table_index, Variant};
-use crate::set::{check_entry, MagicSet};
+use crate::set::{check_entry, EntryError, MagicSet};
 
 /// One reason a set is rejected, always naming the piece and square.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Failure {
         /// Its square, a1 = 0.
         square: u8,
         /// Which rule it breaks.
-        reason: String,
+        reason: EntryError,
     },
     /// Two occupancies with different attacks land on the same slot.
     Collision(Collision),
@@ -252,10 +252,11 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
                     failures.push(Failure::Entry {
                         piece,
                         square: sq,
-                        reason: format!(
-                            "offset {} puts occupancy {occ:#018x} at index {index}, below 0",
-                            e.offset
-                        ),
+                        reason: EntryError::NegativeIndex {
+                            offset: e.offset,
+                            occupancy: occ,
+                            index,
+                        },
                     });
                     break;
                 };

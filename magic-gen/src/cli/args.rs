@@ -202,7 +202,7 @@ pub fn parse_square_arg(s: &str) -> Result<u8, String> {
 
 /// Parses a shard `K/N`.
 pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    Shard::parse(s)
+    Shard::parse(s).map_err(|e| e.to_string())
 }
 
 /// Parses a pool size, 1..=4096.

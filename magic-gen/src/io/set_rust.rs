@@ -6,7 +6,7 @@
 
 use crate::geometry::{relevant_mask, square_name, Piece};
 use crate::index::Variant;
-use crate::set::{Entry, MagicSet};
+use crate::set::{Entry, EntryError, MagicSet};
 use crate::verify::{Failure, Report};
 
 use super::entries::{EntryCollector, EntryLines};
@@ -50,7 +50,7 @@ pub fn set_from_magics(
         failures.push(Failure::Entry {
             piece: Piece::Rook,
             square: 0,
-            reason: format!("unknown variant '{variant}'"),
+            reason: EntryError::Variant(variant.to_string()),
         });
         return Err(failures);
     };
@@ -75,17 +75,23 @@ pub fn set_from_magics(
     }
 }
 
-fn entry_from_magic(variant: Variant, piece: Piece, sq: u8, m: &Magic) -> Result<Entry, String> {
+/// Returns the entry a Rust source `Magic` stands for, checked against its variant's rules.
+fn entry_from_magic(
+    variant: Variant,
+    piece: Piece,
+    sq: u8,
+    m: &Magic,
+) -> Result<Entry, EntryError> {
     let mask = relevant_mask(piece, sq);
     let expected = variant.stored_mask(mask);
     if m.mask != expected {
-        return Err(format!(
-            "mask {:#018x} is not the relevant mask {expected:#018x}",
-            m.mask
-        ));
+        return Err(EntryError::Mask {
+            found: m.mask,
+            expected,
+        });
     }
     if m.shift == 0 || m.shift > 63 {
-        return Err(format!("shift {} out of range 1..=63", m.shift));
+        return Err(EntryError::Shift(m.shift));
     }
     let e = Entry {
         magic: m.magic,

@@ -143,7 +143,7 @@ impl SearchState {
         let (l, v) = header("seed")?;
         let seed = v.parse().map_err(|_| err(l, format!("bad seed '{v}'")))?;
         let (l, v) = header("shard")?;
-        let shard = Shard::parse(&v).map_err(|m| err(l, m))?;
+        let shard = Shard::parse(&v).map_err(|m| err(l, m.to_string()))?;
         let (l, v) = header("budget")?;
         let budget = match v.split_whitespace().collect::<Vec<_>>()[..] {
             ["until-found"] => Budget::UntilFound,

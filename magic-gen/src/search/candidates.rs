@@ -38,22 +38,21 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Parses `K/N` with `0 <= K < N`.
-    pub fn parse(s: &str) -> Result<Shard, String> {
+    pub fn parse(s: &str) -> Result<Shard, ShardError> {
         let (k, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("shard '{s}' must be K/N, e.g. 0/8"))?;
-        let index: u32 = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard index '{k}' is not a number"))?;
-        let count: u32 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard count '{n}' is not a number"))?;
+            .ok_or_else(|| ShardError::NotKOfN(s.to_string()))?;
+        let number = |word: &str, part| {
+            word.trim()
+                .parse::<u32>()
+                .map_err(|_| ShardError::NotANumber {
+                    part,
+                    word: word.to_string(),
+                })
+        };
+        let (index, count) = (number(k, "index")?, number(n, "count")?);
         if count == 0 || index >= count {
-            return Err(format!(
-                "shard {index}/{count}: need 0 <= K < N (shards are numbered from 0)"
-            ));
+            return Err(ShardError::OutOfRange { index, count });
         }
         Ok(Shard { index, count })
     }
@@ -69,6 +68,44 @@ impl core::fmt::Display for Shard {
         write!(f, "{}/{}", self.index, self.count)
     }
 }
+
+/// Why a shard's `K/N` does not parse ([`Shard::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardError {
+    /// Not two numbers around a `/`: the text given.
+    NotKOfN(String),
+    /// The index or the count (`part`) is not a number: the word given.
+    NotANumber {
+        /// `"index"` or `"count"`.
+        part: &'static str,
+        /// The word given.
+        word: String,
+    },
+    /// Not `0 <= K < N`.
+    OutOfRange {
+        /// K.
+        index: u32,
+        /// N.
+        count: u32,
+    },
+}
+
+impl core::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ShardError::NotKOfN(s) => write!(f, "shard '{s}' must be K/N, e.g. 0/8"),
+            ShardError::NotANumber { part, word } => {
+                write!(f, "shard {part} '{word}' is not a number")
+            }
+            ShardError::OutOfRange { index, count } => write!(
+                f,
+                "shard {index}/{count}: need 0 <= K < N (shards are numbered from 0)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
 
 /// Returns a SplitMix64 finaliser of `x`: a cheap, well-mixed hash.
 const fn mix(mut x: u64) -> u64 {

@@ -7,8 +7,8 @@ use crate::geometry::{relevant_bits, square_name, Piece};
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
-pub use super::candidates::Shard;
 use super::candidates::BLOCK_LEN;
+pub use super::candidates::{Shard, ShardError};
 pub use super::options::{Budget, Scan};
 use super::options::{Error, Options, PolishSettings};
 use super::table::{EpochTable, SquareData};
@@ -311,19 +311,14 @@ impl SearchState {
     /// scans its blocks in order and keeps its finds by a rank that does not depend on the
     /// limit, so the result is what one run with budget `limit` gives. The old budget must
     /// end on a block boundary (a multiple of 4096), where no block was cut short.
-    pub fn raise_budget(&mut self, limit: u64) -> Result<(), String> {
+    pub fn raise_budget(&mut self, limit: u64) -> Result<(), RaiseError> {
         match self.scan.budget {
-            Budget::UntilFound => {
-                return Err("the state scans until found: it has no candidate budget".into())
-            }
+            Budget::UntilFound => return Err(RaiseError::UntilFound),
             Budget::Candidates(old) if limit < old => {
-                return Err(format!("{limit} candidates is below its budget of {old}"))
+                return Err(RaiseError::Below { limit, budget: old })
             }
             Budget::Candidates(old) if old % BLOCK_LEN != 0 => {
-                return Err(format!(
-                    "its budget of {old} candidates ends inside a block (only a multiple of \
-                     {BLOCK_LEN} can be raised)"
-                ))
+                return Err(RaiseError::InsideABlock { budget: old })
             }
             Budget::Candidates(_) => {}
         }
@@ -429,3 +424,42 @@ impl SearchState {
         })
     }
 }
+
+/// Why a state's candidate budget cannot be raised ([`SearchState::raise_budget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaiseError {
+    /// The state scans until found: it has no candidate budget.
+    UntilFound,
+    /// The limit asked is below the state's budget.
+    Below {
+        /// The limit asked.
+        limit: u64,
+        /// The state's budget.
+        budget: u64,
+    },
+    /// The state's budget ends inside a block, so a block was cut short.
+    InsideABlock {
+        /// The state's budget.
+        budget: u64,
+    },
+}
+
+impl core::fmt::Display for RaiseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RaiseError::UntilFound => {
+                f.write_str("the state scans until found: it has no candidate budget")
+            }
+            RaiseError::Below { limit, budget } => {
+                write!(f, "{limit} candidates is below its budget of {budget}")
+            }
+            RaiseError::InsideABlock { budget } => write!(
+                f,
+                "its budget of {budget} candidates ends inside a block (only a multiple of \
+                 {BLOCK_LEN} can be raised)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RaiseError {}

@@ -162,19 +162,24 @@ fn a_raised_budget_equals_one_run_with_it() {
 
 #[test]
 fn only_a_whole_block_budget_can_be_raised() {
+    use crate::search::state::RaiseError;
     let mut o = options(Variant::Black, 1);
     let mut st = SearchState::new(&o).unwrap();
-    assert!(st
-        .raise_budget(BLOCK_LEN)
-        .unwrap_err()
-        .contains("until found"));
+    assert_eq!(st.raise_budget(BLOCK_LEN), Err(RaiseError::UntilFound));
     o.scan.budget = Budget::Candidates(BLOCK_LEN + 1);
     let mut st = SearchState::new(&o).unwrap();
-    assert!(st.raise_budget(BLOCK_LEN).unwrap_err().contains("below"));
-    assert!(st
-        .raise_budget(4 * BLOCK_LEN)
-        .unwrap_err()
-        .contains("inside a block"));
+    let budget = BLOCK_LEN + 1;
+    assert_eq!(
+        st.raise_budget(BLOCK_LEN),
+        Err(RaiseError::Below {
+            limit: BLOCK_LEN,
+            budget
+        })
+    );
+    assert_eq!(
+        st.raise_budget(4 * BLOCK_LEN),
+        Err(RaiseError::InsideABlock { budget })
+    );
     // The same budget again is no raise, but no error: a rerun of the command that raised it.
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
     let mut st = SearchState::new(&o).unwrap();
