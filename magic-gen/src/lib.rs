@@ -8,7 +8,8 @@
 //! Every core item is reached from the crate root (`magic_gen::verify`,
 //! `magic_gen::read_set_file`). A hunt runs through [`hunt::run`]; its parts are modules:
 //! [`search`] the options, the scan's state (in [`search::state`]) and its progress,
-//! [`pack`] the packing's settings and checkpoints. Private to the crate: `io`, every file read
+//! [`pack`] the packing's settings and checkpoints. [`measure`]: each square's slots
+//! used and the free slots at its range's ends, of a set or a hunt's pools, and two compared. Private to the crate: `io`, every file read
 //! or written (sets in the core; states and checkpoints with the search), and
 //! `annealing`, the rule the scan's clump climb and the packer share.
 
@@ -21,6 +22,7 @@ mod set;
 mod verify;
 
 mod io;
+pub mod measure;
 
 pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,

@@ -86,7 +86,11 @@ fn stats_shows_where_the_space_of_a_packed_table_goes() {
         .skip(2)
         .map(|f| f.parse().unwrap())
         .collect();
-    assert_eq!(fields, [a1.first, a1.last, a1.span(), a1.used, a1.holes()]);
+    // Then the free slots at its range's ends (tests/measure.rs).
+    assert_eq!(
+        fields[..5],
+        [a1.first, a1.last, a1.span(), a1.used, a1.holes()]
+    );
     assert_eq!(
         out.lines().filter(|l| l.starts_with("bishop ")).count(),
         64,

@@ -103,10 +103,12 @@ enum Command {
     /// Prints for each file its table length and the slots used, or each failure by piece
     /// and square.
     Verify(verify::VerifyArgs),
-    /// Print the table size and 8x8 boards of index bits per square.
+    /// Print the table size, 8x8 boards of index bits and each square's slots.
     ///
     /// Rank 8 on top, like a diagram; squares below the mask popcount are marked `*`,
     /// squares above it (fixed-shift variants) `+`. Exits non-zero if the set does not verify.
+    /// A search state file prints its pools' magics measured; --against compares two files
+    /// square by square.
     Stats(stats::StatsArgs),
     /// Verify a set and write it as Rust source (or interchange format).
     ///

@@ -17,6 +17,13 @@ const HEADER: &str = "magic-gen-state 1";
 const HEADER_WITH_PACK: &str = "magic-gen-state 2";
 
 impl SearchState {
+    /// Returns true if `bytes` begin as a search state file of any version does: how
+    /// `magic-gen stats` tells a hunt's pools from a set.
+    pub fn looks_like_state(bytes: &[u8]) -> bool {
+        let name = HEADER.split(' ').next().unwrap_or(HEADER);
+        bytes.starts_with(name.as_bytes())
+    }
+
     /// Returns the state as text (specified in `docs/formats.md`).
     pub fn to_text(&self) -> String {
         self.to_text_with(&[])
