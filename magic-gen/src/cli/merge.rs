@@ -193,6 +193,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         seed: Some(first.scan.seed),
         unfinished: unfinished_note(&outcome, shards, &recorded),
         command: Some(recorded),
+        // The shards searched from nothing: no other author's magics.
+        credits: Vec::new(),
     };
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
