@@ -153,3 +153,69 @@ fn committed_sets_credit_the_published_magics_they_hold() {
     }
     assert!(credited >= 3, "{credited}");
 }
+
+/// A credit line that does not read stops the reader at its line, as any bad header line.
+#[test]
+fn a_bad_credit_line_is_refused_at_its_line() {
+    let dir = scratch("bad-credit");
+    let text =
+        fs::read_to_string(workspace().join("magic-gen/tests/data/published-white-88772.txt"))
+            .unwrap()
+            .replace("| all\n", "| rook a1 a9 (2)\n");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("# credit: "))
+        .unwrap()
+        + 1;
+    fs::write(dir.join("bad.txt"), text).unwrap();
+    let run = magic_gen(&dir, &["verify", "bad.txt"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains(&format!(
+            "bad.txt:{line}: credit: unknown square 'a9' (a1..h8)"
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The README's credits table and the crate docs give the counts the headers credit.
+#[test]
+fn the_readme_and_the_crate_docs_give_the_credited_counts() {
+    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
+    // The crate docs as one line of prose.
+    let docs: Vec<String> = fs::read_to_string(workspace().join("src/lib.rs"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!").map(|t| t.trim().to_string()))
+        .collect();
+    let docs = docs.join(" ");
+    for path in every_set() {
+        let (_, header) = read_set_file(&workspace().join(&path)).unwrap();
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{path}`")))
+            .unwrap_or_else(|| panic!("no row for {path} in the README's credits"));
+        let credited: u32 = header
+            .credits
+            .iter()
+            .map(|c| c.squares.count(Piece::Rook) + c.squares.count(Piece::Bishop))
+            .sum();
+        let said = match credited {
+            0 => "| none |".to_string(),
+            n => format!("| {n} of 128 |"),
+        };
+        assert!(
+            row.contains(&said),
+            "{path}: {credited} credited, README: {row}"
+        );
+        if path == "magics/black.rs" {
+            let own = 128 - credited;
+            assert!(
+                docs.contains(&format!("{credited} of its 128 magics"))
+                    && docs.contains(&format!("The other {own} were found")),
+                "src/lib.rs does not give {credited} and {own}"
+            );
+        }
+    }
+}
