@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use magic_gen::{
     read_set_file_with_lines, set_from_magics, square_name, verify, EntryLines, Failure, MagicSet,
-    Piece, ReadError, Variant,
+    Piece, Provenance, ReadError, Variant,
 };
 
 use crate::backends::{spec, BackendSpec, Layout};
@@ -115,23 +115,22 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
         Some(path) => {
             let (set, provenance, entry_lines) = read_set_file_with_lines(path)
                 .map_err(|e| Unfit::line(format!("{e} (the set {var} names)")))?;
-            if let Some(note) = provenance.unfinished {
-                println!("cargo:warning={}", unfinished_warning(&var, &file, &note));
-            }
+            let subject = format!("{var} names an unfinished set");
+            let finish = "finish the run as the note says (docs/own-set.md)";
+            warn_if_unfinished(&provenance, &subject, &file, finish);
             lines = Some(entry_lines);
             set
         }
-        None => set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(
-            |failures| match committed_lines(committed.file) {
-                Ok(lines) => failed(&which, &file, Some(&lines), &failures, &fix),
-                // magic-gen's reader checks what `set_from_magics` does (masks, shifts), and
-                // its error names the line as well as the piece and square.
-                Err(e) => Unfit {
-                    summary: format!("{which}: {e}"),
-                    details: vec![e.to_string(), format!("help: {file}: {fix}")],
-                },
-            },
-        )?,
+        None => {
+            // Built from the included constants; the header, read from the file, says
+            // whether a stopped run wrote it.
+            if let Ok((provenance, _)) = read_committed(committed.file) {
+                let subject = format!("{which} is unfinished");
+                let redo = "regenerate it as README.md says (\"Regenerating the tables\")";
+                warn_if_unfinished(&provenance, &subject, &file, redo);
+            }
+            committed_set(committed, &which, &file, &fix)?
+        }
     };
     if !reads(backend, set.variant) {
         return Err(Unfit::line(format!(
@@ -148,7 +147,7 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
         return Err(Unfit::squares(summary, &file, problems, fix));
     }
     let verified = verify(&set).map_err(|failures| {
-        let lines = lines.or_else(|| committed_lines(committed.file).ok());
+        let lines = lines.or_else(|| read_committed(committed.file).ok().map(|(_, l)| l));
         failed(&which, &file, lines.as_ref(), &failures, &fix)
     })?;
     if user.is_none() && verified.table.len() != committed.table_len {
@@ -161,29 +160,53 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
     Ok((set, verified.table))
 }
 
-/// Returns the warning for an unfinished set (`unfinished: NOTE` in its header) named in
-/// `var`: it verified and builds, but it is not what its command gives (docs/own-set.md).
-fn unfinished_warning(var: &str, file: &str, note: &str) -> String {
-    format!(
-        "{var} names an unfinished set ({file}: `unfinished: {note}`): it verifies, so the \
-         table built from it is right, but the run that made it was stopped before its end \
-         (docs/own-set.md)"
-    )
+/// Rebuilds the committed set from the constants `magics.rs` includes, or returns why it is
+/// unfit (`which` set, `file`, and `fix`, what to do), naming the lines of its file.
+fn committed_set(
+    committed: &magics::Committed,
+    which: &str,
+    file: &str,
+    fix: &str,
+) -> Result<MagicSet, Unfit> {
+    set_from_magics(committed.variant, committed.rook, committed.bishop).map_err(|failures| {
+        match read_committed(committed.file) {
+            Ok((_, lines)) => failed(which, file, Some(&lines), &failures, fix),
+            // magic-gen's reader checks what `set_from_magics` does (masks, shifts), and
+            // its error names the line as well as the piece and square.
+            Err(e) => Unfit {
+                summary: format!("{which}: {e}"),
+                details: vec![e.to_string(), format!("help: {file}: {fix}")],
+            },
+        }
+    })
 }
 
-/// Returns the line of each entry of the committed set `file` (relative to the package),
-/// or why it cannot be read.
-fn committed_lines(file: &str) -> Result<EntryLines, ReadError> {
+/// Warns, once per build, about a set whose header has `unfinished: NOTE` (a stopped run
+/// wrote it): it verified and builds, but it is not what its command gives. One warning
+/// for the committed sets and the users' own (docs/own-set.md): `subject` says which set
+/// is unfinished, `fix` what to do.
+fn warn_if_unfinished(provenance: &Provenance, subject: &str, file: &str, fix: &str) {
+    if let Some(note) = &provenance.unfinished {
+        println!(
+            "cargo:warning={subject} ({file}: `unfinished: {note}`): it verifies, so the table \
+             built from it is right, but the run that made it was stopped before its end; {fix}"
+        );
+    }
+}
+
+/// Returns the header and the line of each entry of the committed set `file` (relative
+/// to the package), or why it cannot be read.
+fn read_committed(file: &str) -> Result<(Provenance, EntryLines), ReadError> {
     let root = env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
     // Named as the errors name the committed file, relative to the package.
     let named = |mut e: ReadError| {
         e.file = file.to_string();
         e
     };
-    let (_, _, mut lines) =
+    let (_, provenance, mut lines) =
         read_set_file_with_lines(&PathBuf::from(root).join(file)).map_err(named)?;
     lines.file = file.to_string();
-    Ok(lines)
+    Ok((provenance, lines))
 }
 
 /// Returns why `which` set (`file`) failed verification: the first line names the squares

@@ -53,6 +53,17 @@
 //! outright, e.g. `"hyperbola"` for the smallest binary, `"pext"` for the u64 PEXT table, or
 //! `"hyperbola_avx2"` for 4.5 KiB of tables on AVX2 targets.
 //!
+//! # Credits
+//!
+//! The `black` backend, the crate-level default wherever PEXT is not fast, is built from
+//! the magic set `magics/black.rs`. 72 of its 128 magics are Volker Annuss's black magics
+//! as improved by Niklas Fiekas, published in the talkchess.com (CCC) forum thread "Black
+//! magic bitboards" (2017): the 87,988-entry set that cozy-chess and Cfish ship. The other
+//! 56 were found by this project's search (`magic-gen`), which then chose between the two
+//! sets square by square to pack one shorter table. The set's `credit:` header line names
+//! the squares, and the README ("Regenerating the tables") gives the commands that rebuild
+//! it.
+//!
 //! # In const items
 //!
 //! The geometry lookups ([`knight_attacks`], [`king_attacks`], [`pawn_attacks`],

@@ -9,7 +9,8 @@
 //! fancy,plain,black` makes build.rs load all of them): several magic bits, and one bit of
 //! a mask, a shift and an offset, since an edited mask, shift or offset is as wrong as an
 //! edited magic. One cargo build per flip, all sharing one target directory. Last, a build
-//! whose compiler pass lacks the `bmi2` that build.rs saw must stop, not fall back.
+//! whose compiler pass lacks the `bmi2` that build.rs saw must stop, not fall back. Before
+//! the flips, a committed set marked `unfinished:` builds with a warning.
 
 #![cfg(not(miri))]
 
@@ -152,6 +153,28 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     };
     let (ok, stderr) = build();
     assert!(ok, "the unmodified copy must build:\n{stderr}");
+    assert!(!stderr.contains("unfinished"), "{stderr}");
+
+    // A committed set that a stopped run wrote (`unfinished:` in its header) builds, since
+    // it verifies, with the warning a user's unfinished set gets (docs/own-set.md).
+    let file = "magics/black.rs";
+    let original = fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+    let note = "packing stopped after 3 of 1000000 moves; rerun `magic-gen pack ...`";
+    let seed_line = original.find("// seed: ").expect("a seed line");
+    let mut unfinished = original.clone();
+    unfinished.insert_str(seed_line, &format!("// unfinished: {note}\n"));
+    fs::write(krate.join(file), &unfinished).unwrap();
+    let (ok, stderr) = build();
+    fs::write(krate.join(file), &original).unwrap();
+    assert!(
+        ok,
+        "an unfinished committed set that verifies builds:\n{stderr}"
+    );
+    let warning = format!(
+        "warning: magic-bitboards@0.1.0: the committed black set is unfinished ({file}: \
+         `unfinished: {note}`): it verifies"
+    );
+    assert!(stderr.contains(&warning), "{stderr}");
 
     // (set, field, number of flips): mostly magics, one of each other field.
     let mut plan = Vec::new();

@@ -1,12 +1,12 @@
 //! Reading and writing sets through the library: the interchange format and the emitted
-//! Rust source round-trip every committed set exactly.
+//! Rust source round-trip every committed set exactly, and its header (credits too).
 
 mod common;
 
 use common::{committed, COMMITTED};
 use magic_gen::{
     emit_rust, parse_interchange, read_set_file, render_set_file, verify, write_interchange,
-    Provenance,
+    Credit, Provenance, Squares,
 };
 
 #[test]
@@ -34,6 +34,16 @@ fn emitted_source_round_trips_with_its_provenance() {
             seed: Some(9),
             command: Some(format!("magic-gen search --variant {name} --seed 9")),
             unfinished: Some("the scan stopped: 3 of 128 squares unfinished fell back".into()),
+            credits: vec![
+                Credit {
+                    authors: "A. Author, improved by B. Author".into(),
+                    source: "a forum thread \"Magics\", 2017; the set shipped by a crate".into(),
+                    squares: Squares {
+                        bits: [0b1011, 1 << 63],
+                    },
+                },
+                Credit::unrecorded("sets/other.txt", Squares { bits: [1 << 40, 0] }),
+            ],
         };
         let source = emit_rust(&set, &report, &provenance);
         let path = dir.join(format!("{name}.rs"));

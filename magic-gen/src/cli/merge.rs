@@ -196,6 +196,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
             "{}; then {recorded}",
             shard_commands(&states, &args.states)
         )),
+        // The shards searched from nothing: no other author's magics.
+        credits: Vec::new(),
     };
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;

@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
-use magic_gen::{line_of, MagicSet, Provenance};
+use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
@@ -254,11 +254,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
-    let also: Vec<MagicSet> = args
+    // With their headers, whose credits go with the magics the packing takes.
+    let (also, also_headers): (Vec<MagicSet>, Vec<Provenance>) = args
         .also
         .iter()
-        .map(|f| read_and_verify(f).map(|(set, _, _)| set))
-        .collect::<Result<_, _>>()?;
+        .map(|f| read_and_verify(f).map(|(set, _, header)| (set, header)))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
     // recorded as if given.
@@ -332,7 +335,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     // (or annealed longer) may beat this packing, and `pack` never makes a table longer.
     let lengths = (before.report.table_len, outcome.report.table_len);
     if lengths.1 >= lengths.0 {
-        (outcome.set, outcome.report) = (set, before.report.clone());
+        (outcome.set, outcome.report) = (set.clone(), before.report.clone());
     }
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
     let (made, total) = PackCheckpoint::moves_of(&end);
@@ -340,7 +343,19 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let step = recorded(matches, &settings);
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
     let cut = (end.as_slice(), saved_to, holes_cut);
-    let provenance = provenance(input, &step, settings.seed, cut);
+    let mut provenance = provenance(input, &step, settings.seed, cut);
+    let files: Vec<String> = args.also.iter().map(|f| show(f)).collect();
+    let others: Vec<CreditedSet> = (files.iter().zip(&also).zip(&also_headers))
+        .map(|((file, set), provenance)| CreditedSet {
+            file,
+            set,
+            provenance,
+        })
+        .collect();
+    provenance.credit_taken(&set, &outcome.set, &others);
+    for credit in provenance.credit_summary() {
+        say!("credited in the header: {credit}");
+    }
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if let Some(e) = save_failed {

@@ -286,6 +286,8 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             .stopped()
             .then(|| unfinished_note(&state, cut, saved_to, args, &history))
             .flatten(),
+        // A search from nothing holds no other author's magics.
+        credits: Vec::new(),
     };
     let finished = provenance.unfinished.is_none();
     shown.progress.begin(Stage::Writing, 0);
