@@ -179,11 +179,11 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Parses a decimal number, or says `'WORD' is not a number`.
+/// Parses a decimal number.
 #[cfg(feature = "search")]
-pub(super) fn number(word: &str) -> Result<u64, String> {
+pub(super) fn number(word: &str) -> Result<u64, FieldError> {
     word.parse()
-        .map_err(|_| format!("'{word}' is not a number"))
+        .map_err(|_| FieldError::NotANumber(word.to_string()))
 }
 
 /// Returns the number of the file's last line (a final newline ends a line rather than
@@ -195,17 +195,69 @@ pub(crate) fn end_line(bytes: &[u8]) -> usize {
 }
 
 /// Parses a hex magic with a `0x` prefix; underscores are allowed between digits.
-pub(crate) fn parse_hex(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_hex(s: &str) -> Result<u64, FieldError> {
     let digits = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
-        .ok_or_else(|| format!("magic '{s}' must be hex with a 0x prefix"))?;
+        .ok_or_else(|| FieldError::NoHexPrefix(s.to_string()))?;
     let digits: String = digits.chars().filter(|&c| c != '_').collect();
-    if digits.is_empty() || digits.len() > 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("magic '{s}' is not a 64-bit hex number"));
-    }
-    u64::from_str_radix(&digits, 16).map_err(|e| format!("magic '{s}': {e}"))
+    let hex = !digits.is_empty() && digits.len() <= 16;
+    hex.then(|| u64::from_str_radix(&digits, 16).ok())
+        .flatten()
+        .ok_or_else(|| FieldError::NotHex(s.to_string()))
 }
+
+/// A word of a line that is not what its place needs, or a Rust source entry
+/// (`Magic { .. }`) that is not whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    /// Not a decimal number: the word.
+    NotANumber(String),
+    /// The field named is not a number: the field and the word.
+    FieldNotANumber {
+        /// The field's name.
+        field: &'static str,
+        /// The word found.
+        word: String,
+    },
+    /// A magic without its `0x` prefix: the word.
+    NoHexPrefix(String),
+    /// A magic that is not a 64-bit hex number: the word.
+    NotHex(String),
+    /// A `Magic` entry without the `}` that closes it.
+    Unclosed,
+    /// A part of a `Magic` entry that is not `field: value`: the part.
+    NotFieldValue(String),
+    /// A field a `Magic` entry does not have: its name.
+    UnknownField(String),
+    /// A `Magic` entry without all four of its fields.
+    MissingFields,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldError::NotANumber(word) => write!(f, "'{word}' is not a number"),
+            FieldError::FieldNotANumber { field, word } => {
+                write!(f, "{field} '{word}' is not a number")
+            }
+            FieldError::NoHexPrefix(word) => {
+                write!(f, "magic '{word}' must be hex with a 0x prefix")
+            }
+            FieldError::NotHex(word) => write!(f, "magic '{word}' is not a 64-bit hex number"),
+            FieldError::Unclosed => f.write_str("expected '}' closing the Magic entry"),
+            FieldError::NotFieldValue(part) => {
+                write!(f, "expected 'field: value', found '{part}'")
+            }
+            FieldError::UnknownField(name) => write!(f, "unknown field '{name}'"),
+            FieldError::MissingFields => {
+                f.write_str("a Magic entry needs magic, mask, shift and offset")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
 
 /// Returns the 1-based number of the first line of a state file's `bytes` that is `key` or
 /// starts with `key` and a space: where a merge or checkpoint error points.

@@ -54,18 +54,17 @@ impl Provenance {
 
     /// Reads one header line (without its comment marker, e.g. `seed: 1`) into this
     /// provenance; returns false for a line that is not one of its fields.
-    pub(crate) fn read_header_line(&mut self, text: &str) -> Result<bool, String> {
+    pub(crate) fn read_header_line(&mut self, text: &str) -> Result<bool, HeaderError> {
         if let Some(c) = text.strip_prefix("command: ") {
             self.command = Some(c.to_string());
         } else if let Some(s) = text.strip_prefix("seed: ") {
-            self.seed = Some(s.parse().map_err(|_| format!("bad seed '{s}'"))?);
+            self.seed = Some(s.parse().map_err(|_| HeaderError::Seed(s.to_string()))?);
         } else if let Some(u) = text.strip_prefix("unfinished: ") {
             self.unfinished = Some(u.to_string());
         } else if let Some(c) = text.strip_prefix("credit: ") {
-            let credit = Credit::parse(c).map_err(|e| e.to_string())?;
+            let credit = Credit::parse(c)?;
             if let Some((piece, square)) = self.first_credited(credit.squares) {
-                let twice = CreditError::SquareTwice { piece, square };
-                return Err(twice.to_string());
+                return Err(CreditError::SquareTwice { piece, square }.into());
             }
             self.credit(credit);
         } else {
@@ -277,7 +276,7 @@ mod tests {
         for (line, message) in bad {
             let e = Provenance::default().read_header_line(&format!("credit: {line}"));
             assert!(
-                e.as_ref().is_err_and(|e| e.contains(message)),
+                e.as_ref().is_err_and(|e| e.to_string().contains(message)),
                 "{line}: {e:?}"
             );
         }
@@ -288,7 +287,13 @@ mod tests {
         let e = p
             .read_header_line("credit: C | D | rook b1 (1)")
             .unwrap_err();
-        assert!(e.contains("rook b1 is credited twice"), "{e}");
+        assert_eq!(
+            e,
+            HeaderError::Credit(CreditError::SquareTwice {
+                piece: Piece::Rook,
+                square: 1 // b1
+            })
+        );
     }
 
     #[test]
@@ -365,3 +370,29 @@ mod tests {
         assert_eq!(again, header);
     }
 }
+
+/// A header line that names one of a provenance's fields but cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// The seed is not a number: the text found.
+    Seed(String),
+    /// The credit line does not read, or credits a square twice.
+    Credit(CreditError),
+}
+
+impl From<CreditError> for HeaderError {
+    fn from(e: CreditError) -> HeaderError {
+        HeaderError::Credit(e)
+    }
+}
+
+impl std::fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeaderError::Seed(s) => write!(f, "bad seed '{s}'"),
+            HeaderError::Credit(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {}

@@ -186,10 +186,10 @@ fn interchange_provenance(file: &str, bytes: &[u8]) -> Result<Provenance, ReadEr
         };
         provenance
             .read_header_line(comment.trim())
-            .map_err(|message| ReadError {
+            .map_err(|e| ReadError {
                 file: file.to_string(),
                 line: Some(line),
-                message,
+                message: e.to_string(),
             })?;
     }
     Ok(provenance)

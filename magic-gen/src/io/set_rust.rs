@@ -10,7 +10,7 @@ use crate::set::{Entry, EntryError, MagicSet};
 use crate::verify::{Failure, Report};
 
 use super::entries::{EntryCollector, EntryLines};
-use super::lines::{end_line, parse_hex, Lines, ReadError};
+use super::lines::{end_line, parse_hex, FieldError, Lines, ReadError};
 use super::provenance::Provenance;
 
 /// One square as emitted: what a runtime lookup needs.
@@ -185,7 +185,7 @@ pub(crate) fn parse_emitted_lines(
         let header = match (t.strip_prefix("// "), collector.is_none()) {
             (Some(h), true) => provenance
                 .read_header_line(h)
-                .map_err(|m| err(Some(line), m))?,
+                .map_err(|m| err(Some(line), m.to_string()))?,
             _ => false,
         };
         if header {
@@ -223,7 +223,7 @@ pub(crate) fn parse_emitted_lines(
                     format!("more than 64 {} entries", p.name()),
                 ));
             }
-            let m = parse_magic_line(body).map_err(|m| err(Some(line), m))?;
+            let m = parse_magic_line(body).map_err(|m| err(Some(line), m.to_string()))?;
             let e = entry_from_magic(c.variant(), *p, *sq, &m).map_err(|m| {
                 err(
                     Some(line),
@@ -245,37 +245,35 @@ pub(crate) fn parse_emitted_lines(
 }
 
 /// Parses ` magic: 0x.., mask: 0x.., shift: N, offset: N }, // sq`.
-fn parse_magic_line(body: &str) -> Result<Magic, String> {
+fn parse_magic_line(body: &str) -> Result<Magic, FieldError> {
     let body = body.split("//").next().unwrap_or("").trim();
     let body = body.strip_suffix(',').unwrap_or(body).trim();
-    let body = body
-        .strip_suffix('}')
-        .ok_or("expected '}' closing the Magic entry")?;
+    let body = body.strip_suffix('}').ok_or(FieldError::Unclosed)?;
     let mut fields = [None::<&str>; 4];
     for part in body.split(',') {
         let (k, v) = part
             .split_once(':')
-            .ok_or_else(|| format!("expected 'field: value', found '{}'", part.trim()))?;
+            .ok_or_else(|| FieldError::NotFieldValue(part.trim().to_string()))?;
         let slot = match k.trim() {
             "magic" => 0,
             "mask" => 1,
             "shift" => 2,
             "offset" => 3,
-            other => return Err(format!("unknown field '{other}'")),
+            other => return Err(FieldError::UnknownField(other.to_string())),
         };
         fields[slot] = Some(v.trim());
     }
     let [Some(magic), Some(mask), Some(shift), Some(offset)] = fields else {
-        return Err("a Magic entry needs magic, mask, shift and offset".to_string());
+        return Err(FieldError::MissingFields);
+    };
+    let not_a_number = |field, word: &str| FieldError::FieldNotANumber {
+        field,
+        word: word.to_string(),
     };
     Ok(Magic {
         magic: parse_hex(magic)?,
         mask: parse_hex(mask)?,
-        shift: shift
-            .parse()
-            .map_err(|_| format!("shift '{shift}' is not a number"))?,
-        offset: offset
-            .parse()
-            .map_err(|_| format!("offset '{offset}' is not a number"))?,
+        shift: shift.parse().map_err(|_| not_a_number("shift", shift))?,
+        offset: offset.parse().map_err(|_| not_a_number("offset", offset))?,
     })
 }

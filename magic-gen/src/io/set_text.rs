@@ -81,7 +81,7 @@ pub(crate) fn parse_interchange_lines(
             .ok_or_else(|| err(line, format!("unknown piece '{piece}' (rook or bishop)")))?;
         let sq = parse_square(square)
             .ok_or_else(|| err(line, format!("unknown square '{square}' (a1..h8)")))?;
-        let magic = parse_hex(magic).map_err(|m| err(line, m))?;
+        let magic = parse_hex(magic).map_err(|m| err(line, m.to_string()))?;
         let bits: u8 = bits
             .parse()
             .ok()

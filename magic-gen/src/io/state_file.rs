@@ -214,7 +214,7 @@ impl SearchState {
                     parse_square(s).ok_or_else(|| err(line, format!("unknown square '{s}'")))?;
                 Ok((piece, sq))
             };
-            let num = |s: &str| number(s).map_err(|m| err(line, m));
+            let num = |s: &str| number(s).map_err(|m| err(line, m.to_string()));
             match f[..] {
                 ["finish", "polish", polish, "clump", clump, "pack-seed", seed, "pack-iterations", iterations, "negative-offsets", negative, "pack-spread", spread, "short-spans", short, "pack-seeds", seeds]
                     if state.jobs.is_empty() && state.scan.variant.is_packed() =>
@@ -291,7 +291,7 @@ impl SearchState {
                 }
                 ["found", p, s, magic, "index", index, "used", used, "span", span] => {
                     let (piece, square) = place(p, s)?;
-                    let magic = parse_hex(magic).map_err(|m| err(line, m))?;
+                    let magic = parse_hex(magic).map_err(|m| err(line, m.to_string()))?;
                     let found = Found {
                         index: num(index)?,
                         magic,
