@@ -211,7 +211,8 @@ pub(crate) fn parse_hex(s: &str) -> Result<u64, FieldError> {
 /// (`Magic { .. }`) that is not whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FieldError {
-    /// Not a decimal number: the word.
+    /// Not a decimal number: the word (states and checkpoints, the search's files).
+    #[cfg(feature = "search")]
     NotANumber(String),
     /// The field named is not a number: the field and the word.
     FieldNotANumber {
@@ -237,6 +238,7 @@ pub enum FieldError {
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            #[cfg(feature = "search")]
             FieldError::NotANumber(word) => write!(f, "'{word}' is not a number"),
             FieldError::FieldNotANumber { field, word } => {
                 write!(f, "{field} '{word}' is not a number")
