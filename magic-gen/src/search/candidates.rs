@@ -23,7 +23,7 @@ pub(crate) const BLOCK_LEN: u64 = 4096;
 /// let shard = Shard::parse("1/4")?;
 /// assert_eq!((shard.index, shard.count), (1, 4));
 /// assert_eq!(shard.to_string(), "1/4");
-/// # Ok::<(), String>(())
+/// # Ok::<(), magic_gen::search::state::ShardError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
