@@ -12,11 +12,12 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::{committed, scratch};
+use common::running::Running;
+use common::{command, committed, magic_gen, scratch};
 
 /// xorshift64: deterministic, no dependency.
 struct Rng(u64);
@@ -33,36 +34,16 @@ impl Rng {
 /// Runs `magic-gen args` in `dir` to completion; returns how long it took.
 fn run_to_end(dir: &Path, args: &[String]) -> Duration {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the magic-gen binary runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    magic_gen(dir, args).assert_success();
     start.elapsed()
 }
 
 /// Starts `magic-gen args` in `dir` and SIGKILLs it after `delay` (if still running).
 /// Returns whether it was killed before it finished.
 fn run_and_kill(dir: &Path, args: &[String], delay: Duration) -> bool {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the magic-gen binary starts");
+    let run = Running::magic_gen(dir, args, &[]);
     sleep(delay);
-    let killed = matches!(child.try_wait(), Ok(None));
-    if killed {
-        child.kill().expect("SIGKILL");
-    }
-    child.wait().expect("reap");
-    killed
+    run.kill()
 }
 
 fn temp_files(dir: &Path, out: &str) -> Vec<String> {
@@ -155,10 +136,8 @@ fn crash_mid_write(name: &str, out: &str, old: &[String], new: &[String]) {
         "the two commands must write different files"
     );
     let half = new_bytes.len() / 2;
-    let status = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(new)
+    let status = command(&dir, new)
         .env("MAGIC_GEN_CRASH_AFTER_BYTES", half.to_string())
-        .current_dir(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()

@@ -14,129 +14,12 @@
 mod common;
 
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{magic_gen, scratch};
-
-/// How long a run may take to end after a stop: generous, for a loaded machine.
-const ENDS_WITHIN: Duration = Duration::from_secs(15);
-
-/// How long a run may take to reach a stage: its scan is small, this is for a hang.
-const READY_WITHIN: Duration = Duration::from_secs(120);
-
-/// A run of the binary, its stderr read line by line as it comes.
-struct Running {
-    child: Child,
-    lines: Receiver<String>,
-    stderr: Vec<String>,
-}
-
-impl Running {
-    /// Starts `program args...` in `dir` with `env` set, stdout and stderr piped.
-    fn start(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Running {
-        let mut child = Command::new(program)
-            .args(args)
-            .envs(env.iter().copied())
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Running {
-            child,
-            lines,
-            stderr: Vec::new(),
-        }
-    }
-
-    /// Starts `magic-gen args...` in `dir` with `env` set.
-    fn magic_gen(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Running {
-        Running::start(dir, env!("CARGO_BIN_EXE_magic-gen"), args, env)
-    }
-
-    /// Waits for a line of stderr that `ready` accepts, and returns it.
-    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) -> String {
-        let started = Instant::now();
-        loop {
-            match self.lines.recv_timeout(Duration::from_millis(50)) {
-                Ok(line) => {
-                    self.stderr.push(line.clone());
-                    if ready(&line) {
-                        return line;
-                    }
-                }
-                Err(_) => {
-                    let ended = self.child.try_wait().unwrap();
-                    assert!(
-                        ended.is_none(),
-                        "the run ended ({ended:?}) before the line awaited:\n{}",
-                        self.stderr.join("\n")
-                    );
-                    assert!(
-                        started.elapsed() < READY_WITHIN,
-                        "no such line within {READY_WITHIN:?}:\n{}",
-                        self.stderr.join("\n")
-                    );
-                }
-            }
-        }
-    }
-
-    /// Sends `signal` (`INT`, `TERM`) to the run.
-    fn signal(&self, signal: &str) {
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-    }
-
-    /// Waits for the run to end, at most [`ENDS_WITHIN`] (else kills it and fails), and
-    /// returns its exit code and its whole stderr.
-    fn end(self) -> (i32, String) {
-        let (code, _, stderr) = self.end_with_stdout();
-        (code, stderr)
-    }
-
-    /// Waits for the run to end as [`Running::end`] does, and returns its exit code, its
-    /// stdout and its whole stderr.
-    fn end_with_stdout(mut self) -> (i32, String, String) {
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > ENDS_WITHIN {
-                let _ = self.child.kill();
-                panic!(
-                    "still running {ENDS_WITHIN:?} after the stop:\n{}",
-                    self.stderr.join("\n")
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        // The reader ends with the pipe, once the run has ended.
-        self.stderr.extend(self.lines.iter());
-        let mut stdout = String::new();
-        if let Some(mut out) = self.child.stdout.take() {
-            std::io::Read::read_to_string(&mut out, &mut stdout).unwrap();
-        }
-        (status.code().unwrap_or(-1), stdout, self.stderr.join("\n"))
-    }
-}
+use common::running::{Ended, Running};
+use common::{magic_gen, scratch, verified_note, Published};
 
 /// Returns true for a progress line of `stage` (`[   1.2 s] polish: 3%, ...`).
 fn progress_of(stage: &str) -> impl Fn(&str) -> bool + '_ {
@@ -164,17 +47,6 @@ fn black<'a>(more: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
-/// Asserts the set `dir/set.rs` verifies and returns its `unfinished:` note, if any.
-fn verified_note(dir: &Path) -> Option<String> {
-    magic_gen(dir, &["verify", "set.rs"]).assert_success();
-    let text = fs::read_to_string(dir.join("set.rs")).unwrap();
-    let note = text
-        .lines()
-        .find_map(|l| l.strip_prefix("// unfinished: "))
-        .map(str::to_string);
-    note
-}
-
 /// Runs `args` (with `env`) until a line `ready` accepts, sends `signal`, and returns the
 /// exit code, the stderr and the set's `unfinished:` note once the run has ended.
 fn stop_when(
@@ -188,10 +60,12 @@ fn stop_when(
     let mut run = Running::magic_gen(&dir, args, env);
     run.wait_for(ready);
     run.signal(signal);
-    let (code, stderr) = run.end();
+    let ended = run.end();
+    let (code, stderr) = (ended.code, ended.stderr);
     assert_eq!(code, 130, "{stderr}");
     assert!(!stderr.contains("second time"), "{stderr}");
-    (code, stderr.clone(), verified_note(&dir))
+    let note = verified_note(&dir, "set.rs");
+    (code, stderr, note)
 }
 
 #[test]
@@ -255,10 +129,10 @@ fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
 
 #[test]
 fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun() {
-    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let published = Published::Black.arg();
     let args = [
         "pack",
-        published.to_str().unwrap(),
+        &published,
         "--holes",
         "1",
         "--from-input",
@@ -355,10 +229,11 @@ fn one_stop_delivered_twice_at_once_counts_once() {
     run.signal("INT");
     std::thread::sleep(Duration::from_millis(5));
     run.signal("INT");
-    let (code, stderr) = run.end();
+    let Ended { code, stderr, .. } = run.end();
     assert_eq!(code, 130, "{stderr}");
     assert!(!stderr.contains("second time"), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
 }
 
@@ -371,13 +246,14 @@ fn timeout_s_int_stops_a_hunt_that_still_writes_its_set() {
     let mut args = vec!["-s", "INT", "2", binary];
     args.extend(black(&["--polish", "1000000000"]));
     let started = Instant::now();
-    let run = Running::start(&dir, "timeout", &args, &[]);
-    let (code, stderr) = run.end();
+    let run = Running::spawn(Command::new("timeout").args(&args).current_dir(&dir));
+    let Ended { code, stderr, .. } = run.end();
     assert!(started.elapsed() >= Duration::from_secs(2));
     // 124: timeout's own code for a command it stopped.
     assert_eq!(code, 124, "{stderr}");
     assert!(!stderr.contains("second time"), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("the polish stopped after ") || note.starts_with("the scan stopped"),
         "{note}"
@@ -420,9 +296,10 @@ fn a_stopped_merge_writes_its_best_set() {
     let mut run = Running::magic_gen(&dir, &args, &[]);
     run.wait_for(progress_of("polish"));
     run.signal("TERM");
-    let (code, stderr) = run.end();
+    let Ended { code, stderr, .. } = run.end();
     assert_eq!(code, 130, "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
     assert!(note.contains("rerun `magic-gen merge "), "{note}");
 }
@@ -430,10 +307,10 @@ fn a_stopped_merge_writes_its_best_set() {
 #[test]
 fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
     let dir = scratch("progress-lines");
-    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let published = Published::Black.arg();
     let args = [
         "pack",
-        published.to_str().unwrap(),
+        &published,
         "--pack-iterations",
         "1000000000",
         "--threads",
@@ -460,10 +337,15 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
         "{line}"
     );
     run.signal("INT");
-    let (code, stdout, stderr) = run.end_with_stdout();
+    let Ended {
+        code,
+        stdout,
+        stderr,
+    } = run.end();
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("packing stopped after "), "{note}");
     // The report counts the moves made, as the header does, not the billion asked.
     let made = note["packing stopped after ".len()..]
