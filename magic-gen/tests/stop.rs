@@ -47,31 +47,28 @@ fn black<'a>(more: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
-/// Runs `args` (with `env`) until a line `ready` accepts, sends `signal`, and returns the
-/// exit code, the stderr and the set's `unfinished:` note once the run has ended.
+/// Runs `args` (with `env`) until a line `ready` accepts, stops it with `signal`, and
+/// returns the stderr and the set's `unfinished:` note once the run has ended.
 fn stop_when(
     name: &str,
     args: &[&str],
     env: &[(&str, &str)],
     ready: impl Fn(&str) -> bool,
     signal: &str,
-) -> (i32, String, Option<String>) {
+) -> (String, Option<String>) {
     let dir = scratch(name);
     let mut run = Running::magic_gen(&dir, args, env);
     run.wait_for(ready);
-    run.signal(signal);
-    let ended = run.end();
-    let (code, stderr) = (ended.code, ended.stderr);
-    assert_eq!(code, 130, "{stderr}");
+    let stderr = run.stop(signal).stderr;
     assert!(!stderr.contains("second time"), "{stderr}");
     let note = verified_note(&dir, "set.rs");
-    (code, stderr, note)
+    (stderr, note)
 }
 
 #[test]
 fn a_stop_during_the_scan_writes_the_set_with_the_squares_scanned() {
     let args = black(&["--candidates", "1099511627776"]);
-    let (_, stderr, note) = stop_when("stop-scan", &args, &[], progress_of("scan"), "INT");
+    let (stderr, note) = stop_when("stop-scan", &args, &[], progress_of("scan"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the scan stopped at "), "{note}");
 }
@@ -80,7 +77,7 @@ fn a_stop_during_the_scan_writes_the_set_with_the_squares_scanned() {
 fn sigterm_during_the_polish_of_a_black_hunt_writes_the_set_within_seconds() {
     // A polish of a billion moves without improvement: hours, unless it sees the stop.
     let args = black(&["--polish", "1000000000", "--state", "run.state"]);
-    let (_, stderr, note) = stop_when("stop-polish", &args, &[], progress_of("polish"), "TERM");
+    let (stderr, note) = stop_when("stop-polish", &args, &[], progress_of("polish"), "TERM");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
     assert!(
@@ -110,7 +107,7 @@ fn a_stop_during_the_clump_climb_writes_the_set_within_seconds() {
         "--out",
         "set.rs",
     ];
-    let (_, stderr, note) = stop_when("stop-clump", &args, &[], progress_of("polish"), "INT");
+    let (stderr, note) = stop_when("stop-clump", &args, &[], progress_of("polish"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after 0 of "), "{note}");
 }
@@ -119,7 +116,7 @@ fn a_stop_during_the_clump_climb_writes_the_set_within_seconds() {
 fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
     let args = black(&["--polish", "0"]);
     let hold = [("MAGIC_GEN_HOLD_AT", "pools")];
-    let (_, stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
+    let (stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("the packing stopped after 0 of 60000 moves"),
@@ -144,7 +141,7 @@ fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun
         "set.rs",
     ];
     let hold = [("MAGIC_GEN_HOLD_AT", "holes")];
-    let (_, stderr, note) = stop_when("stop-holes", &args, &hold, held_at("holes"), "INT");
+    let (stderr, note) = stop_when("stop-holes", &args, &hold, held_at("holes"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("stopped while giving squares magics for the holes (0 of 128 done)"),
@@ -159,7 +156,7 @@ fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun
 #[test]
 fn a_stop_during_the_packing_writes_the_best_layout_met() {
     let args = black(&["--polish", "0", "--pack-iterations", "1000000000"]);
-    let (_, stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");
+    let (stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the packing stopped after "), "{note}");
     assert!(note.contains(" of 1000000000 moves"), "{note}");
@@ -177,7 +174,7 @@ fn a_stopped_packing_with_short_spans_says_its_best_is_the_annealing_s() {
         "--short-spans",
     ]);
     let name = "stop-short-spans";
-    let (_, stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
+    let (stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
     let stop = stderr
         .lines()
         .find(|l| l.contains("] stopping: finishing the packing"))
@@ -213,7 +210,7 @@ fn a_stop_during_verification_or_writing_cuts_nothing() {
         let args = black(&["--polish", "0", "--pack-iterations", "100"]);
         let hold = [("MAGIC_GEN_HOLD_AT", stage)];
         let name = format!("stop-{stage}");
-        let (_, stderr, note) = stop_when(&name, &args, &hold, held_at(stage), "INT");
+        let (stderr, note) = stop_when(&name, &args, &hold, held_at(stage), "INT");
         assert_eq!(note, None, "{stage}");
         assert!(stderr.contains("stopped after the last step"), "{stderr}");
     }
@@ -228,9 +225,7 @@ fn one_stop_delivered_twice_at_once_counts_once() {
     // As a supervisor signals a process and its group: the same signal, milliseconds apart.
     run.signal("INT");
     std::thread::sleep(Duration::from_millis(5));
-    run.signal("INT");
-    let Ended { code, stderr, .. } = run.end();
-    assert_eq!(code, 130, "{stderr}");
+    let stderr = run.stop("INT").stderr;
     assert!(!stderr.contains("second time"), "{stderr}");
     let note =
         verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
@@ -295,9 +290,7 @@ fn a_stopped_merge_writes_its_best_set() {
     ];
     let mut run = Running::magic_gen(&dir, &args, &[]);
     run.wait_for(progress_of("polish"));
-    run.signal("TERM");
-    let Ended { code, stderr, .. } = run.end();
-    assert_eq!(code, 130, "{stderr}");
+    let stderr = run.stop("TERM").stderr;
     let note =
         verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
@@ -336,13 +329,7 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
         left.starts_with('~') && left.chars().nth(1).unwrap().is_ascii_digit(),
         "{line}"
     );
-    run.signal("INT");
-    let Ended {
-        code,
-        stdout,
-        stderr,
-    } = run.end();
-    assert_eq!(code, 130, "{stderr}");
+    let Ended { stdout, stderr, .. } = run.stop("INT");
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
     let note =
         verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
@@ -363,7 +350,7 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
 #[test]
 fn a_stopped_search_with_a_state_file_says_the_command_that_resumes_it() {
     let args = black(&["--candidates", "1099511627776", "--state", "s.state"]);
-    let (_, stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
+    let (stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the scan stopped at "), "{note}");
     // The header's command, said where the run ends.

@@ -126,6 +126,15 @@ impl Running {
         assert!(sent.success());
     }
 
+    /// Sends `signal` and waits for the run to end as a stopped run does: within
+    /// [`ENDS_WITHIN`], with exit code 130.
+    pub fn stop(self, signal: &str) -> Ended {
+        self.signal(signal);
+        let ended = self.end();
+        assert_eq!(ended.code, 130, "{}", ended.stderr);
+        ended
+    }
+
     /// Kills the run if it is still going, and returns whether it was.
     pub fn kill(mut self) -> bool {
         let going = matches!(self.child.try_wait(), Ok(None));
