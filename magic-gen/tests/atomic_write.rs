@@ -163,30 +163,19 @@ fn crash_mid_write(name: &str, out: &str, old: &[String], new: &[String]) {
     assert_eq!(fs::read(dir.join(out)).unwrap(), new_bytes);
 }
 
-#[test]
-fn a_crash_mid_write_leaves_the_old_file() {
-    let fancy = committed("fancy").to_string_lossy().into_owned();
-    let plain = committed("plain").to_string_lossy().into_owned();
-    for out in ["set.txt", "set.rs"] {
-        crash_mid_write(
-            &format!("crash-emit-{out}"),
-            out,
-            &args(&["emit", &plain, "--out", out]),
-            &args(&["emit", &fancy, "--out", out]),
-        );
-    }
-    let search = |seed: &str| {
-        args(&[
-            "search",
-            "--variant",
-            "plain",
-            "--seed",
-            seed,
-            "--out",
-            "set.rs",
-        ])
-    };
-    crash_mid_write("crash-search", "set.rs", &search("1"), &search("2"));
+/// The two commands writing `out` from different sets: emit the fancy set, emit the
+/// plain one.
+fn emits(out: &str) -> [Vec<String>; 2] {
+    ["fancy", "plain"].map(|name| {
+        let set = committed(name).to_string_lossy().into_owned();
+        args(&["emit", &set, "--out", out])
+    })
+}
+
+/// A plain search seeded `seed` writing `set.rs`, with `more` options.
+fn plain_search(seed: &str, more: &[&str]) -> Vec<String> {
+    let search = ["search", "--variant", "plain", "--seed", seed];
+    args(&[&search[..], more, &["--out", "set.rs"]].concat())
 }
 
 fn args(list: &[&str]) -> Vec<String> {
@@ -194,53 +183,27 @@ fn args(list: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn emit_killed_at_random_leaves_the_old_or_the_new_file() {
-    let fancy = committed("fancy").to_string_lossy().into_owned();
-    let plain = committed("plain").to_string_lossy().into_owned();
+fn a_crash_mid_write_leaves_the_old_file() {
     for out in ["set.txt", "set.rs"] {
-        kill_during_writes(
-            &format!("atomic-emit-{out}"),
-            out,
-            [
-                args(&["emit", &fancy, "--out", out]),
-                args(&["emit", &plain, "--out", out]),
-            ],
-            40,
-            0x0a70_a11c_0001 + out.len() as u64,
-        );
+        let [fancy, plain] = emits(out);
+        crash_mid_write(&format!("crash-emit-{out}"), out, &plain, &fancy);
+    }
+    let (old, new) = (plain_search("1", &[]), plain_search("2", &[]));
+    crash_mid_write("crash-search", "set.rs", &old, &new);
+}
+
+#[test]
+fn emit_killed_at_random_leaves_the_old_or_the_new_file() {
+    for out in ["set.txt", "set.rs"] {
+        let name = format!("atomic-emit-{out}");
+        let seed = 0x0a70_a11c_0001 + out.len() as u64;
+        kill_during_writes(&name, out, emits(out), 40, seed);
     }
 }
 
 #[test]
 fn search_killed_at_random_leaves_the_old_or_the_new_file() {
-    kill_during_writes(
-        "atomic-search",
-        "set.rs",
-        [
-            args(&[
-                "search",
-                "--variant",
-                "plain",
-                "--seed",
-                "1",
-                "--threads",
-                "2",
-                "--out",
-                "set.rs",
-            ]),
-            args(&[
-                "search",
-                "--variant",
-                "plain",
-                "--seed",
-                "2",
-                "--threads",
-                "2",
-                "--out",
-                "set.rs",
-            ]),
-        ],
-        12,
-        0x0a70_a11c_0002,
-    );
+    let threads = ["--threads", "2"];
+    let searches = [plain_search("1", &threads), plain_search("2", &threads)];
+    kill_during_writes("atomic-search", "set.rs", searches, 12, 0x0a70_a11c_0002);
 }

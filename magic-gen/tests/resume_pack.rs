@@ -288,21 +288,23 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     magic_gen(&whole, &scan).assert_success();
     let scanned = fs::read(whole.join("s.state")).unwrap();
     fs::write(cut.join("s.state"), &scanned).unwrap();
-    let pack = [
-        "search",
-        "--resume",
+    // `search --resume STATE --polish 0 --pack-iterations MORE...`
+    let resume = |state: &'static str, more: &[&'static str]| {
+        let args = [
+            "search",
+            "--resume",
+            state,
+            "--polish",
+            "0",
+            "--pack-iterations",
+        ];
+        [&args[..], more].concat()
+    };
+    let seeded = ["1000", "--pack-seed", "3"];
+    let pack = resume(
         "s.state",
-        "--polish",
-        "0",
-        "--pack-iterations",
-        "1000",
-        "--pack-seed",
-        "3",
-        "--checkpoint",
-        "0.1",
-        "--out",
-        "set.rs",
-    ];
+        &[&seeded[..], &["--checkpoint", "0.1", "--out", "set.rs"]].concat(),
+    );
     magic_gen(&whole, &pack).assert_success();
     // A finished packing leaves the scan's state as it was.
     assert!(fs::read(whole.join("s.state")).unwrap() == scanned);
@@ -328,18 +330,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     // Resuming with another move count is refused; the state stays as it is.
     fs::write(cut.join("seen.state"), &seen).unwrap();
     let line = seen.lines().position(|l| l.starts_with("pack ")).unwrap() + 1;
-    let other = magic_gen(
-        &cut,
-        &[
-            "search",
-            "--resume",
-            "seen.state",
-            "--polish",
-            "0",
-            "--pack-iterations",
-            "999",
-        ],
-    );
+    let other = magic_gen(&cut, &resume("seen.state", &["999"]));
     assert_refused(
         &other,
         &format!("seen.state:{line}: cannot resume: "),
@@ -347,18 +338,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
     // And so is one without the packing seed it was saved with.
-    let unseeded = magic_gen(
-        &cut,
-        &[
-            "search",
-            "--resume",
-            "seen.state",
-            "--polish",
-            "0",
-            "--pack-iterations",
-            "1000",
-        ],
-    );
+    let unseeded = magic_gen(&cut, &resume("seen.state", &["1000"]));
     assert_refused(
         &unseeded,
         &format!("seen.state:{line}: cannot resume: "),
@@ -372,18 +352,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         .map(|l| format!("{l}\n"))
         .collect();
     fs::write(cut.join("short.state"), &short).unwrap();
-    let args = [
-        "search",
-        "--resume",
-        "short.state",
-        "--polish",
-        "0",
-        "--pack-iterations",
-        "1000",
-        "--pack-seed",
-        "3",
-    ];
-    let run = magic_gen(&cut, &args);
+    let run = magic_gen(&cut, &resume("short.state", &seeded));
     assert_refused(
         &run,
         "short.state: ",
