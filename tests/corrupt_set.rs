@@ -16,13 +16,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use magic_gen::{parse_emitted, read_set_stream, verify, Piece};
 
 mod common;
 
-use common::{Rng, COMMITTED_SETS};
+use common::{cargo, Rng, COMMITTED_SETS};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -125,7 +124,6 @@ fn flip(source: &str, piece: Piece, sq: u8, field: Field, bit: u32) -> String {
 
 #[test]
 fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("corrupt-set");
     let krate = tmp.join("crate");
     let _ = fs::remove_dir_all(&krate);
@@ -138,12 +136,9 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     copy_dir(&Path::new(ROOT).join("magics"), &krate.join("magics"));
     fs::write(krate.join("Cargo.toml"), manifest()).unwrap();
 
+    let features = ["build", "--features", "fancy,plain,black"];
     let build = || {
-        let out = Command::new(&cargo)
-            .args(["build", "--offline", "--features", "fancy,plain,black"])
-            .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", tmp.join("target"))
-            .env_remove("RUSTFLAGS")
+        let out = cargo(&krate, &tmp.join("target"), &features)
             .output()
             .expect("run cargo");
         (
@@ -263,17 +258,9 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
     // magic-gen built above is reused.
     #[cfg(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"))]
     {
-        let out = Command::new(&cargo)
-            .args([
-                "rustc",
-                "--offline",
-                "--lib",
-                "--target",
-                "x86_64-unknown-linux-gnu",
-            ])
+        let pass = ["rustc", "--lib", "--target", "x86_64-unknown-linux-gnu"];
+        let out = cargo(&krate, &tmp.join("target"), &pass)
             .args(["--", "-C", "target-feature=-bmi2"])
-            .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", tmp.join("target"))
             .env("RUSTFLAGS", "-C target-cpu=x86-64-v3")
             .output()
             .expect("run cargo");

@@ -17,7 +17,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 mod common;
 
@@ -156,16 +155,7 @@ impl Consumer {
     /// Runs `cargo ARGS --offline` in the consumer with `env` as the only set variables of
     /// the process; returns success, stdout and stderr.
     fn cargo(&self, args: &[&str], env: &[(&str, &Path)]) -> (bool, String, String) {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut cmd = Command::new(cargo);
-        cmd.args(args)
-            .arg("--offline")
-            .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", &self.target)
-            .env_remove("RUSTFLAGS");
-        for backend in ["FANCY", "PLAIN", "BLACK"] {
-            cmd.env_remove(format!("MAGIC_BITBOARDS_{backend}_SET"));
-        }
+        let mut cmd = common::cargo(&self.dir, &self.target, args);
         for (var, value) in env {
             cmd.env(var, value);
         }

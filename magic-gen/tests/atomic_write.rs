@@ -12,11 +12,12 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::{committed, scratch};
+use common::running::Running;
+use common::{command, committed, magic_gen, scratch};
 
 /// xorshift64: deterministic, no dependency.
 struct Rng(u64);
@@ -33,36 +34,16 @@ impl Rng {
 /// Runs `magic-gen args` in `dir` to completion; returns how long it took.
 fn run_to_end(dir: &Path, args: &[String]) -> Duration {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the magic-gen binary runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    magic_gen(dir, args).assert_success();
     start.elapsed()
 }
 
 /// Starts `magic-gen args` in `dir` and SIGKILLs it after `delay` (if still running).
 /// Returns whether it was killed before it finished.
 fn run_and_kill(dir: &Path, args: &[String], delay: Duration) -> bool {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the magic-gen binary starts");
+    let run = Running::magic_gen(dir, args, &[]);
     sleep(delay);
-    let killed = matches!(child.try_wait(), Ok(None));
-    if killed {
-        child.kill().expect("SIGKILL");
-    }
-    child.wait().expect("reap");
-    killed
+    run.kill()
 }
 
 fn temp_files(dir: &Path, out: &str) -> Vec<String> {
@@ -155,10 +136,8 @@ fn crash_mid_write(name: &str, out: &str, old: &[String], new: &[String]) {
         "the two commands must write different files"
     );
     let half = new_bytes.len() / 2;
-    let status = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(new)
+    let status = command(&dir, new)
         .env("MAGIC_GEN_CRASH_AFTER_BYTES", half.to_string())
-        .current_dir(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -184,30 +163,19 @@ fn crash_mid_write(name: &str, out: &str, old: &[String], new: &[String]) {
     assert_eq!(fs::read(dir.join(out)).unwrap(), new_bytes);
 }
 
-#[test]
-fn a_crash_mid_write_leaves_the_old_file() {
-    let fancy = committed("fancy").to_string_lossy().into_owned();
-    let plain = committed("plain").to_string_lossy().into_owned();
-    for out in ["set.txt", "set.rs"] {
-        crash_mid_write(
-            &format!("crash-emit-{out}"),
-            out,
-            &args(&["emit", &plain, "--out", out]),
-            &args(&["emit", &fancy, "--out", out]),
-        );
-    }
-    let search = |seed: &str| {
-        args(&[
-            "search",
-            "--variant",
-            "plain",
-            "--seed",
-            seed,
-            "--out",
-            "set.rs",
-        ])
-    };
-    crash_mid_write("crash-search", "set.rs", &search("1"), &search("2"));
+/// The two commands writing `out` from different sets: emit the fancy set, emit the
+/// plain one.
+fn emits(out: &str) -> [Vec<String>; 2] {
+    ["fancy", "plain"].map(|name| {
+        let set = committed(name).to_string_lossy().into_owned();
+        args(&["emit", &set, "--out", out])
+    })
+}
+
+/// A plain search seeded `seed` writing `set.rs`, with `more` options.
+fn plain_search(seed: &str, more: &[&str]) -> Vec<String> {
+    let search = ["search", "--variant", "plain", "--seed", seed];
+    args(&[&search[..], more, &["--out", "set.rs"]].concat())
 }
 
 fn args(list: &[&str]) -> Vec<String> {
@@ -215,53 +183,27 @@ fn args(list: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn emit_killed_at_random_leaves_the_old_or_the_new_file() {
-    let fancy = committed("fancy").to_string_lossy().into_owned();
-    let plain = committed("plain").to_string_lossy().into_owned();
+fn a_crash_mid_write_leaves_the_old_file() {
     for out in ["set.txt", "set.rs"] {
-        kill_during_writes(
-            &format!("atomic-emit-{out}"),
-            out,
-            [
-                args(&["emit", &fancy, "--out", out]),
-                args(&["emit", &plain, "--out", out]),
-            ],
-            40,
-            0x0a70_a11c_0001 + out.len() as u64,
-        );
+        let [fancy, plain] = emits(out);
+        crash_mid_write(&format!("crash-emit-{out}"), out, &plain, &fancy);
+    }
+    let (old, new) = (plain_search("1", &[]), plain_search("2", &[]));
+    crash_mid_write("crash-search", "set.rs", &old, &new);
+}
+
+#[test]
+fn emit_killed_at_random_leaves_the_old_or_the_new_file() {
+    for out in ["set.txt", "set.rs"] {
+        let name = format!("atomic-emit-{out}");
+        let seed = 0x0a70_a11c_0001 + out.len() as u64;
+        kill_during_writes(&name, out, emits(out), 40, seed);
     }
 }
 
 #[test]
 fn search_killed_at_random_leaves_the_old_or_the_new_file() {
-    kill_during_writes(
-        "atomic-search",
-        "set.rs",
-        [
-            args(&[
-                "search",
-                "--variant",
-                "plain",
-                "--seed",
-                "1",
-                "--threads",
-                "2",
-                "--out",
-                "set.rs",
-            ]),
-            args(&[
-                "search",
-                "--variant",
-                "plain",
-                "--seed",
-                "2",
-                "--threads",
-                "2",
-                "--out",
-                "set.rs",
-            ]),
-        ],
-        12,
-        0x0a70_a11c_0002,
-    );
+    let threads = ["--threads", "2"];
+    let searches = [plain_search("1", &threads), plain_search("2", &threads)];
+    kill_during_writes("atomic-search", "set.rs", searches, 12, 0x0a70_a11c_0002);
 }

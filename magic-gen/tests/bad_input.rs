@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{committed, magic_gen, scratch};
+use common::{committed, magic_gen, scratch, Published};
 use magic_gen::{read_set_file, write_interchange};
 
 /// Returns the committed fancy set in the interchange format, as lines.
@@ -308,7 +308,7 @@ fn a_destructive_collision_is_rejected_by_piece_and_square() {
 #[test]
 fn a_collision_between_two_squares_names_both_and_their_lines() {
     let dir = scratch("overlap");
-    let mut lines = published_black();
+    let mut lines = published(Published::Black);
     let e1 = line_of(&lines, "rook e1 ");
     let fields: Vec<String> = lines[e1 - 1]
         .split_whitespace()
@@ -345,21 +345,9 @@ fn a_collision_between_two_squares_names_both_and_their_lines() {
     assert!(run.stderr.contains(&summary), "{}", run.stderr);
 }
 
-/// Returns the published 87,988-entry black set (test data) as interchange lines.
-fn published_black() -> Vec<String> {
-    published("published-black-87988.txt")
-}
-
-/// Returns the published set in test data file `name` as interchange lines.
-fn published(name: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name);
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
+/// Returns the published set `which` as interchange lines.
+fn published(which: Published) -> Vec<String> {
+    which.text().lines().map(str::to_string).collect()
 }
 
 /// Returns `lines` with every entry's offset changed by `f(piece square, offset)`.
@@ -383,7 +371,7 @@ fn with_offsets(lines: &[String], f: impl Fn(&str, i64) -> i64) -> Vec<String> {
 #[test]
 fn the_published_black_record_verifies_with_its_exact_size() {
     let dir = scratch("published-black");
-    let run = verify_lines(&dir, "published.txt", &published_black());
+    let run = verify_lines(&dir, "published.txt", &published(Published::Black));
     run.assert_success();
     assert!(
         run.stdout.contains("table length: 87988 entries"),
@@ -398,7 +386,7 @@ fn the_published_black_record_verifies_with_its_exact_size() {
 fn the_published_white_set_verifies_with_its_exact_size() {
     // Annuss's fixed-shift white magics and offsets, as shakmaty 0.30 ships them.
     let dir = scratch("published-white");
-    let run = verify_lines(&dir, "white.txt", &published("published-white-88772.txt"));
+    let run = verify_lines(&dir, "white.txt", &published(Published::White));
     run.assert_success();
     assert!(
         run.stdout.contains("white set, collision-free"),
@@ -418,7 +406,7 @@ fn negative_offsets_verify_while_every_index_stays_at_zero_or_above() {
     let dir = scratch("negative-offsets");
     // Bishop b2's hashes are 488..=504 (17 slots). Move every other square 17 slots up and
     // bishop b2 to the front: its offset becomes -488 and its indices 0..=16.
-    let lines = with_offsets(&published_black(), |place, offset| match place {
+    let lines = with_offsets(&published(Published::Black), |place, offset| match place {
         "bishop b2" => -488,
         _ => offset + 17,
     });
@@ -504,10 +492,9 @@ fn the_extension_picks_the_format_in_any_case() {
 fn a_set_of_another_variant_given_to_join_the_pools_is_named() {
     // The black set is fine; the white one given with --also is the file at fault.
     let dir = scratch("also-variant");
-    let white = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-white-88772.txt");
-    fs::copy(&white, dir.join("white.txt")).unwrap();
+    let white = Published::White.copy_to(&dir, "white.txt");
     let black = committed("black");
-    let args = ["pack", black.to_str().unwrap(), "--also", "white.txt"];
+    let args = ["pack", black.to_str().unwrap(), "--also", white];
     let run = magic_gen(&dir, &args);
     run.assert_clean_failure();
     assert!(

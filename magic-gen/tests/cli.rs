@@ -6,7 +6,10 @@ mod common;
 
 use std::fs;
 
-use common::{committed, magic_gen, scratch, workspace, COMMITTED};
+#[cfg(unix)]
+use common::running::{Ended, Running};
+use common::{command, committed, magic_gen, magic_gen_fed, scratch, verified_note};
+use common::{test_data, Published, COMMITTED};
 use magic_gen::{read_set_file, write_interchange};
 
 #[test]
@@ -114,9 +117,8 @@ fn stats_shows_where_the_space_of_a_packed_table_goes() {
 #[test]
 fn pack_lays_out_a_published_set_again_with_its_own_magics() {
     let dir = scratch("pack-published");
-    let published = workspace().join("magic-gen/tests/data/published-black-87988.txt");
-    let published = published.to_str().unwrap();
-    let (before, _) = read_set_file(std::path::Path::new(published)).unwrap();
+    let published = &Published::Black.arg();
+    let (before, _) = Published::Black.read();
     let packed = |iterations: &str, out: &str| {
         let run = magic_gen(
             &dir,
@@ -182,7 +184,7 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
         run.stderr
     );
     // With another set's magics beside its own (`--also`), there are.
-    let pinned = workspace().join("magic-gen/tests/data/pinned-black.txt");
+    let pinned = test_data("pinned-black.txt");
     let args = [
         "pack",
         published,
@@ -290,13 +292,8 @@ fn a_packed_search_and_pack_report_the_time_of_each_stage() {
     run.assert_success();
     let all = ["scan", "polish", "pools", "packing", "verification"];
     assert_eq!(stages(&run.stdout), all);
-    let published = workspace().join("magic-gen/tests/data/published-black-87988.txt");
-    let args = [
-        "pack",
-        published.to_str().unwrap(),
-        "--pack-iterations",
-        "100",
-    ];
+    let published = Published::Black.arg();
+    let args = ["pack", &published, "--pack-iterations", "100"];
     let run = magic_gen(&dir, &args);
     run.assert_success();
     assert_eq!(stages(&run.stdout), ["packing", "verification"]);
@@ -430,74 +427,46 @@ fn sigterm_stops_a_search_like_ctrl_c() {
 
 #[cfg(unix)]
 fn stopping_by_signal_writes_the_best_verified_set_so_far(signal: &str) {
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
     let dir = scratch(&format!("signal-{signal}"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args([
-            "search",
-            "--piece",
-            "bishop",
-            "--square",
-            "d4",
-            "--bits",
-            "3",
-            "--threads",
-            "1",
-            "--state",
-            "run.state",
-            "--checkpoint",
-            "0.1",
-            "--out",
-            "set.rs",
-        ])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = [
+        "search",
+        "--piece",
+        "bishop",
+        "--square",
+        "d4",
+        "--bits",
+        "3",
+        "--threads",
+        "1",
+        "--state",
+        "run.state",
+        "--checkpoint",
+        "0.1",
+        "--out",
+        "set.rs",
+    ];
+    let mut run = Running::magic_gen(&dir, &args, &[]);
     // Readiness, not a guess at how long start-up takes: the state file is first written
     // by a checkpoint during the scan, after the Ctrl-C handler is installed. The run can
-    // only end by the signal; the limit only turns a hang into a failure.
-    let started = Instant::now();
-    while !dir.join("run.state").exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the search ended before Ctrl-C"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no checkpoint within two minutes"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let kill = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    // only end by the signal.
+    run.wait_until("a checkpoint", || {
+        dir.join("run.state").exists().then_some(())
+    });
+    let Ended { stdout, stderr, .. } = run.stop(signal);
     assert!(stderr.contains("interrupted"), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("fell back to default bits: bishop d4"),
         "{stdout}"
     );
-    magic_gen(&dir, &["verify", "set.rs"]).assert_success();
     // The header says the run did not finish, and how to finish it.
-    let header = fs::read_to_string(dir.join("set.rs")).unwrap();
     // (How many squares were left depends on when the signal came.)
-    let note = header
-        .lines()
-        .find(|l| l.starts_with("// unfinished: the scan stopped: "))
-        .unwrap_or_else(|| panic!("{header}"));
+    let note = verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("{stderr}"));
     assert!(
-        note.ends_with(
-            " of 128 squares unfinished fell back; finish with `magic-gen search --resume \
-             run.state --out set.rs`"
-        ),
+        note.starts_with("the scan stopped: ")
+            && note.ends_with(
+                " of 128 squares unfinished fell back; finish with `magic-gen search --resume \
+                 run.state --out set.rs`"
+            ),
         "{note}"
     );
     assert!(common::not_committable(&dir.join("set.rs")).is_some());
@@ -505,23 +474,10 @@ fn stopping_by_signal_writes_the_best_verified_set_so_far(signal: &str) {
 
 #[test]
 fn a_dash_reads_standard_input_and_writes_standard_output() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let dir = scratch("stdio");
     let fancy = committed("fancy");
     // Piped in, as Rust source (told by its content, there being no file name).
-    let run = |args: &[&str], input: &[u8]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-            .args(args)
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let run = |args: &[&str], input: &[u8]| magic_gen_fed(&dir, args, input);
     let source = fs::read(&fancy).unwrap();
     let out = run(&["verify", "-"], &source);
     assert!(out.status.success(), "{out:?}");
@@ -553,13 +509,9 @@ fn a_dash_reads_standard_input_and_writes_standard_output() {
 
 #[test]
 fn closed_output_streams_end_a_command_by_its_exit_code_not_a_panic() {
-    use std::process::Command;
     let dir = scratch("closed-streams");
-    let white = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-white-88772.txt"
-    );
-    let text = fs::read_to_string(white).unwrap();
+    let white = Published::White.arg();
+    let text = Published::White.text();
     // A damaged magic: verify fails with errors on standard error.
     let bad = text.replace("rook e1 0x7fd00441ffffd003", "rook e1 0x7fd00441ffffd013");
     fs::write(dir.join("bad.txt"), bad).unwrap();
@@ -570,10 +522,8 @@ fn closed_output_streams_end_a_command_by_its_exit_code_not_a_panic() {
         drop(reader);
         writer
     };
-    for (file, code) in [("bad.txt", 1), (white, 0)] {
-        let status = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-            .args(["verify", file])
-            .current_dir(&dir)
+    for (file, code) in [("bad.txt", 1), (white.as_str(), 0)] {
+        let status = command(&dir, &["verify", file])
             .stdout(closed())
             .stderr(closed())
             .status()

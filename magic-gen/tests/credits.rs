@@ -8,13 +8,8 @@ mod common;
 
 use std::fs;
 
-use common::{every_set, magic_gen, scratch, workspace};
-use magic_gen::{read_set_file, Credit, MagicSet, Piece, Provenance, Squares, NOT_RECORDED};
-
-/// Returns the set and header of a file in `magic-gen/tests/data`.
-fn data(name: &str) -> (MagicSet, Provenance) {
-    read_set_file(&workspace().join("magic-gen/tests/data").join(name)).unwrap()
-}
+use common::{every_set, magic_gen, scratch, test_data, workspace, Published};
+use magic_gen::{read_set_file, Credit, MagicSet, Piece, Squares, NOT_RECORDED};
 
 /// Returns the squares of `set` whose magic and bits are those of `other`.
 fn same(set: &MagicSet, other: &MagicSet) -> Squares {
@@ -39,8 +34,9 @@ fn minus(a: Squares, b: Squares) -> Squares {
 
 #[test]
 fn the_published_sets_credit_their_authors() {
-    for name in ["published-black-87988.txt", "published-white-88772.txt"] {
-        let (_, header) = data(name);
+    for published in Published::ALL {
+        let (_, header) = published.read();
+        let name = published.file_name();
         let [credit] = &header.credits[..] else {
             panic!("{name}: {:?}", header.credits);
         };
@@ -55,12 +51,11 @@ fn the_published_sets_credit_their_authors() {
 #[test]
 fn pack_also_credits_the_squares_that_took_another_sets_magics() {
     let dir = scratch("credits");
-    let (published, published_header) = data("published-black-87988.txt");
-    let (pinned, pinned_header) = data("pinned-black.txt");
+    let (published, published_header) = Published::Black.read();
+    let (pinned, pinned_header) = read_set_file(&test_data("pinned-black.txt")).unwrap();
     assert!(pinned_header.credits.is_empty());
-    let read = |name: &str| fs::read_to_string(workspace().join("magic-gen/tests/data").join(name));
-    fs::write(dir.join("pinned.txt"), read("pinned-black.txt").unwrap()).unwrap();
-    let published_text = read("published-black-87988.txt").unwrap();
+    fs::copy(test_data("pinned-black.txt"), dir.join("pinned.txt")).unwrap();
+    let published_text = Published::Black.text();
     fs::write(dir.join("published.txt"), &published_text).unwrap();
     // The same set with no credit line: whose its magics are is not recorded.
     let uncredited: String = published_text
@@ -158,10 +153,9 @@ fn committed_sets_credit_the_published_magics_they_hold() {
 #[test]
 fn a_bad_credit_line_is_refused_at_its_line() {
     let dir = scratch("bad-credit");
-    let text =
-        fs::read_to_string(workspace().join("magic-gen/tests/data/published-white-88772.txt"))
-            .unwrap()
-            .replace("| all\n", "| rook a1 a9 (2)\n");
+    let text = Published::White
+        .text()
+        .replace("| all\n", "| rook a1 a9 (2)\n");
     let line = text
         .lines()
         .position(|l| l.starts_with("# credit: "))

@@ -4,18 +4,18 @@
 //! section or the record-hunt guide exists, and every option of every command is named
 //! somewhere in the README or the guides.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The commands of the tool.
 const COMMANDS: [&str; 6] = ["search", "merge", "pack", "verify", "stats", "emit"];
 
 /// Returns the long options `magic-gen COMMAND --help` lists, without `--help`.
 fn help_options(command: &str) -> BTreeSet<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args([command, "--help"])
+    let out = common::command(&common::workspace(), &[command, "--help"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{command} --help failed");

@@ -9,58 +9,28 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use common::{magic_gen, scratch};
-
-/// Starts `magic-gen args` in `dir`, its output kept.
-fn start(dir: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("magic-gen starts")
-}
+use common::running::{Ended, Running};
+use common::{magic_gen, scratch, verified_note, Published};
 
 /// Waits for `path` to exist (the run's first save), then puts a file where its folder
-/// was, so that every later save fails; returns the run's output. A run that never saves,
-/// or goes on after the failure, is killed after a minute and fails the test.
-fn break_folder_of(path: &Path, mut child: Child) -> Output {
-    let started = Instant::now();
-    while !path.exists() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no save was made"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before its first save"
-        );
-        sleep(Duration::from_millis(20));
-    }
+/// was, so that every later save fails; returns how the run ended. A run that never saves,
+/// or goes on for a minute after the failure, is killed and fails the test.
+fn break_folder_of(path: &Path, mut run: Running) -> Ended {
+    run.wait_until("its first save", || path.exists().then_some(()));
     let folder = path.parent().unwrap();
     fs::remove_dir_all(folder).unwrap();
     fs::write(folder, "not a folder").unwrap();
-    let broken = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if broken.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the run went on after its save failed");
-        }
-        sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    run.end_within(Duration::from_secs(60), "after its save failed")
 }
 
 /// Asserts the run ended with exit 1, saying at once why and where the set went, and
 /// that `out` in `dir` holds a set that verifies and says it is unfinished.
-fn assert_kept(dir: &Path, output: &Output, failed: &str, out: &str) {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+fn assert_kept(dir: &Path, ended: &Ended, failed: &str, out: &str) {
+    let stderr = &ended.stderr;
+    assert_eq!(ended.code, 1, "{stderr}");
     let reported = format!("error: {failed}: cannot write: ");
     let first = stderr.find(&reported).unwrap_or_else(|| panic!("{stderr}"));
     // Said when it happened, before the run's own stop and summary lines.
@@ -69,10 +39,8 @@ fn assert_kept(dir: &Path, output: &Output, failed: &str, out: &str) {
         stderr.contains(&format!("its set, verified, is in {out}")),
         "{stderr}"
     );
-    magic_gen(dir, &["verify", out]).assert_success();
-    let set = fs::read_to_string(dir.join(out)).unwrap();
-    assert!(set.contains("unfinished: "), "{set}");
-    assert!(set.contains("resume: rerun `magic-gen "), "{set}");
+    let note = verified_note(dir, out).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(note.contains("resume: rerun `magic-gen "), "{note}");
 }
 
 #[test]
@@ -95,7 +63,7 @@ fn a_state_save_that_fails_mid_scan_stops_the_run_and_keeps_its_set() {
         "--out",
         "o.txt",
     ];
-    let output = break_folder_of(&dir.join("d/s.state"), start(&dir, &args));
+    let output = break_folder_of(&dir.join("d/s.state"), Running::magic_gen(&dir, &args, &[]));
     assert_kept(&dir, &output, "d/s.state", "o.txt");
 }
 
@@ -103,14 +71,9 @@ fn a_state_save_that_fails_mid_scan_stops_the_run_and_keeps_its_set() {
 fn a_checkpoint_save_that_fails_mid_packing_stops_the_run_and_keeps_its_set() {
     let dir = scratch("failed-checkpoint-save");
     fs::create_dir(dir.join("d")).unwrap();
-    let published = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-black-87988.txt"
-    );
-    fs::copy(published, dir.join("b.txt")).unwrap();
     let args = [
         "pack",
-        "b.txt",
+        Published::Black.copy_to(&dir, "b.txt"),
         "--pack-iterations",
         "1000000000",
         "--state",
@@ -120,7 +83,10 @@ fn a_checkpoint_save_that_fails_mid_packing_stops_the_run_and_keeps_its_set() {
         "--out",
         "o.txt",
     ];
-    let output = break_folder_of(&dir.join("d/pk.state"), start(&dir, &args));
+    let output = break_folder_of(
+        &dir.join("d/pk.state"),
+        Running::magic_gen(&dir, &args, &[]),
+    );
     assert_kept(&dir, &output, "d/pk.state", "o.txt");
 }
 

@@ -4,16 +4,11 @@
 mod common;
 
 use std::fs;
-use std::path::PathBuf;
 
-use common::{committed, magic_gen, scratch};
+use common::{committed, magic_gen, scratch, Published};
 use magic_gen::measure::{compare, PerSquare, Pools};
 use magic_gen::search::SearchState;
 use magic_gen::{read_set_file, square_name, Piece};
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/{name}"))
-}
 
 /// Returns the numbers of the line of `out` that begins with `piece square `.
 fn row(out: &str, piece: Piece, sq: u8) -> Vec<String> {
@@ -28,7 +23,7 @@ fn row(out: &str, piece: Piece, sq: u8) -> Vec<String> {
 #[test]
 fn stats_prints_each_squares_free_ends_as_measured() {
     let dir = scratch("measure-ends");
-    for path in [committed("black"), data("published-white-88772.txt")] {
+    for path in [committed("black"), Published::White.path()] {
         let (set, _) = read_set_file(&path).unwrap();
         let measured = PerSquare::of_set(&set).unwrap();
         let run = magic_gen(&dir, &["stats", path.to_str().unwrap()]);
@@ -44,7 +39,7 @@ fn stats_prints_each_squares_free_ends_as_measured() {
 #[test]
 fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
     let dir = scratch("measure-against");
-    let theirs_path = data("published-black-87988.txt");
+    let theirs_path = Published::Black.path();
     let theirs = PerSquare::of_set(&read_set_file(&theirs_path).unwrap().0).unwrap();
     // The same set: no square uses more.
     let run = magic_gen(
@@ -105,7 +100,7 @@ fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
         assert_eq!(fields[2], format!("{:+}", r.difference().unwrap()));
     }
     // Sets of two variants are refused, naming both files.
-    let white = data("published-white-88772.txt");
+    let white = Published::White.path();
     let run = magic_gen(
         &dir,
         &[
@@ -118,8 +113,10 @@ fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
     run.assert_clean_failure();
     assert!(run
         .stderr
-        .contains("published-white-88772.txt is white and"));
-    assert!(run.stderr.contains("published-black-87988.txt is black"));
+        .contains(&format!("{} is white and", Published::White.file_name())));
+    assert!(run
+        .stderr
+        .contains(&format!("{} is black", Published::Black.file_name())));
 }
 
 #[test]
@@ -173,7 +170,7 @@ fn stats_of_a_search_state_measures_its_pools() {
         .filter(|l| l.starts_with("rook ") || l.starts_with("bishop "));
     assert_eq!(lines.count(), pools.members.len());
     // Against a set: the pools' best per square.
-    let published = data("published-black-87988.txt");
+    let published = Published::Black.path();
     let run = magic_gen(
         &dir,
         &["stats", "s.state", "--against", published.to_str().unwrap()],

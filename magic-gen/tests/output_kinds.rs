@@ -12,31 +12,16 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{magic_gen, scratch};
+use common::{magic_gen, magic_gen_fed, scratch, Published};
 
 /// The published black set, copied into `dir` as `b.txt`: the input every test emits.
 fn input(dir: &Path) -> &'static str {
-    let data = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/published-black-87988.txt"
-    );
-    fs::copy(data, dir.join("b.txt")).expect("the published set copies");
-    "b.txt"
+    Published::Black.copy_to(dir, "b.txt")
 }
 
 /// Asserts that `text` is a complete set: `magic-gen verify -` accepts it.
 fn assert_verifies(dir: &Path, text: &[u8]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(["verify", "-"])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("magic-gen starts");
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(text).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = magic_gen_fed(dir, &["verify", "-"], text);
     assert!(
         out.status.success(),
         "{}",

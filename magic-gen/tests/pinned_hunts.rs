@@ -77,9 +77,7 @@ fn pinned(args: &[&str]) {
         magic_gen(&dir, &["verify", name]).code == 0,
         "{name} fails verification"
     );
-    let pinned = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name);
+    let pinned = common::test_data(name);
     if std::env::var_os("MAGIC_GEN_BLESS").is_some() {
         fs::write(&pinned, &written).unwrap();
         eprintln!("blessed {}", pinned.display());

@@ -10,17 +10,9 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use common::{magic_gen, scratch, workspace};
-
-/// The published black set, by absolute path, so commands run in different directories
-/// record the same command.
-fn published() -> String {
-    let path = workspace().join("magic-gen/tests/data/published-black-87988.txt");
-    path.canonicalize().unwrap().to_str().unwrap().to_string()
-}
+use common::running::Running;
+use common::{committed, magic_gen, scratch, verified_note, Published};
 
 /// Runs `magic-gen args...` in `dir` until `file` there holds text `ready` accepts, then
 /// sends it `signal` and returns its exit code, its stderr and the text seen. The wait is
@@ -33,37 +25,13 @@ fn interrupt(
     ready: impl Fn(&str) -> bool,
     signal: &str,
 ) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-gen"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let seen = loop {
-        if let Some(text) = fs::read_to_string(dir.join(file)).ok().filter(|t| ready(t)) {
-            break text;
-        }
-        let exited = child.try_wait().unwrap().is_some();
-        assert!(
-            !exited,
-            "{args:?} ended before its first pack checkpoint was seen"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no pack checkpoint within two minutes"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (out.status.code().unwrap_or(-1), stderr, seen)
+    let mut run = Running::magic_gen(dir, args, &[]);
+    let seen = run.wait_until("its first pack checkpoint", || {
+        fs::read_to_string(dir.join(file)).ok().filter(|t| ready(t))
+    });
+    run.signal(signal);
+    let ended = run.end();
+    (ended.code, ended.stderr, seen)
 }
 
 /// Returns how many moves the checkpoint in `text` has made.
@@ -88,16 +56,11 @@ fn assert_refused(run: &common::Run, at: &str, what: &str) {
 #[test]
 fn a_killed_pack_resumed_writes_the_uninterrupted_set() {
     let (whole, cut) = (scratch("pack-whole"), scratch("pack-cut"));
-    let set = published();
+    let set = Published::Black.arg();
     let base = ["pack", set.as_str(), "--pack-iterations", "1000"];
-    let with = |extra: &[&'static str]| -> Vec<String> {
-        base.iter().chain(extra).map(|a| a.to_string()).collect()
-    };
-    let run = |dir: &Path, args: Vec<String>| {
-        magic_gen(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
-    };
+    let with = |extra: &[&'static str]| [&base[..], extra].concat();
     // Uninterrupted, saving its checkpoint only at the end.
-    run(&whole, with(&["--state", "p.pack", "--out", "set.txt"])).assert_success();
+    magic_gen(&whole, &with(&["--state", "p.pack", "--out", "set.txt"])).assert_success();
     let expected = fs::read(whole.join("set.txt")).unwrap();
     // Killed as a pre-empted job is, once it has saved a checkpoint (written atomically,
     // so whole whenever it is there), then resumed.
@@ -109,16 +72,15 @@ fn a_killed_pack_resumed_writes_the_uninterrupted_set() {
         "--out",
         "set.txt",
     ]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    interrupt(&cut, &args, "p.pack", |_| true, "-KILL");
+    interrupt(&cut, &args, "p.pack", |_| true, "KILL");
     let left = fs::read_to_string(cut.join("p.pack")).unwrap();
-    let resumed = run(&cut, with(&["--resume", "p.pack", "--out", "set.txt"]));
+    let resumed = magic_gen(&cut, &with(&["--resume", "p.pack", "--out", "set.txt"]));
     resumed.assert_success();
     let from = format!("resumed from p.pack at move {}", moves(&left));
     assert!(resumed.stdout.contains(&from), "{}", resumed.stdout);
     assert!(fs::read(cut.join("set.txt")).unwrap() == expected);
     // The checkpoint of the last move, resumed, writes it again at once.
-    let again = run(&whole, with(&["--resume", "p.pack", "--out", "again.txt"]));
+    let again = magic_gen(&whole, &with(&["--resume", "p.pack", "--out", "again.txt"]));
     again.assert_success();
     assert!(again.stdout.contains("at move 1000"), "{}", again.stdout);
     let again = fs::read_to_string(whole.join("again.txt")).unwrap();
@@ -129,7 +91,7 @@ fn a_killed_pack_resumed_writes_the_uninterrupted_set() {
 #[test]
 fn a_pack_from_the_input_starts_from_its_layout_and_records_so() {
     let dir = scratch("pack-from-input");
-    let set = published();
+    let set = Published::Black.arg();
     let args = ["pack", &set, "--pack-iterations", "200", "--from-input"];
     let run = magic_gen(&dir, &[&args[..], &["--out", "warm.txt"]].concat());
     run.assert_success();
@@ -173,7 +135,7 @@ fn a_pack_from_the_input_starts_from_its_layout_and_records_so() {
 #[test]
 fn a_pack_with_holes_changes_magics_and_regenerates_and_resumes_byte_for_byte() {
     let dir = scratch("pack-holes");
-    let set = published();
+    let set = Published::Black.arg();
     let args = [
         "pack",
         &set,
@@ -204,7 +166,7 @@ fn a_pack_with_holes_changes_magics_and_regenerates_and_resumes_byte_for_byte() 
             .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
             .collect()
     };
-    let published = fs::read_to_string(&set).unwrap();
+    let published = Published::Black.text();
     let changed = magics(&text)
         .iter()
         .zip(magics(&published))
@@ -224,14 +186,14 @@ fn a_pack_with_holes_changes_magics_and_regenerates_and_resumes_byte_for_byte() 
 #[test]
 fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
     let dir = scratch("pack-refused");
-    let set = published();
+    let set = Published::Black.arg();
     let run = magic_gen(
         &dir,
         &["pack", &set, "--pack-iterations", "30", "--state", "p.pack"],
     );
     run.assert_success();
     let good = fs::read_to_string(dir.join("p.pack")).unwrap();
-    let black = workspace().join("magics/black.rs");
+    let black = committed("black");
     let black = black.to_str().unwrap();
     let resume = |set: &str, extra: &[&str]| {
         let args = [
@@ -326,62 +288,49 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     magic_gen(&whole, &scan).assert_success();
     let scanned = fs::read(whole.join("s.state")).unwrap();
     fs::write(cut.join("s.state"), &scanned).unwrap();
-    let pack = [
-        "search",
-        "--resume",
+    // `search --resume STATE --polish 0 --pack-iterations MORE...`
+    let resume = |state: &'static str, more: &[&'static str]| {
+        let args = [
+            "search",
+            "--resume",
+            state,
+            "--polish",
+            "0",
+            "--pack-iterations",
+        ];
+        [&args[..], more].concat()
+    };
+    let seeded = ["1000", "--pack-seed", "3"];
+    let pack = resume(
         "s.state",
-        "--polish",
-        "0",
-        "--pack-iterations",
-        "1000",
-        "--pack-seed",
-        "3",
-        "--checkpoint",
-        "0.1",
-        "--out",
-        "set.rs",
-    ];
+        &[&seeded[..], &["--checkpoint", "0.1", "--out", "set.rs"]].concat(),
+    );
     magic_gen(&whole, &pack).assert_success();
     // A finished packing leaves the scan's state as it was.
     assert!(fs::read(whole.join("s.state")).unwrap() == scanned);
     let expected = fs::read(whole.join("set.rs")).unwrap();
 
     let with_pack = |t: &str| t.starts_with("magic-gen-state 2\n") && t.ends_with('\n');
-    let (code, stderr, seen) = interrupt(&cut, &pack, "s.state", with_pack, "-INT");
+    let (code, stderr, seen) = interrupt(&cut, &pack, "s.state", with_pack, "INT");
     // Stopped at a move (exit 130), unless the signal came after the last one.
     assert!(code == 130 || code == 0, "{code}: {stderr}");
     if code == 130 {
         assert!(stderr.contains("interrupted after "), "{stderr}");
-        magic_gen(&cut, &["verify", "set.rs"]).assert_success();
         // Its header says the packing stopped short, and how to finish it.
-        let header = fs::read_to_string(cut.join("set.rs")).unwrap();
-        let note = header
-            .lines()
-            .find(|l| l.starts_with("// unfinished: the packing stopped after "))
-            .unwrap_or_else(|| panic!("{header}"));
+        let note = verified_note(&cut, "set.rs").unwrap_or_else(|| panic!("{stderr}"));
         assert!(
-            note.ends_with(
-                " of 1000 moves; finish with `magic-gen search --resume s.state \
+            note.starts_with("the packing stopped after ")
+                && note.ends_with(
+                    " of 1000 moves; finish with `magic-gen search --resume s.state \
                  --polish 0 --pack-iterations 1000 --pack-seed 3 --out set.rs`"
-            ),
+                ),
             "{note}"
         );
     }
     // Resuming with another move count is refused; the state stays as it is.
     fs::write(cut.join("seen.state"), &seen).unwrap();
     let line = seen.lines().position(|l| l.starts_with("pack ")).unwrap() + 1;
-    let other = magic_gen(
-        &cut,
-        &[
-            "search",
-            "--resume",
-            "seen.state",
-            "--polish",
-            "0",
-            "--pack-iterations",
-            "999",
-        ],
-    );
+    let other = magic_gen(&cut, &resume("seen.state", &["999"]));
     assert_refused(
         &other,
         &format!("seen.state:{line}: cannot resume: "),
@@ -389,18 +338,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
     // And so is one without the packing seed it was saved with.
-    let unseeded = magic_gen(
-        &cut,
-        &[
-            "search",
-            "--resume",
-            "seen.state",
-            "--polish",
-            "0",
-            "--pack-iterations",
-            "1000",
-        ],
-    );
+    let unseeded = magic_gen(&cut, &resume("seen.state", &["1000"]));
     assert_refused(
         &unseeded,
         &format!("seen.state:{line}: cannot resume: "),
@@ -414,18 +352,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
         .map(|l| format!("{l}\n"))
         .collect();
     fs::write(cut.join("short.state"), &short).unwrap();
-    let args = [
-        "search",
-        "--resume",
-        "short.state",
-        "--polish",
-        "0",
-        "--pack-iterations",
-        "1000",
-        "--pack-seed",
-        "3",
-    ];
-    let run = magic_gen(&cut, &args);
+    let run = magic_gen(&cut, &resume("short.state", &seeded));
     assert_refused(
         &run,
         "short.state: ",
@@ -445,7 +372,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
 #[test]
 fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed_count() {
     let (whole, cut) = (scratch("seeds-whole"), scratch("seeds-cut"));
-    let set = published();
+    let set = Published::Black.arg();
     let base = [
         "pack",
         set.as_str(),
@@ -456,16 +383,11 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
         "--checkpoint",
         "0",
     ];
-    let with = |more: &[&'static str]| -> Vec<String> {
-        base.iter().chain(more).map(|a| a.to_string()).collect()
-    };
-    let run = |dir: &Path, args: Vec<String>| {
-        magic_gen(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
-    };
+    let with = |more: &[&'static str]| [&base[..], more].concat();
     // Uninterrupted on one thread; killed on two once both packings have moved, then
     // resumed on one: the same set, byte for byte.
     let one = with(&["--threads", "1", "--state", "p.pack", "--out", "set.txt"]);
-    let uninterrupted = run(&whole, one);
+    let uninterrupted = magic_gen(&whole, &one);
     uninterrupted.assert_success();
     let expected = fs::read(whole.join("set.txt")).unwrap();
     // Each packing's shortest table is reported, as its checkpoint section holds it.
@@ -489,10 +411,9 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
         let sections = t.split("\npack ").skip(1).collect::<Vec<_>>();
         sections.len() == 2 && sections.iter().all(|s| moves(&format!("\n{s}")) > 0)
     };
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (_, _, left) = interrupt(&cut, &args, "p.pack", both_moved, "-KILL");
+    let (_, _, left) = interrupt(&cut, &args, "p.pack", both_moved, "KILL");
     assert!(moves(&left) < 40000, "killed before the end:\n{left}");
-    let resumed = run(&cut, with(&["--resume", "p.pack", "--out", "set.txt"]));
+    let resumed = magic_gen(&cut, &with(&["--resume", "p.pack", "--out", "set.txt"]));
     resumed.assert_success();
     assert_eq!(fs::read(cut.join("set.txt")).unwrap(), expected);
     // Another seed count is refused at the first section's line; damage in the second
@@ -514,7 +435,7 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
     fs::write(cut.join("p.pack"), &damaged).unwrap();
     let again = with(&["--resume", "p.pack", "--out", "x.txt"]);
     assert_refused(
-        &run(&cut, again),
+        &magic_gen(&cut, &again),
         &format!("p.pack:{line}: cannot resume: "),
         "where its layout packs",
     );

@@ -14,129 +14,12 @@
 mod common;
 
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{magic_gen, scratch};
-
-/// How long a run may take to end after a stop: generous, for a loaded machine.
-const ENDS_WITHIN: Duration = Duration::from_secs(15);
-
-/// How long a run may take to reach a stage: its scan is small, this is for a hang.
-const READY_WITHIN: Duration = Duration::from_secs(120);
-
-/// A run of the binary, its stderr read line by line as it comes.
-struct Running {
-    child: Child,
-    lines: Receiver<String>,
-    stderr: Vec<String>,
-}
-
-impl Running {
-    /// Starts `program args...` in `dir` with `env` set, stdout and stderr piped.
-    fn start(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Running {
-        let mut child = Command::new(program)
-            .args(args)
-            .envs(env.iter().copied())
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Running {
-            child,
-            lines,
-            stderr: Vec::new(),
-        }
-    }
-
-    /// Starts `magic-gen args...` in `dir` with `env` set.
-    fn magic_gen(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Running {
-        Running::start(dir, env!("CARGO_BIN_EXE_magic-gen"), args, env)
-    }
-
-    /// Waits for a line of stderr that `ready` accepts, and returns it.
-    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) -> String {
-        let started = Instant::now();
-        loop {
-            match self.lines.recv_timeout(Duration::from_millis(50)) {
-                Ok(line) => {
-                    self.stderr.push(line.clone());
-                    if ready(&line) {
-                        return line;
-                    }
-                }
-                Err(_) => {
-                    let ended = self.child.try_wait().unwrap();
-                    assert!(
-                        ended.is_none(),
-                        "the run ended ({ended:?}) before the line awaited:\n{}",
-                        self.stderr.join("\n")
-                    );
-                    assert!(
-                        started.elapsed() < READY_WITHIN,
-                        "no such line within {READY_WITHIN:?}:\n{}",
-                        self.stderr.join("\n")
-                    );
-                }
-            }
-        }
-    }
-
-    /// Sends `signal` (`INT`, `TERM`) to the run.
-    fn signal(&self, signal: &str) {
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-    }
-
-    /// Waits for the run to end, at most [`ENDS_WITHIN`] (else kills it and fails), and
-    /// returns its exit code and its whole stderr.
-    fn end(self) -> (i32, String) {
-        let (code, _, stderr) = self.end_with_stdout();
-        (code, stderr)
-    }
-
-    /// Waits for the run to end as [`Running::end`] does, and returns its exit code, its
-    /// stdout and its whole stderr.
-    fn end_with_stdout(mut self) -> (i32, String, String) {
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > ENDS_WITHIN {
-                let _ = self.child.kill();
-                panic!(
-                    "still running {ENDS_WITHIN:?} after the stop:\n{}",
-                    self.stderr.join("\n")
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        // The reader ends with the pipe, once the run has ended.
-        self.stderr.extend(self.lines.iter());
-        let mut stdout = String::new();
-        if let Some(mut out) = self.child.stdout.take() {
-            std::io::Read::read_to_string(&mut out, &mut stdout).unwrap();
-        }
-        (status.code().unwrap_or(-1), stdout, self.stderr.join("\n"))
-    }
-}
+use common::running::{Ended, Running};
+use common::{magic_gen, scratch, verified_note, Published};
 
 /// Returns true for a progress line of `stage` (`[   1.2 s] polish: 3%, ...`).
 fn progress_of(stage: &str) -> impl Fn(&str) -> bool + '_ {
@@ -164,40 +47,28 @@ fn black<'a>(more: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
-/// Asserts the set `dir/set.rs` verifies and returns its `unfinished:` note, if any.
-fn verified_note(dir: &Path) -> Option<String> {
-    magic_gen(dir, &["verify", "set.rs"]).assert_success();
-    let text = fs::read_to_string(dir.join("set.rs")).unwrap();
-    let note = text
-        .lines()
-        .find_map(|l| l.strip_prefix("// unfinished: "))
-        .map(str::to_string);
-    note
-}
-
-/// Runs `args` (with `env`) until a line `ready` accepts, sends `signal`, and returns the
-/// exit code, the stderr and the set's `unfinished:` note once the run has ended.
+/// Runs `args` (with `env`) until a line `ready` accepts, stops it with `signal`, and
+/// returns the stderr and the set's `unfinished:` note once the run has ended.
 fn stop_when(
     name: &str,
     args: &[&str],
     env: &[(&str, &str)],
     ready: impl Fn(&str) -> bool,
     signal: &str,
-) -> (i32, String, Option<String>) {
+) -> (String, Option<String>) {
     let dir = scratch(name);
     let mut run = Running::magic_gen(&dir, args, env);
     run.wait_for(ready);
-    run.signal(signal);
-    let (code, stderr) = run.end();
-    assert_eq!(code, 130, "{stderr}");
+    let stderr = run.stop(signal).stderr;
     assert!(!stderr.contains("second time"), "{stderr}");
-    (code, stderr.clone(), verified_note(&dir))
+    let note = verified_note(&dir, "set.rs");
+    (stderr, note)
 }
 
 #[test]
 fn a_stop_during_the_scan_writes_the_set_with_the_squares_scanned() {
     let args = black(&["--candidates", "1099511627776"]);
-    let (_, stderr, note) = stop_when("stop-scan", &args, &[], progress_of("scan"), "INT");
+    let (stderr, note) = stop_when("stop-scan", &args, &[], progress_of("scan"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the scan stopped at "), "{note}");
 }
@@ -206,7 +77,7 @@ fn a_stop_during_the_scan_writes_the_set_with_the_squares_scanned() {
 fn sigterm_during_the_polish_of_a_black_hunt_writes_the_set_within_seconds() {
     // A polish of a billion moves without improvement: hours, unless it sees the stop.
     let args = black(&["--polish", "1000000000", "--state", "run.state"]);
-    let (_, stderr, note) = stop_when("stop-polish", &args, &[], progress_of("polish"), "TERM");
+    let (stderr, note) = stop_when("stop-polish", &args, &[], progress_of("polish"), "TERM");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
     assert!(
@@ -236,7 +107,7 @@ fn a_stop_during_the_clump_climb_writes_the_set_within_seconds() {
         "--out",
         "set.rs",
     ];
-    let (_, stderr, note) = stop_when("stop-clump", &args, &[], progress_of("polish"), "INT");
+    let (stderr, note) = stop_when("stop-clump", &args, &[], progress_of("polish"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after 0 of "), "{note}");
 }
@@ -245,7 +116,7 @@ fn a_stop_during_the_clump_climb_writes_the_set_within_seconds() {
 fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
     let args = black(&["--polish", "0"]);
     let hold = [("MAGIC_GEN_HOLD_AT", "pools")];
-    let (_, stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
+    let (stderr, note) = stop_when("stop-pools", &args, &hold, held_at("pools"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("the packing stopped after 0 of 60000 moves"),
@@ -255,10 +126,10 @@ fn a_stop_while_measuring_the_pools_writes_the_greedy_layout() {
 
 #[test]
 fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun() {
-    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let published = Published::Black.arg();
     let args = [
         "pack",
-        published.to_str().unwrap(),
+        &published,
         "--holes",
         "1",
         "--from-input",
@@ -270,7 +141,7 @@ fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun
         "set.rs",
     ];
     let hold = [("MAGIC_GEN_HOLD_AT", "holes")];
-    let (_, stderr, note) = stop_when("stop-holes", &args, &hold, held_at("holes"), "INT");
+    let (stderr, note) = stop_when("stop-holes", &args, &hold, held_at("holes"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("stopped while giving squares magics for the holes (0 of 128 done)"),
@@ -285,7 +156,7 @@ fn a_stop_while_choosing_magics_for_the_holes_saves_no_checkpoint_and_says_rerun
 #[test]
 fn a_stop_during_the_packing_writes_the_best_layout_met() {
     let args = black(&["--polish", "0", "--pack-iterations", "1000000000"]);
-    let (_, stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");
+    let (stderr, note) = stop_when("stop-packing", &args, &[], progress_of("packing"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the packing stopped after "), "{note}");
     assert!(note.contains(" of 1000000000 moves"), "{note}");
@@ -303,7 +174,7 @@ fn a_stopped_packing_with_short_spans_says_its_best_is_the_annealing_s() {
         "--short-spans",
     ]);
     let name = "stop-short-spans";
-    let (_, stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
+    let (stderr, _) = stop_when(name, &args, &[], progress_of("packing"), "INT");
     let stop = stderr
         .lines()
         .find(|l| l.contains("] stopping: finishing the packing"))
@@ -339,7 +210,7 @@ fn a_stop_during_verification_or_writing_cuts_nothing() {
         let args = black(&["--polish", "0", "--pack-iterations", "100"]);
         let hold = [("MAGIC_GEN_HOLD_AT", stage)];
         let name = format!("stop-{stage}");
-        let (_, stderr, note) = stop_when(&name, &args, &hold, held_at(stage), "INT");
+        let (stderr, note) = stop_when(&name, &args, &hold, held_at(stage), "INT");
         assert_eq!(note, None, "{stage}");
         assert!(stderr.contains("stopped after the last step"), "{stderr}");
     }
@@ -354,11 +225,10 @@ fn one_stop_delivered_twice_at_once_counts_once() {
     // As a supervisor signals a process and its group: the same signal, milliseconds apart.
     run.signal("INT");
     std::thread::sleep(Duration::from_millis(5));
-    run.signal("INT");
-    let (code, stderr) = run.end();
-    assert_eq!(code, 130, "{stderr}");
+    let stderr = run.stop("INT").stderr;
     assert!(!stderr.contains("second time"), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
 }
 
@@ -371,13 +241,14 @@ fn timeout_s_int_stops_a_hunt_that_still_writes_its_set() {
     let mut args = vec!["-s", "INT", "2", binary];
     args.extend(black(&["--polish", "1000000000"]));
     let started = Instant::now();
-    let run = Running::start(&dir, "timeout", &args, &[]);
-    let (code, stderr) = run.end();
+    let run = Running::spawn(Command::new("timeout").args(&args).current_dir(&dir));
+    let Ended { code, stderr, .. } = run.end();
     assert!(started.elapsed() >= Duration::from_secs(2));
     // 124: timeout's own code for a command it stopped.
     assert_eq!(code, 124, "{stderr}");
     assert!(!stderr.contains("second time"), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(
         note.starts_with("the polish stopped after ") || note.starts_with("the scan stopped"),
         "{note}"
@@ -419,10 +290,9 @@ fn a_stopped_merge_writes_its_best_set() {
     ];
     let mut run = Running::magic_gen(&dir, &args, &[]);
     run.wait_for(progress_of("polish"));
-    run.signal("TERM");
-    let (code, stderr) = run.end();
-    assert_eq!(code, 130, "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let stderr = run.stop("TERM").stderr;
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the polish stopped after "), "{note}");
     assert!(note.contains("rerun `magic-gen merge "), "{note}");
 }
@@ -430,10 +300,10 @@ fn a_stopped_merge_writes_its_best_set() {
 #[test]
 fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
     let dir = scratch("progress-lines");
-    let published = common::workspace().join("magic-gen/tests/data/published-black-87988.txt");
+    let published = Published::Black.arg();
     let args = [
         "pack",
-        published.to_str().unwrap(),
+        &published,
         "--pack-iterations",
         "1000000000",
         "--threads",
@@ -459,11 +329,10 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
         left.starts_with('~') && left.chars().nth(1).unwrap().is_ascii_digit(),
         "{line}"
     );
-    run.signal("INT");
-    let (code, stdout, stderr) = run.end_with_stdout();
-    assert_eq!(code, 130, "{stderr}");
+    let Ended { stdout, stderr, .. } = run.stop("INT");
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
-    let note = verified_note(&dir).unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
+    let note =
+        verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("packing stopped after "), "{note}");
     // The report counts the moves made, as the header does, not the billion asked.
     let made = note["packing stopped after ".len()..]
@@ -481,7 +350,7 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
 #[test]
 fn a_stopped_search_with_a_state_file_says_the_command_that_resumes_it() {
     let args = black(&["--candidates", "1099511627776", "--state", "s.state"]);
-    let (_, stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
+    let (stderr, note) = stop_when("stop-scan-state", &args, &[], progress_of("scan"), "INT");
     let note = note.unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
     assert!(note.starts_with("the scan stopped at "), "{note}");
     // The header's command, said where the run ends.

@@ -1,14 +1,35 @@
 //! Helpers shared by the runtime crate's integration tests: the backends compiled into
-//! this build (from the crate's registry, so no test repeats a backend's cfg), and a
-//! seeded generator.
+//! this build (from the crate's registry, so no test repeats a backend's cfg), cargo run on
+//! a crate of a test's own, and a seeded generator.
 
 #![allow(dead_code)]
+
+use std::path::Path;
+use std::process::Command;
 
 use magic_bitboards::registry::{Lookup, BACKENDS};
 
 /// The committed sets the runtime builds its tables from, `magics/<name>.rs`, named by
 /// their backend (tests/own_set.rs checks this against the files in `magics/`).
 pub const COMMITTED_SETS: [&str; 3] = ["fancy", "plain", "black"];
+
+/// Returns the command `cargo ARGS --offline` in the crate at `dir`, building into `target`,
+/// without this process's RUSTFLAGS or `MAGIC_BITBOARDS_*_SET` variables: a test's crate
+/// builds from what the test gives it (its own sets, flags and variables), nothing else.
+pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Command {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut command = Command::new(cargo);
+    command
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS");
+    for backend in ["FANCY", "PLAIN", "BLACK"] {
+        command.env_remove(format!("MAGIC_BITBOARDS_{backend}_SET"));
+    }
+    command
+}
 
 /// (name, rook, bishop, queen) of every backend compiled into this build, the crate-level
 /// lookups first (named `crate-level (NAME)` after the backend behind them), then their
