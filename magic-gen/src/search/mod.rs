@@ -23,6 +23,7 @@
 
 mod candidates;
 mod climb;
+mod evolve;
 pub(crate) mod finish;
 pub(crate) mod holes;
 mod merge;
