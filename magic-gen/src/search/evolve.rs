@@ -1,8 +1,10 @@
-//! A search aimed at constructive collisions: a population of valid fixed-shift magics,
-//! each climbing by its own moves toward fewer used slots, with children made by crossover
-//! of two members replacing the worst. The scan's climb ([`super::climb::density_climb`])
-//! flips bits of one magic; here the moves also add or subtract a power of two (a carry
-//! that turns a run of bits over, the shape of dense magics) and redraw a byte.
+//! A search aimed at constructive collisions: a population of valid fixed-shift magics
+//! seeded with a pool, each member climbing toward fewer used slots for its span by a
+//! weight of its own, and the Pareto front of (used, span) of every magic met. The polish
+//! ([`super::climb::density_climb`]) flips bits of one magic by one weight; here the moves
+//! also add or subtract a power of two (a carry that turns a run of bits over, the shape of
+//! dense magics) and redraw a byte. Children by crossover of two members are an option of
+//! the experiments only: they lost (docs/results/magic-search.md).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -57,8 +59,8 @@ pub(crate) struct EvolveSettings {
     /// Magics measured in all (moves and children): the budget, independent of time.
     pub(crate) evaluations: u64,
     /// What one used slot costs in quarters of a slot of span, member by member in turn
-    /// ([`EvolveSettings::cost`]): members with several weights climb toward different
-    /// trade-offs between used slots and end gaps.
+    /// ([`EvolveSettings::cost`]; not empty): members with several weights climb toward
+    /// different trade-offs between used slots and end gaps.
     pub(crate) used_weights: &'static [u32],
     /// Moves that add or subtract a power of two, or redraw a byte, besides bit flips.
     pub(crate) carry_moves: bool,
@@ -70,7 +72,7 @@ impl EvolveSettings {
     /// Returns the cost to member `member` of a magic with `used` slots in a span of
     /// `span`, lower is better.
     pub(crate) fn cost(&self, member: usize, (used, span): (u32, u32)) -> u64 {
-        let weight = self.used_weights[member % self.used_weights.len().max(1)];
+        let weight = self.used_weights[member % self.used_weights.len()];
         u64::from(weight) * u64::from(used) + 4 * u64::from(span)
     }
 }
@@ -78,7 +80,9 @@ impl EvolveSettings {
 /// One member of the population: a valid magic and its (used, span).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Member {
+    /// The magic.
     pub(crate) magic: u64,
+    /// Its used slots and span ([`EpochTable::measure`]).
     pub(crate) measure: (u32, u32),
 }
 
