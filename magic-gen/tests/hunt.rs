@@ -2,7 +2,8 @@
 //! a hunt resumed from its state file with a larger candidate budget equals one run with
 //! that budget, a finished hunt's pools pack again with a seed of their own, and bad state
 //! files and mismatched shards are clean errors. White shards merged with the pools'
-//! polish and clump equal one run with them.
+//! polish and clump equal one run with them, and so does an evolved black hunt merged from
+//! its state.
 
 mod common;
 
@@ -551,4 +552,33 @@ fn the_library_hunts_as_the_command_line_does() {
         let (cli, _) = magic_gen::read_set_file(&out).unwrap();
         assert_eq!(cli, library.set, "{args:?}");
     }
+}
+
+#[test]
+fn an_evolved_black_hunt_merges_from_its_state_as_one_run() {
+    let dir = scratch("hunt-evolve");
+    let run = |args: &[&str]| magic_gen(&dir, args);
+    let evolve = ["--evolve", "3000"];
+    run(&[
+        &SMALL[..],
+        &NO_PACK[..],
+        &evolve[..],
+        &["--state", "s.state", "--out", "whole.rs"],
+    ]
+    .concat())
+    .assert_success();
+    // The state keeps the evolution, so a merge without options evolves as the run did.
+    let state = fs::read_to_string(dir.join("s.state")).unwrap();
+    assert!(state.contains(" pack-seeds 1 evolve 3000\n"), "{state}");
+    run(&["merge", "s.state", "--out", "merged.rs"]).assert_success();
+    assert_eq!(
+        set_body(&dir.join("merged.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
+    // The evolved magics join the pools: without them the table differs.
+    run(&["merge", "s.state", "--evolve", "0", "--out", "plain.rs"]).assert_success();
+    assert_ne!(
+        set_body(&dir.join("plain.rs")),
+        set_body(&dir.join("whole.rs"))
+    );
 }

@@ -92,6 +92,11 @@ pub struct PolishArgs {
     /// the holes under 16 slots between them) than the find (0: none).
     #[arg(long, value_name = "MOVES", help_heading = POOLS)]
     pub clump: Option<u32>,
+    /// Black and white: after the polish, evolve every square's pool for EVALUATIONS
+    /// measured magics toward fewer used slots and shorter spans (climbs by several
+    /// weights, with carry moves), and add the best trade-offs met to the pool (0: none).
+    #[arg(long, value_name = "EVALUATIONS", help_heading = POOLS)]
+    pub evolve: Option<u64>,
 }
 
 impl PolishArgs {
@@ -111,15 +116,17 @@ impl PolishArgs {
         Ok(PolishSettings {
             polish: self.polish.unwrap_or(polish.polish),
             clump: self.clump.unwrap_or(polish.clump),
+            evolve: self.evolve.unwrap_or(polish.evolve),
         })
     }
 
     /// Returns the first of these options given, as its flag, if any.
     pub fn first_given(&self) -> Option<&'static str> {
-        match (self.polish, self.clump) {
-            (Some(_), _) => Some("--polish"),
-            (None, Some(_)) => Some("--clump"),
-            (None, None) => None,
+        match (self.polish, self.clump, self.evolve) {
+            (Some(_), _, _) => Some("--polish"),
+            (None, Some(_), _) => Some("--clump"),
+            (None, None, Some(_)) => Some("--evolve"),
+            (None, None, None) => None,
         }
     }
 }

@@ -60,6 +60,9 @@ pub fn with_defaults(cli: Command) -> Command {
         .mut_arg("clump", |a| {
             note(a, &format!("{}, or the preset's; {resumed}", polish.clump))
         })
+        .mut_arg("evolve", |a| {
+            note(a, &format!("{}, or the preset's; {resumed}", polish.evolve))
+        })
         .mut_arg("pack_iterations", |a| {
             note(
                 a,
@@ -87,6 +90,9 @@ pub fn with_defaults(cli: Command) -> Command {
             )
         })
         .mut_arg("clump", |a| note(a, &format!("{merged} {}", polish.clump)))
+        .mut_arg("evolve", |a| {
+            note(a, &format!("{merged} {}", polish.evolve))
+        })
         .mut_arg("pack_iterations", |a| {
             note(
                 a,

@@ -321,6 +321,7 @@ impl SearchArgs {
         w.opt("patience", packed.then_some(o.scan.patience));
         w.opt("polish", packed.then_some(polish.polish));
         w.opt("clump", Some(polish.clump).filter(|&c| c > 0));
+        w.opt("evolve", Some(polish.evolve).filter(|&e| e > 0));
         w.opt("pack-iterations", packed.then_some(pack.iterations));
         w.flag("negative-offsets", pack.negative_offsets);
         w.opt("pack-spread", Some(pack.spread).filter(|&s| s != 0.0));
@@ -341,6 +342,7 @@ impl SearchArgs {
         w.opt("candidates", self.candidates);
         w.opt("polish", self.polish.polish);
         w.opt("clump", self.polish.clump);
+        w.opt("evolve", self.polish.evolve);
         w.opt("pack-iterations", self.pack.pack_iterations);
         w.flag("negative-offsets", self.pack.negative_offsets);
         w.opt("pack-spread", self.pack.pack_spread);

@@ -67,6 +67,7 @@ impl Preset {
         o.limits.polish = PolishSettings {
             polish: 100_000,
             clump: 0,
+            evolve: 0,
         };
         o.limits.pack.iterations = 5_000_000;
         match self {

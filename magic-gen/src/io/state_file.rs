@@ -57,7 +57,7 @@ impl SearchState {
             let (polish, pack) = (&self.polish, &self.pack);
             out.push_str(&format!(
                 "finish polish {} clump {} pack-seed {} pack-iterations {} negative-offsets {} \
-                 pack-spread {} short-spans {} pack-seeds {}\n",
+                 pack-spread {} short-spans {} pack-seeds {}{}\n",
                 polish.polish,
                 polish.clump,
                 pack.seed,
@@ -65,7 +65,11 @@ impl SearchState {
                 u8::from(pack.negative_offsets),
                 pack.spread,
                 u8::from(pack.short_spans),
-                pack.seeds
+                pack.seeds,
+                match polish.evolve {
+                    0 => String::new(),
+                    n => format!(" evolve {n}"),
+                }
             ));
         }
         for j in &self.jobs {
@@ -215,6 +219,12 @@ impl SearchState {
                 Ok((piece, sq))
             };
             let num = |s: &str| number(s).map_err(|m| err(line, m.to_string()));
+            // The finish line ends with `evolve N` when the hunt evolves its pools: written
+            // only then, so the states of other hunts read and write as before.
+            let (f, evolve) = match f[..] {
+                [.., "evolve", n] if f[0] == "finish" => (&f[..f.len() - 2], num(n)?),
+                _ => (&f[..], 0),
+            };
             match f[..] {
                 ["finish", "polish", polish, "clump", clump, "pack-seed", seed, "pack-iterations", iterations, "negative-offsets", negative, "pack-spread", spread, "short-spans", short, "pack-seeds", seeds]
                     if state.jobs.is_empty() && state.scan.variant.is_packed() =>
@@ -239,6 +249,7 @@ impl SearchState {
                     state.polish = PolishSettings {
                         polish: u32_of(polish)?,
                         clump: u32_of(clump)?,
+                        evolve,
                     };
                     state.pack = PackSettings {
                         seed: num(seed)?,

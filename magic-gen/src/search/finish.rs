@@ -15,6 +15,7 @@ use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb};
+use super::evolve::evolve_pool;
 use super::options::{Error, Limits, PolishSettings};
 use super::slots::used_slots;
 use super::state::{Job, SearchState};
@@ -145,7 +146,8 @@ fn polish_pools(
                 job.found.len().min(state.scan.pool)
             };
             let clumped = if clump == 0 { 0 } else { job.found.len() };
-            (polished + clumped) as u64
+            let evolved = usize::from(polish.evolve > 0);
+            (polished + clumped + evolved) as u64
         })
         .sum();
     if let Some(progress) = progress {
@@ -162,11 +164,11 @@ fn polish_pools(
         }
     };
     let climb_job = |job: &Job| -> Vec<u64> {
-        if polish.polish == 0 && clump == 0 {
+        if polish.polish == 0 && clump == 0 && polish.evolve == 0 {
             return job.found.iter().map(|f| f.magic).collect();
         }
         let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
-        let mut keep = |m: u64| {
+        let keep = |out: &mut Vec<u64>, m: u64| {
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -186,7 +188,7 @@ fn polish_pools(
                 // Without a polish every find goes in as scanned, and a sparse find always
                 // does: it keeps its long span and its holes. Climbed to a lower pack
                 // cost it uses fewer slots but leaves holes no square fills.
-                keep(f.magic);
+                keep(&mut out, f.magic);
                 continue;
             }
             // Apart from the scan's streams and from the scan-time climbs (bit 63).
@@ -200,7 +202,7 @@ fn polish_pools(
                 (polish.polish, stop),
             );
             count();
-            keep(m);
+            keep(&mut out, m);
         }
         if clump > 0 {
             for f in job.found.iter().take_while(|_| !stopped()) {
@@ -217,8 +219,24 @@ fn polish_pools(
                 );
                 count();
                 if let Some(m) = climbed.filter(|&m| m != f.magic) {
-                    keep(m);
+                    keep(&mut out, m);
                 }
+            }
+        }
+        if polish.evolve > 0 && !stopped() {
+            // Apart from the scan's blocks and the climbs' streams (bits 61 to 63).
+            let mut rng = stream.block_rng(1 << 60);
+            let evolved = evolve_pool(
+                &entries,
+                job.bits,
+                &out,
+                &mut rng,
+                &mut table,
+                (polish.evolve, stop),
+            );
+            count();
+            for m in evolved {
+                keep(&mut out, m);
             }
         }
         out

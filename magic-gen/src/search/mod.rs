@@ -16,13 +16,15 @@
 //! takes them, `options.rs` the one options type with the scan's settings and a run's
 //! limits, `state.rs` the scan's state, built from the options, and how pools rank their
 //! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
-//! `crate::annealing`, which the packer shares), `workers.rs` the workers,
+//! `crate::annealing`, which the packer shares), `evolve.rs` the pools' evolution toward
+//! fewer used slots for their span (`--evolve`), `workers.rs` the workers,
 //! `finish.rs` pools to a packed, verified set, `holes.rs` magics chosen for a packed
 //! layout's holes, `merge.rs` shards to one state. The
 //! state's and the packer's files are read and written in `crate::io`, above this module.
 
 mod candidates;
 mod climb;
+mod evolve;
 pub(crate) mod finish;
 pub(crate) mod holes;
 mod merge;

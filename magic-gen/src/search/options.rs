@@ -25,7 +25,7 @@ use super::candidates::Shard;
 /// let limits = Limits {
 ///     threads: 2,
 ///     seconds: Some(60.0),
-///     polish: PolishSettings { polish: 1000, clump: 0 },
+///     polish: PolishSettings { polish: 1000, clump: 0, evolve: 0 },
 ///     pack: PackSettings { iterations: 10_000, ..PackSettings::default() },
 /// };
 /// assert_eq!(limits.pack.seed, 1);
@@ -56,7 +56,7 @@ pub struct Limits {
 /// let mut options = Options::for_variant(Variant::Black);
 /// options.scan.budget = Budget::Candidates(4096);
 /// options.scan.pool = 2;
-/// options.limits.polish = PolishSettings { polish: 100, clump: 0 };
+/// options.limits.polish = PolishSettings { polish: 100, clump: 0, evolve: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let mut state = SearchState::new(&options)?;
 /// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
@@ -371,8 +371,8 @@ pub struct Scan {
 /// use magic_gen::search::PolishSettings;
 ///
 /// // The committed white record's pool shaping.
-/// let white = PolishSettings { polish: 100_000, clump: 30_000 };
-/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0 });
+/// let white = PolishSettings { polish: 100_000, clump: 30_000, evolve: 0 };
+/// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0, evolve: 0 });
 /// # let _ = white;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -383,6 +383,10 @@ pub struct PolishSettings {
     /// White: anneal every find this many moves toward used slots gathered in few blocks,
     /// and add the result to the pool where it blocks fewer slots (0: none).
     pub clump: u32,
+    /// Black and white: evolve every job's pool this many evaluations toward fewer used
+    /// slots and shorter spans (the new search of `search/evolve.rs`), and add what it
+    /// finds to the pool (0: none).
+    pub evolve: u64,
 }
 
 impl Scan {
