@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{Cut, Hooks, Repack, RepackStage, Repacked};
+use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
@@ -234,8 +234,8 @@ fn provenance(
     let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
     let note = if let Some(cut) = repacked.cut {
         let done = match cut {
-            Cut::RooksFirst => 0,
-            Cut::Holes { done } => done,
+            RepackCut::RooksFirst => 0,
+            RepackCut::Holes { done } => done,
         };
         format!(
             "stopped while giving squares magics for the holes ({done} of 128 done), before \

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use magic_gen::hunt::{self, Hooks};
+use magic_gen::hunt::{self, Hooks, HuntCut};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
 use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, Stage};
@@ -95,47 +95,38 @@ fn finishing_command(state: &Path, args: &SearchArgs) -> String {
     )
 }
 
-/// Returns what an interrupted run left undone and the command that finishes it, for the
-/// set's header: the first stage it cut short (the scan, the polish or the packing); `None`
-/// if nothing was left (the stop came after the last step).
+/// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
+/// for the set's header.
 fn unfinished_note(
-    state: &SearchState,
-    (polish, pack): ((u64, u64), &[PackCheckpoint]),
+    cut: HuntCut,
     state_path: Option<&Path>,
     args: &SearchArgs,
     history: &str,
-) -> Option<String> {
-    let open = state.jobs_left();
-    let done = if open > 0 {
-        let budget = match state.budget_used() {
-            Some((spent, total)) => format!(
-                " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                100.0 * spent as f64 / total.max(1) as f64
-            ),
-            None => String::new(),
-        };
-        format!(
-            "the scan stopped{budget}: {open} of {} squares unfinished fell back",
-            state.job_count()
-        )
-    } else if polish.0 < polish.1 {
-        format!(
-            "the polish stopped after {} of {} climbs, the other finds left as scanned, \
-             before the packing",
-            polish.0, polish.1
-        )
-    } else {
-        let (made, total) = PackCheckpoint::moves_of(pack);
-        if made >= total {
-            return None;
+) -> String {
+    let done = match cut {
+        HuntCut::Scan { open, jobs, budget } => {
+            let budget = match budget {
+                Some((spent, total)) => format!(
+                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                    100.0 * spent as f64 / total.max(1) as f64
+                ),
+                None => String::new(),
+            };
+            format!("the scan stopped{budget}: {open} of {jobs} squares unfinished fell back")
         }
-        format!("the packing stopped after {made} of {total} moves")
+        HuntCut::Polish { climbed, climbs } => format!(
+            "the polish stopped after {climbed} of {climbs} climbs, the other finds left as \
+             scanned, before the packing"
+        ),
+        HuntCut::Packing { made, total } => {
+            format!("the packing stopped after {made} of {total} moves")
+        }
     };
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", finishing_command(path, args)),
         None => format!("no saved state to resume: rerun `{history}`"),
     };
-    Some(format!("{done}; {finish}"))
+    format!("{done}; {finish}")
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
@@ -181,51 +172,46 @@ fn report(
     }
 }
 
-/// Says what a stopped run of `args` wrote, and returns its exit code (130).
+/// Says what a stopped run of `args` wrote, the stage its stop cut (`None`: after the
+/// last step), and returns its exit code (130).
 fn stopped(
-    state: &SearchState,
     outcome: &SearchOutcome,
-    finished: bool,
+    cut: Option<HuntCut>,
     (state_path, args): (Option<&Path>, &SearchArgs),
 ) -> ExitCode {
-    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
-    let (climbed, climbs) = outcome.polish;
-    let open = state.jobs_left() > 0;
     // A scan or polish cut short is finished by the command the set's header records.
     let resume = match state_path {
         Some(path) => format!("; `{}` goes on from there", finishing_command(path, args)),
         None => String::new(),
     };
-    match outcome.pack_to_save().first() {
-        _ if finished => {
-            tell!("stopped after the last step: the set above is complete and verified")
-        }
-        _ if open => tell!(
+    match cut {
+        None => tell!("stopped after the last step: the set above is complete and verified"),
+        Some(HuntCut::Scan { .. }) => tell!(
             "interrupted: the set above is complete and verified; unfinished squares fell \
              back{resume}"
         ),
-        _ if climbed < climbs => tell!(
+        Some(HuntCut::Polish { climbed, climbs }) => tell!(
             "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
              verified, the finds not climbed packed as scanned, greedily{resume}"
         ),
-        Some(c) => {
-            let how = match state_path {
-                Some(path) => format!(
+        Some(HuntCut::Packing { made: 0, .. }) => tell!(
+            "interrupted before the packing's first move: the set above is the greedy \
+             layout, verified"
+        ),
+        Some(HuntCut::Packing { made, total }) => {
+            let how = match (state_path, outcome.pack.first()) {
+                (Some(path), Some(c)) => format!(
                     "; --resume {} --pack-iterations {} goes on from there",
                     show(path),
                     c.settings.iterations
                 ),
-                None => " (give --state FILE to keep a checkpoint)".into(),
+                _ => " (give --state FILE to keep a checkpoint)".into(),
             };
             tell!(
                 "interrupted after {made} of {total} packing moves: the set above is the \
                  best layout met, verified{how}"
             )
         }
-        None => tell!(
-            "interrupted before the packing's first move: the set above is the greedy \
-             layout, verified"
-        ),
     }
     ExitCode::from(130)
 }
@@ -277,19 +263,18 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         candidates,
     );
     // Stopped before the set was made: it says in its header what was cut short.
-    let cut = (outcome.polish, &outcome.pack[..]);
+    let cut = shown
+        .stopped()
+        .then(|| HuntCut::of(&state, &outcome))
+        .flatten();
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
         command: Some(history.clone()),
-        unfinished: shown
-            .stopped()
-            .then(|| unfinished_note(&state, cut, saved_to, args, &history))
-            .flatten(),
+        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, args, &history)),
         // A search from nothing holds no other author's magics.
         credits: Vec::new(),
     };
-    let finished = provenance.unfinished.is_none();
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance).map_err(|e| match saved_to {
         // The hunt's work is in its state: say so, and how to get the set from it.
@@ -307,10 +292,5 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     if !shown.stopped() {
         return Ok(ExitCode::SUCCESS);
     }
-    Ok(stopped(
-        &state,
-        &outcome,
-        finished,
-        (state_path.as_deref(), args),
-    ))
+    Ok(stopped(&outcome, cut, (state_path.as_deref(), args)))
 }

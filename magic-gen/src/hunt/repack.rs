@@ -42,7 +42,7 @@ pub enum RepackStage {
 /// ends at once, greedy) had other magics than a rerun's, so its checkpoint is neither
 /// saved nor offered, and the set is finished by a rerun.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cut {
+pub enum RepackCut {
     /// In the rooks-first pass: the holes stage, if any, gave no square a magic.
     RooksFirst,
     /// In the holes stage, after `done` of the 128 squares.
@@ -110,7 +110,7 @@ pub struct Repacked {
     /// Table length of the packing's layout, which may be longer than the input's.
     pub packed_len: usize,
     /// Where a stop before the packing cut the repack short, if one did.
-    pub cut: Option<Cut>,
+    pub cut: Option<RepackCut>,
 }
 
 impl Repacked {
@@ -172,8 +172,8 @@ impl Repack<'_> {
             }
             if cut.is_none() && progress.stop.load(Ordering::SeqCst) {
                 cut = Some(match progress.stage() {
-                    Some((Stage::Holes, done, _)) => Cut::Holes { done },
-                    _ => Cut::RooksFirst,
+                    Some((Stage::Holes, done, _)) => RepackCut::Holes { done },
+                    _ => RepackCut::RooksFirst,
                 });
             }
         }
@@ -256,7 +256,10 @@ mod tests {
     #[test]
     fn a_stop_before_the_packing_is_its_cut_and_saves_nothing() {
         let (set, _) = published_black();
-        for (rooks_first, cut) in [(true, Cut::RooksFirst), (false, Cut::Holes { done: 0 })] {
+        for (rooks_first, cut) in [
+            (true, RepackCut::RooksFirst),
+            (false, RepackCut::Holes { done: 0 }),
+        ] {
             let stages = RepackStage::stages_for(rooks_first, 1);
             let (repacked, saved) = run_saving(&repack(stages, 1000), true);
             assert_eq!(repacked.cut, Some(cut));
