@@ -14,7 +14,7 @@ use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    check_writable, claim_stdout_for, failed_save, given, recorded_command, shell_quote, show,
+    claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
@@ -129,18 +129,15 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
                 .into(),
         );
     }
-    let state_path = args.state.clone().or_else(|| args.resume.clone());
-    if given(matches, "checkpoint") && state_path.is_none() {
+    if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
         return Err(
             "--checkpoint says how often the checkpoint file is saved: give --state \
                     FILE (or --resume FILE), or leave it out"
                 .into(),
         );
     }
-    for path in args.out.iter().chain(state_path.iter()) {
-        check_writable(path)?;
-    }
-    Ok(state_path)
+    let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
+    state_file(args.state.as_deref(), resume, out)
 }
 
 /// Prints what the packing did: the lengths before and after (and why the input's layout
