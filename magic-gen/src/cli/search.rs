@@ -15,7 +15,7 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, 
 use magic_gen::Provenance;
 
 use super::output::{
-    check_writable, claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show,
+    claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::pack::mismatch_at;
@@ -32,32 +32,33 @@ pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), Str
     SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the search state `args` describe (read from --resume, with its pack checkpoint
-/// if it has one, or a fresh one), the limits of this run, and the history of commands
-/// that shape the set this run writes. A resumed state finishes as recorded in it unless
-/// the command line says otherwise, and records what this run finishes with.
-fn initial_state(
-    args: &SearchArgs,
-    resumed: Option<Resumed>,
-) -> Result<(SearchState, Vec<PackCheckpoint>, Limits, String), String> {
-    if let (Some(path), Some((mut state, pack))) = (&args.resume, resumed) {
+/// Where a run of `search` starts: the state, the packer's checkpoint saved with it (empty:
+/// none), the run's limits, and the commands that shape the set it writes.
+struct Start {
+    state: SearchState,
+    saved_pack: Vec<PackCheckpoint>,
+    limits: Limits,
+    history: String,
+}
+
+/// Returns where the run `args` describe starts: the state read from --resume (with its
+/// pack checkpoint if it has one), which finishes as recorded in it unless the command line
+/// says otherwise and records the resume ([`SearchState::resumed_by`]), or a fresh one.
+fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, String> {
+    if let (Some(path), Some((mut state, saved_pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
                 .raise_budget(n)
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
-        let history = format!("{}; then {}", state.command, args.recorded_resume(path));
-        // A run that scans records itself in the state, and how it finishes, since it
-        // shapes what the state keeps from here on. One that only finishes a finished
-        // state (repacking it, say) leaves the state as it was, so that a committed state
-        // and the set written from it regenerate byte for byte however often the command
-        // runs; its finishing command repeats what it was given.
-        if state.jobs_left() > 0 {
-            state.command = history.clone();
-            (state.polish, state.pack) = (limits.polish, limits.pack);
-        }
-        return Ok((state, pack, limits, history));
+        let history = state.resumed_by(&args.recorded_resume(path), &limits);
+        return Ok(Start {
+            state,
+            saved_pack,
+            limits,
+            history,
+        });
     }
     let options = args.fresh_options()?;
     let state = SearchState::new(&options).map_err(|e| match e {
@@ -65,7 +66,12 @@ fn initial_state(
         Error::EmptyBudget(EmptyBudget::Seconds) => format!("--seconds 0: {e}"),
         e => e.to_string(),
     })?;
-    Ok((state, Vec::new(), options.limits, options.command))
+    Ok(Start {
+        state,
+        saved_pack: Vec::new(),
+        limits: options.limits,
+        history: options.command,
+    })
 }
 
 /// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
@@ -134,10 +140,10 @@ fn report(
     state: &SearchState,
     outcome: &SearchOutcome,
     state_path: Option<&Path>,
-    seconds: f64,
-    threads: usize,
-    candidates: u64,
+    (shown, threads): (&Shown, usize),
 ) {
+    let candidates = shown.progress.candidates.load(Ordering::Relaxed);
+    let seconds = shown.start.elapsed().as_secs_f64();
     let scan = &state.scan;
     let shard = match scan.shard {
         Shard::WHOLE => String::new(),
@@ -172,13 +178,16 @@ fn report(
     }
 }
 
-/// Says what a stopped run of `args` wrote, the stage its stop cut (`None`: after the
-/// last step), and returns its exit code (130).
-fn stopped(
+/// Returns the exit code of a run of `args`: success unless `stopped`; a stopped run says
+/// what it wrote, and the stage its stop `cut` (`None`: after the last step) (130).
+fn exit(
     outcome: &SearchOutcome,
-    cut: Option<HuntCut>,
+    (cut, stopped): (Option<HuntCut>, bool),
     (state_path, args): (Option<&Path>, &SearchArgs),
 ) -> ExitCode {
+    if !stopped {
+        return ExitCode::SUCCESS;
+    }
     // A scan or polish cut short is finished by the command the set's header records.
     let resume = match state_path {
         Some(path) => format!("; `{}` goes on from there", finishing_command(path, args)),
@@ -223,11 +232,14 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
     let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
-    let (mut state, saved_pack, limits, history) = initial_state(args, resumed)?;
-    let state_path = args.state.clone().or_else(|| args.resume.clone());
-    for path in args.out.iter().chain(state_path.iter()) {
-        check_writable(path)?;
-    }
+    let Start {
+        mut state,
+        saved_pack,
+        limits,
+        history,
+    } = initial_state(args, resumed)?;
+    let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
+    let state_path = state_file(args.state.as_deref(), resume, out)?;
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
     let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
@@ -247,21 +259,12 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
             (e, _) => e.to_string(),
         })?;
-    let candidates = shown.progress.candidates.load(Ordering::Relaxed);
-    let seconds = shown.start.elapsed().as_secs_f64();
     // A state whose save failed is not where this run ended: neither the report nor the
     // set's header offers to resume it (the header says rerun).
     let saved_to = state_path
         .as_deref()
         .filter(|_| outcome.save_failed.is_none());
-    report(
-        &state,
-        &outcome,
-        saved_to,
-        seconds,
-        limits.threads,
-        candidates,
-    );
+    report(&state, &outcome, saved_to, (&shown, limits.threads));
     // Stopped before the set was made: it says in its header what was cut short.
     let cut = shown
         .stopped()
@@ -276,7 +279,24 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         credits: Vec::new(),
     };
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &outcome, &provenance).map_err(|e| match saved_to {
+    write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
+    if let Some(e) = &outcome.save_failed {
+        return Err(failed_save(e, args.out.as_deref()));
+    }
+    // A stop while writing changes nothing written, but the run was stopped all the same.
+    let stopped = (cut, shown.stopped());
+    Ok(exit(&outcome, stopped, (state_path.as_deref(), args)))
+}
+
+/// Writes the set of `outcome` with its header `provenance` to `out`; an error says where
+/// the run's state is saved (`saved_to`), which finishes it again into another file.
+fn write(
+    out: Option<&Path>,
+    outcome: &SearchOutcome,
+    provenance: &Provenance,
+    saved_to: Option<&Path>,
+) -> Result<(), String> {
+    write_set(out, outcome, provenance).map_err(|e| match saved_to {
         // The hunt's work is in its state: say so, and how to get the set from it.
         Some(path) => format!(
             "{e}; the run's state is saved in {0}: `magic-gen search --resume {0} --out FILE` \
@@ -284,13 +304,5 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             shell_quote(&show(path))
         ),
         None => e,
-    })?;
-    if let Some(e) = &outcome.save_failed {
-        return Err(failed_save(e, args.out.as_deref()));
-    }
-    // A stop while writing changes nothing written, but the run was stopped all the same.
-    if !shown.stopped() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    Ok(stopped(&outcome, cut, (state_path.as_deref(), args)))
+    })
 }
