@@ -8,14 +8,16 @@
 use std::sync::atomic::Ordering;
 
 use super::pipeline::{pack_hooks, Hooks, Saves};
-use crate::pack::PackCheckpoint;
+use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::finish as finishing;
 use crate::search::holes::{into_holes, rooks_first};
 use crate::search::{Error, Limits, Progress, SearchOutcome, Stage};
 use crate::set::MagicSet;
 use crate::verify::Report;
 
-/// A stage of a repack, in the order [`Repack::stages_for`] lists them.
+/// A stage of a repack before its packing, in the order [`RepackStage::stages_for`] lists
+/// them. The packing (greedy, then annealed as the limits' packing settings say, each
+/// square choosing between its magic and those of [`Repack::also`]) ends every repack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RepackStage {
     /// The rooks packed among themselves, the bishops laid into their holes, each square
@@ -33,9 +35,6 @@ pub enum RepackStage {
         /// Blocks of 4,096 candidates each square draws from.
         blocks: u64,
     },
-    /// The packing (greedy, then annealed as the limits' packing settings say), each
-    /// square choosing between its magic and those of [`Repack::also`].
-    Pack,
 }
 
 /// Where a stop cut a repack short before its packing: the packing that followed (which
@@ -52,8 +51,8 @@ pub enum RepackCut {
     },
 }
 
-/// A repack: its stages, the other sets whose magics the packing may take, and the limits
-/// (threads, packing settings) it runs within.
+/// A repack: its stages before the packing, the other sets whose magics the packing may
+/// take, and the limits (threads, packing settings) it runs within.
 ///
 /// ```
 /// use magic_gen::hunt::{Hooks, Repack, RepackStage};
@@ -76,7 +75,7 @@ pub enum RepackCut {
 /// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let limits = Limits { pack, ..Limits::default() };
 /// let stages = RepackStage::stages_for(false, 1);
-/// assert_eq!(stages, [RepackStage::Holes { blocks: 1 }, RepackStage::Pack]);
+/// assert_eq!(stages, [RepackStage::Holes { blocks: 1 }]);
 /// let repack = Repack { stages, also: &others, limits };
 /// let repacked = repack.run(&white, &report, &[], Hooks::default())?;
 /// assert!(magic_gen::verify(&repacked.outcome.set).is_ok());
@@ -87,7 +86,7 @@ pub enum RepackCut {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Repack<'a> {
-    /// The stages, run in order; the last is the packing.
+    /// The stages run, in order, before the packing.
     pub stages: Vec<RepackStage>,
     /// Sets (verified, of the packed set's variant) whose magics each square's pool holds
     /// beside its own.
@@ -121,8 +120,9 @@ impl Repacked {
 }
 
 impl RepackStage {
-    /// Returns the stages a repack runs: the rooks-first pass if `rooks_first`, the holes
-    /// if `holes_blocks` is not 0 (both drawing from that many blocks), then the packing.
+    /// Returns the stages a repack runs before its packing: the rooks-first pass if
+    /// `rooks_first`, then the holes if `holes_blocks` is not 0 (both drawing from that
+    /// many blocks).
     pub fn stages_for(rooks_first: bool, holes_blocks: u64) -> Vec<RepackStage> {
         let mut stages = Vec::new();
         if rooks_first {
@@ -135,14 +135,34 @@ impl RepackStage {
                 blocks: holes_blocks,
             });
         }
-        stages.push(RepackStage::Pack);
         stages
+    }
+
+    /// Returns `set` with this stage run on it, drawing from candidate streams seeded as
+    /// `pack` says, counting in and stopped by `progress`.
+    fn run(self, set: &MagicSet, pack: &PackSettings, progress: &Progress) -> MagicSet {
+        let (seed, negative) = (pack.seed, pack.negative_offsets);
+        match self {
+            RepackStage::RooksFirst { blocks } => {
+                rooks_first(set, seed, blocks, negative, progress)
+            }
+            RepackStage::Holes { blocks } => into_holes(set, seed, blocks, negative, progress),
+        }
+    }
+
+    /// Returns what a stop during this stage cut, as far as `progress` counted it.
+    fn cut(self, progress: &Progress) -> RepackCut {
+        match (self, progress.stage()) {
+            (RepackStage::Holes { .. }, Some((Stage::Holes, done, _))) => RepackCut::Holes { done },
+            (RepackStage::Holes { .. }, _) => RepackCut::Holes { done: 0 },
+            (RepackStage::RooksFirst { .. }, _) => RepackCut::RooksFirst,
+        }
     }
 }
 
 impl Repack<'_> {
-    /// Runs the stages on `set` (black or white, verified, with `report`), the packing
-    /// going on from `resume` (a checkpoint of the same repack) unless it is empty,
+    /// Runs the stages on `set` (black or white, verified, with `report`), then the
+    /// packing, going on from `resume` (a checkpoint of the same repack) unless it is empty,
     /// reporting, saving and stopping through `hooks` (a repack has no state: its save is
     /// given `None`). Every stage ends at once with what it has when the stop flag is set;
     /// a stop before the packing is its [`Repacked::cut`], after which nothing is saved.
@@ -157,24 +177,13 @@ impl Repack<'_> {
         let fallback = Progress::default();
         let progress = hooks.progress.unwrap_or(&fallback);
         let mut saves = Saves::new(hooks.save, &progress.stop);
-        let (seed, negative) = (self.limits.pack.seed, self.limits.pack.negative_offsets);
         let mut changed = set.clone();
         let mut cut = None;
         for stage in &self.stages {
-            match *stage {
-                RepackStage::RooksFirst { blocks } => {
-                    changed = rooks_first(&changed, seed, blocks, negative, progress);
-                }
-                RepackStage::Holes { blocks } => {
-                    changed = into_holes(&changed, seed, blocks, negative, progress);
-                }
-                RepackStage::Pack => continue,
-            }
+            changed = stage.run(&changed, &self.limits.pack, progress);
+            // The first stage stopped is the cut; those after it end at once.
             if cut.is_none() && progress.stop.load(Ordering::SeqCst) {
-                cut = Some(match progress.stage() {
-                    Some((Stage::Holes, done, _)) => RepackCut::Holes { done },
-                    _ => RepackCut::RooksFirst,
-                });
+                cut = Some(stage.cut(progress));
             }
         }
         // After a cut the packing's input is not a rerun's: nothing of it is saved.
@@ -208,7 +217,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::pack::PackSettings;
 
     /// The published black set, whose greedy layout is longer than its own.
     fn published_black() -> (MagicSet, Report) {
@@ -280,7 +288,7 @@ mod tests {
     #[test]
     fn the_finished_packing_is_saved_last_and_never_comes_out_longer() {
         let (set, report) = published_black();
-        let (repacked, saved) = run_saving(&repack(vec![RepackStage::Pack], 2000), false);
+        let (repacked, saved) = run_saving(&repack(Vec::new(), 2000), false);
         assert_eq!(saved.last(), Some(&(2000, 2000)));
         let len = repacked.outcome.report.table_len;
         assert_eq!(len, repacked.packed_len.min(report.table_len));
