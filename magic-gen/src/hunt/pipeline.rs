@@ -1,9 +1,9 @@
 //! A hunt's run from its state to a verified set, stage by stage (scan, polish, pools,
 //! packing, verification), with the rules that make a stopped, resumed or sharded hunt end
 //! as one uninterrupted run does; the finish of a state scanned elsewhere and the repack of
-//! a set, its last stages alone; and the hooks through which the three report, save and
-//! stop. `magic-gen search`, `merge` and `pack` are these with a progress display and files
-//! around them.
+//! a set, its last stages alone; and the hooks through which the three (and a repack's
+//! stages, in `repack.rs`) report, save and stop. `magic-gen search` and `merge` are these
+//! with a progress display and files around them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
