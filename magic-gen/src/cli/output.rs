@@ -243,6 +243,20 @@ fn crash_after_bytes() -> Option<usize> {
     std::env::var(CRASH_AFTER_BYTES).ok()?.parse().ok()
 }
 
+/// Returns the file a run saves its state or checkpoint to (`state`, else the `resume`
+/// file it goes on from), once it and `out` are found writable.
+pub fn state_file(
+    state: Option<&Path>,
+    resume: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<Option<PathBuf>, String> {
+    let state = state.or(resume).map(Path::to_path_buf);
+    for path in out.iter().copied().chain(state.as_deref()) {
+        check_writable(path)?;
+    }
+    Ok(state)
+}
+
 /// Fails early if `out` cannot be written: a directory, or a file (a symlink's target)
 /// whose directory does not exist; before a long search, not after it.
 pub fn check_writable(out: &Path) -> Result<(), String> {

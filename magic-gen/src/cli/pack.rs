@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{self, Hooks};
+use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
-use magic_gen::search::{Error, Limits, SearchOutcome, Stage};
+use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    check_writable, claim_stdout_for, failed_save, given, recorded_command, shell_quote, show,
+    claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
@@ -129,34 +129,27 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
                 .into(),
         );
     }
-    let state_path = args.state.clone().or_else(|| args.resume.clone());
-    if given(matches, "checkpoint") && state_path.is_none() {
+    if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
         return Err(
             "--checkpoint says how often the checkpoint file is saved: give --state \
                     FILE (or --resume FILE), or leave it out"
                 .into(),
         );
     }
-    for path in args.out.iter().chain(state_path.iter()) {
-        check_writable(path)?;
-    }
-    Ok(state_path)
+    let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
+    state_file(args.state.as_deref(), resume, out)
 }
 
 /// Prints what the packing did: the lengths before and after (and why the input's layout
 /// is kept, if it is), and where a resumed run started.
-fn report(
-    args: &PackCommandArgs,
-    outcome: &SearchOutcome,
-    (before, packed): (usize, usize),
-    (made, total): (u64, u64),
-    resumed_at: Option<u64>,
-) {
+fn report(args: &PackCommandArgs, repacked: &Repacked, resumed_at: Option<u64>) {
+    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
     // The moves made, not those asked: a stopped packing made fewer.
     let moves = match made < total {
         true => format!("{made} of its {total} moves"),
         false => format!("{made} moves"),
     };
+    let (before, packed) = (repacked.input_len, repacked.packed_len);
     let kept = if packed > before {
         format!(
             " (this packing's {moves} gave {packed}: the input's layout is kept; \
@@ -166,7 +159,7 @@ fn report(
     } else {
         String::new()
     };
-    let after = outcome.report.table_len;
+    let after = repacked.outcome.report.table_len;
     say!(
         "packed {} again: {before} entries before, {after} after{kept}",
         show(&args.file)
@@ -174,12 +167,20 @@ fn report(
     if let (Some(path), Some(at)) = (&args.resume, resumed_at) {
         say!("resumed from {} at move {at}", show(path));
     }
-    summarise(outcome);
+    summarise(&repacked.outcome);
 }
 
-/// Says what a run that did not finish its moves (or was stopped) left, and returns its
-/// exit code.
-fn exit(state_path: Option<&Path>, (made, total): (u64, u64), stopped: bool) -> ExitCode {
+/// Says what a run that did not finish its stages or moves (or was stopped) left, and
+/// returns its exit code.
+fn exit(state_path: Option<&Path>, repacked: &Repacked, stopped: bool) -> ExitCode {
+    if repacked.cut.is_some() {
+        tell!(
+            "interrupted while giving squares magics for the holes: the set above is verified; \
+             rerun the command to choose them all and pack"
+        );
+        return ExitCode::from(130);
+    }
+    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
     if total == 0 || made >= total {
         if stopped {
             tell!("stopped after the last step: the set above is complete and verified");
@@ -215,25 +216,30 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings) -> String {
 
 /// Returns the header of the set written: the input's, which says how its magics were
 /// found, with this `step` added (a set without one, a published set, is seeded by this
-/// packing's `seed`), and what a stop left: of the holes stage (`holes_cut`: the squares it
-/// had done), which a rerun finishes, or of the packing `end`, with the command that
-/// finishes it.
+/// packing's `seed`), and what a stop left: of a stage before the packing, which a rerun
+/// finishes, or of the packing, with the command that finishes it from the checkpoint
+/// `saved_to` (none: not saved).
 fn provenance(
     input: Provenance,
     step: &str,
     seed: u64,
-    (end, state_path, holes_cut): (&[PackCheckpoint], Option<&Path>, Option<u64>),
+    repacked: &Repacked,
+    saved_to: Option<&Path>,
 ) -> Provenance {
     let mut provenance = input.then(step);
     provenance.seed = provenance.seed.or(Some(seed));
-    let (made, total) = PackCheckpoint::moves_of(end);
-    let note = if let Some(done) = holes_cut {
+    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
+    let note = if let Some(cut) = repacked.cut {
+        let done = match cut {
+            RepackCut::RooksFirst => 0,
+            RepackCut::Holes { done } => done,
+        };
         format!(
             "stopped while giving squares magics for the holes ({done} of 128 done), before \
              the packing: rerun `{step}`"
         )
     } else if made < total {
-        let finish = match state_path {
+        let finish = match saved_to {
             Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
             None => format!("no saved checkpoint to resume: rerun `{step}`"),
         };
@@ -248,20 +254,60 @@ fn provenance(
     provenance
 }
 
-/// `magic-gen pack FILE`: parse, pack with a progress display and checkpoints, then report
-/// and write the set (never longer than the input).
+/// The sets of --also, verified, with their files as named and their headers, whose
+/// credits go with the magics the packing takes.
+struct Also {
+    files: Vec<String>,
+    sets: Vec<MagicSet>,
+    headers: Vec<Provenance>,
+}
+
+impl Also {
+    /// Reads and verifies the sets of `files`; errors name the file.
+    fn read(files: &[PathBuf]) -> Result<Also, String> {
+        let mut also = Also {
+            files: files.iter().map(|f| show(f)).collect(),
+            sets: Vec::new(),
+            headers: Vec::new(),
+        };
+        for file in files {
+            let (set, _, header) = read_and_verify(file)?;
+            also.sets.push(set);
+            also.headers.push(header);
+        }
+        Ok(also)
+    }
+
+    /// Returns the sets with their files and headers, for the credits of their magics.
+    fn credited(&self) -> Vec<CreditedSet<'_>> {
+        let sets = self.files.iter().zip(&self.sets).zip(&self.headers);
+        sets.map(|((file, set), provenance)| CreditedSet {
+            file,
+            set,
+            provenance,
+        })
+        .collect()
+    }
+}
+
+/// Words an error of the repack: a checkpoint that does not fit at its line, a set of
+/// --also of another variant by its file, any other by the file packed.
+fn worded(args: &PackCommandArgs, error: Error) -> String {
+    match (error, &args.resume) {
+        (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
+        // The set at fault is the --also one, not the set packed.
+        (e @ Error::OtherVariant { also, .. }, _) => format!("{}: {e}", show(&args.also[also])),
+        (e, _) => format!("{}: {e}", show(&args.file)),
+    }
+}
+
+/// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack`]) with a progress
+/// display and checkpoints, then report and write the set.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
-    // With their headers, whose credits go with the magics the packing takes.
-    let (also, also_headers): (Vec<MagicSet>, Vec<Provenance>) = args
-        .also
-        .iter()
-        .map(|f| read_and_verify(f).map(|(set, _, header)| (set, header)))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .unzip();
+    let also = Also::read(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
     // recorded as if given.
@@ -270,103 +316,46 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         from_input: args.from_input,
         ..PackSettings::default()
     });
+    let repack = Repack {
+        stages: RepackStage::stages_for(args.rooks_first, args.holes),
+        also: &also.sets,
+        limits: Limits {
+            threads: threads_or_all(args.threads),
+            pack: settings,
+            ..Limits::default()
+        },
+    };
     let shown = Shown::new();
-    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
-    let save = |c: &[PackCheckpoint]| match &state_path {
+    let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
         Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes())
             .inspect_err(|e| tell_failed_save(e)),
         None => Ok(()),
     };
-    let mut publish = |_: Option<&_>, c: &[PackCheckpoint]| save(c);
+    let every = Duration::from_secs_f64(args.checkpoint.max(0.1));
     let hooks = Hooks {
         progress: Some(&shown.progress),
-        save: Some((every, &mut publish)),
-    };
-    let limits = Limits {
-        threads: threads_or_all(args.threads),
-        pack: settings,
-        ..Limits::default()
+        save: Some((every, &mut save)),
     };
     let from = resume.as_deref().unwrap_or(&[]);
-    // Squares given magics for the holes, if a stop cut that stage short: the packing then
-    // has other pools than a rerun's, so its checkpoint is neither saved nor offered.
-    let mut holes_cut = None;
-    let mut outcome = shown
+    let repacked = shown
         .watch(None, args.progress.every(), || {
-            let neg = settings.negative_offsets;
-            let set = match args.rooks_first {
-                false => set.clone(),
-                true => hunt::rooks_first(&set, settings.seed, args.holes, neg, &shown.progress),
-            };
-            let set = match args.holes {
-                0 => set,
-                blocks => hunt::into_holes(&set, settings.seed, blocks, neg, &shown.progress),
-            };
-            // A stop in the rooks-first pass or the holes: the packing's input is not what a
-            // rerun's would be, so its checkpoint is neither saved nor offered.
-            if (args.holes > 0 || args.rooks_first) && shown.stopped() {
-                // Cut in the rooks-first pass, the holes stage has done none.
-                holes_cut = Some(match shown.progress.stage() {
-                    Some((Stage::Holes, done, _)) => done,
-                    _ => 0,
-                });
-                let hooks = Hooks {
-                    progress: Some(&shown.progress),
-                    save: None,
-                };
-                return hunt::repack_with(&set, &also, &limits, from, hooks);
-            }
-            hunt::repack_with(&set, &also, &limits, from, hooks)
+            repack.run(&set, &before.report, from, hooks)
         })
-        .map_err(|e| match (e, &args.resume) {
-            (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
-            // The set at fault is the --also one, not the set packed.
-            (e @ Error::OtherVariant { also, .. }, _) => format!("{}: {e}", show(&args.also[also])),
-            (e, _) => format!("{}: {e}", show(&args.file)),
-        })?;
-    let end = outcome.pack.clone();
-    // The last save, unless one failed already (the run stopped there): a failure here
-    // too leaves the set to be written before the run ends with the error.
-    let mut save_failed = outcome.save_failed.take();
-    if save_failed.is_none() && !end.is_empty() && holes_cut.is_none() {
-        save_failed = save(&end).err();
-    }
-    // The packer's layout is written only where it is shorter: a set packed by other means
-    // (or annealed longer) may beat this packing, and `pack` never makes a table longer.
-    let lengths = (before.report.table_len, outcome.report.table_len);
-    if lengths.1 >= lengths.0 {
-        (outcome.set, outcome.report) = (set.clone(), before.report.clone());
-    }
+        .map_err(|e| worded(args, e))?;
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
-    let (made, total) = PackCheckpoint::moves_of(&end);
-    report(args, &outcome, lengths, (made, total), resumed_at);
-    let step = recorded(matches, &settings);
+    report(args, &repacked, resumed_at);
+    let save_failed = repacked.outcome.save_failed.as_deref();
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
-    let cut = (end.as_slice(), saved_to, holes_cut);
-    let mut provenance = provenance(input, &step, settings.seed, cut);
-    let files: Vec<String> = args.also.iter().map(|f| show(f)).collect();
-    let others: Vec<CreditedSet> = (files.iter().zip(&also).zip(&also_headers))
-        .map(|((file, set), provenance)| CreditedSet {
-            file,
-            set,
-            provenance,
-        })
-        .collect();
-    provenance.credit_taken(&set, &outcome.set, &others);
+    let step = recorded(matches, &settings);
+    let mut provenance = provenance(input, &step, settings.seed, &repacked, saved_to);
+    provenance.credit_taken(&set, &repacked.outcome.set, &also.credited());
     for credit in provenance.credit_summary() {
         say!("credited in the header: {credit}");
     }
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &outcome, &provenance)?;
+    write_set(args.out.as_deref(), &repacked.outcome, &provenance)?;
     if let Some(e) = save_failed {
-        return Err(failed_save(&e, args.out.as_deref()));
+        return Err(failed_save(e, args.out.as_deref()));
     }
-    if holes_cut.is_some() {
-        tell!(
-            "interrupted while giving squares magics for the holes: the set above is verified; \
-             rerun the command to choose them all and pack"
-        );
-        return Ok(ExitCode::from(130));
-    }
-    Ok(exit(state_path.as_deref(), (made, total), shown.stopped()))
+    Ok(exit(state_path.as_deref(), &repacked, shown.stopped()))
 }

@@ -8,14 +8,14 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use magic_gen::hunt::{self, Hooks};
+use magic_gen::hunt::{self, Hooks, HuntCut};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
 use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, Stage};
 use magic_gen::Provenance;
 
 use super::output::{
-    check_writable, claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show,
+    claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::pack::mismatch_at;
@@ -32,32 +32,33 @@ pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), Str
     SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
-/// Returns the search state `args` describe (read from --resume, with its pack checkpoint
-/// if it has one, or a fresh one), the limits of this run, and the history of commands
-/// that shape the set this run writes. A resumed state finishes as recorded in it unless
-/// the command line says otherwise, and records what this run finishes with.
-fn initial_state(
-    args: &SearchArgs,
-    resumed: Option<Resumed>,
-) -> Result<(SearchState, Vec<PackCheckpoint>, Limits, String), String> {
-    if let (Some(path), Some((mut state, pack))) = (&args.resume, resumed) {
+/// Where a run of `search` starts: the state, the packer's checkpoint saved with it (empty:
+/// none), the run's limits, and the commands that shape the set it writes.
+struct Start {
+    state: SearchState,
+    saved_pack: Vec<PackCheckpoint>,
+    limits: Limits,
+    history: String,
+}
+
+/// Returns where the run `args` describe starts: the state read from --resume (with its
+/// pack checkpoint if it has one), which finishes as recorded in it unless the command line
+/// says otherwise and records the resume ([`SearchState::resumed_by`]), or a fresh one.
+fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, String> {
+    if let (Some(path), Some((mut state, saved_pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
                 .raise_budget(n)
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
-        let history = format!("{}; then {}", state.command, args.recorded_resume(path));
-        // A run that scans records itself in the state, and how it finishes, since it
-        // shapes what the state keeps from here on. One that only finishes a finished
-        // state (repacking it, say) leaves the state as it was, so that a committed state
-        // and the set written from it regenerate byte for byte however often the command
-        // runs; its finishing command repeats what it was given.
-        if state.jobs_left() > 0 {
-            state.command = history.clone();
-            (state.polish, state.pack) = (limits.polish, limits.pack);
-        }
-        return Ok((state, pack, limits, history));
+        let history = state.resumed_by(&args.recorded_resume(path), &limits);
+        return Ok(Start {
+            state,
+            saved_pack,
+            limits,
+            history,
+        });
     }
     let options = args.fresh_options()?;
     let state = SearchState::new(&options).map_err(|e| match e {
@@ -65,7 +66,12 @@ fn initial_state(
         Error::EmptyBudget(EmptyBudget::Seconds) => format!("--seconds 0: {e}"),
         e => e.to_string(),
     })?;
-    Ok((state, Vec::new(), options.limits, options.command))
+    Ok(Start {
+        state,
+        saved_pack: Vec::new(),
+        limits: options.limits,
+        history: options.command,
+    })
 }
 
 /// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
@@ -95,47 +101,38 @@ fn finishing_command(state: &Path, args: &SearchArgs) -> String {
     )
 }
 
-/// Returns what an interrupted run left undone and the command that finishes it, for the
-/// set's header: the first stage it cut short (the scan, the polish or the packing); `None`
-/// if nothing was left (the stop came after the last step).
+/// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
+/// for the set's header.
 fn unfinished_note(
-    state: &SearchState,
-    (polish, pack): ((u64, u64), &[PackCheckpoint]),
+    cut: HuntCut,
     state_path: Option<&Path>,
     args: &SearchArgs,
     history: &str,
-) -> Option<String> {
-    let open = state.jobs_left();
-    let done = if open > 0 {
-        let budget = match state.budget_used() {
-            Some((spent, total)) => format!(
-                " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                100.0 * spent as f64 / total.max(1) as f64
-            ),
-            None => String::new(),
-        };
-        format!(
-            "the scan stopped{budget}: {open} of {} squares unfinished fell back",
-            state.job_count()
-        )
-    } else if polish.0 < polish.1 {
-        format!(
-            "the polish stopped after {} of {} climbs, the other finds left as scanned, \
-             before the packing",
-            polish.0, polish.1
-        )
-    } else {
-        let (made, total) = PackCheckpoint::moves_of(pack);
-        if made >= total {
-            return None;
+) -> String {
+    let done = match cut {
+        HuntCut::Scan { open, jobs, budget } => {
+            let budget = match budget {
+                Some((spent, total)) => format!(
+                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                    100.0 * spent as f64 / total.max(1) as f64
+                ),
+                None => String::new(),
+            };
+            format!("the scan stopped{budget}: {open} of {jobs} squares unfinished fell back")
         }
-        format!("the packing stopped after {made} of {total} moves")
+        HuntCut::Polish { climbed, climbs } => format!(
+            "the polish stopped after {climbed} of {climbs} climbs, the other finds left as \
+             scanned, before the packing"
+        ),
+        HuntCut::Packing { made, total } => {
+            format!("the packing stopped after {made} of {total} moves")
+        }
     };
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", finishing_command(path, args)),
         None => format!("no saved state to resume: rerun `{history}`"),
     };
-    Some(format!("{done}; {finish}"))
+    format!("{done}; {finish}")
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
@@ -143,10 +140,10 @@ fn report(
     state: &SearchState,
     outcome: &SearchOutcome,
     state_path: Option<&Path>,
-    seconds: f64,
-    threads: usize,
-    candidates: u64,
+    (shown, threads): (&Shown, usize),
 ) {
+    let candidates = shown.progress.candidates.load(Ordering::Relaxed);
+    let seconds = shown.start.elapsed().as_secs_f64();
     let scan = &state.scan;
     let shard = match scan.shard {
         Shard::WHOLE => String::new(),
@@ -181,51 +178,49 @@ fn report(
     }
 }
 
-/// Says what a stopped run of `args` wrote, and returns its exit code (130).
-fn stopped(
-    state: &SearchState,
+/// Returns the exit code of a run of `args`: success unless `stopped`; a stopped run says
+/// what it wrote, and the stage its stop `cut` (`None`: after the last step) (130).
+fn exit(
     outcome: &SearchOutcome,
-    finished: bool,
+    (cut, stopped): (Option<HuntCut>, bool),
     (state_path, args): (Option<&Path>, &SearchArgs),
 ) -> ExitCode {
-    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
-    let (climbed, climbs) = outcome.polish;
-    let open = state.jobs_left() > 0;
+    if !stopped {
+        return ExitCode::SUCCESS;
+    }
     // A scan or polish cut short is finished by the command the set's header records.
     let resume = match state_path {
         Some(path) => format!("; `{}` goes on from there", finishing_command(path, args)),
         None => String::new(),
     };
-    match outcome.pack_to_save().first() {
-        _ if finished => {
-            tell!("stopped after the last step: the set above is complete and verified")
-        }
-        _ if open => tell!(
+    match cut {
+        None => tell!("stopped after the last step: the set above is complete and verified"),
+        Some(HuntCut::Scan { .. }) => tell!(
             "interrupted: the set above is complete and verified; unfinished squares fell \
              back{resume}"
         ),
-        _ if climbed < climbs => tell!(
+        Some(HuntCut::Polish { climbed, climbs }) => tell!(
             "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
              verified, the finds not climbed packed as scanned, greedily{resume}"
         ),
-        Some(c) => {
-            let how = match state_path {
-                Some(path) => format!(
+        Some(HuntCut::Packing { made: 0, .. }) => tell!(
+            "interrupted before the packing's first move: the set above is the greedy \
+             layout, verified"
+        ),
+        Some(HuntCut::Packing { made, total }) => {
+            let how = match (state_path, outcome.pack.first()) {
+                (Some(path), Some(c)) => format!(
                     "; --resume {} --pack-iterations {} goes on from there",
                     show(path),
                     c.settings.iterations
                 ),
-                None => " (give --state FILE to keep a checkpoint)".into(),
+                _ => " (give --state FILE to keep a checkpoint)".into(),
             };
             tell!(
                 "interrupted after {made} of {total} packing moves: the set above is the \
                  best layout met, verified{how}"
             )
         }
-        None => tell!(
-            "interrupted before the packing's first move: the set above is the greedy \
-             layout, verified"
-        ),
     }
     ExitCode::from(130)
 }
@@ -237,11 +232,14 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
     let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
-    let (mut state, saved_pack, limits, history) = initial_state(args, resumed)?;
-    let state_path = args.state.clone().or_else(|| args.resume.clone());
-    for path in args.out.iter().chain(state_path.iter()) {
-        check_writable(path)?;
-    }
+    let Start {
+        mut state,
+        saved_pack,
+        limits,
+        history,
+    } = initial_state(args, resumed)?;
+    let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
+    let state_path = state_file(args.state.as_deref(), resume, out)?;
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
     let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
@@ -261,37 +259,44 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
             (e, _) => e.to_string(),
         })?;
-    let candidates = shown.progress.candidates.load(Ordering::Relaxed);
-    let seconds = shown.start.elapsed().as_secs_f64();
     // A state whose save failed is not where this run ended: neither the report nor the
     // set's header offers to resume it (the header says rerun).
     let saved_to = state_path
         .as_deref()
         .filter(|_| outcome.save_failed.is_none());
-    report(
-        &state,
-        &outcome,
-        saved_to,
-        seconds,
-        limits.threads,
-        candidates,
-    );
+    report(&state, &outcome, saved_to, (&shown, limits.threads));
     // Stopped before the set was made: it says in its header what was cut short.
-    let cut = (outcome.polish, &outcome.pack[..]);
+    let cut = shown
+        .stopped()
+        .then(|| HuntCut::of(&state, &outcome))
+        .flatten();
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
         command: Some(history.clone()),
-        unfinished: shown
-            .stopped()
-            .then(|| unfinished_note(&state, cut, saved_to, args, &history))
-            .flatten(),
+        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, args, &history)),
         // A search from nothing holds no other author's magics.
         credits: Vec::new(),
     };
-    let finished = provenance.unfinished.is_none();
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &outcome, &provenance).map_err(|e| match saved_to {
+    write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
+    if let Some(e) = &outcome.save_failed {
+        return Err(failed_save(e, args.out.as_deref()));
+    }
+    // A stop while writing changes nothing written, but the run was stopped all the same.
+    let stopped = (cut, shown.stopped());
+    Ok(exit(&outcome, stopped, (state_path.as_deref(), args)))
+}
+
+/// Writes the set of `outcome` with its header `provenance` to `out`; an error says where
+/// the run's state is saved (`saved_to`), which finishes it again into another file.
+fn write(
+    out: Option<&Path>,
+    outcome: &SearchOutcome,
+    provenance: &Provenance,
+    saved_to: Option<&Path>,
+) -> Result<(), String> {
+    write_set(out, outcome, provenance).map_err(|e| match saved_to {
         // The hunt's work is in its state: say so, and how to get the set from it.
         Some(path) => format!(
             "{e}; the run's state is saved in {0}: `magic-gen search --resume {0} --out FILE` \
@@ -299,18 +304,5 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
             shell_quote(&show(path))
         ),
         None => e,
-    })?;
-    if let Some(e) = &outcome.save_failed {
-        return Err(failed_save(e, args.out.as_deref()));
-    }
-    // A stop while writing changes nothing written, but the run was stopped all the same.
-    if !shown.stopped() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    Ok(stopped(
-        &state,
-        &outcome,
-        finished,
-        (state_path.as_deref(), args),
-    ))
+    })
 }

@@ -1,9 +1,9 @@
 //! A hunt's run from its state to a verified set, stage by stage (scan, polish, pools,
 //! packing, verification), with the rules that make a stopped, resumed or sharded hunt end
 //! as one uninterrupted run does; the finish of a state scanned elsewhere and the repack of
-//! a set, its last stages alone; and the hooks through which the three report, save and
-//! stop. `magic-gen search`, `merge` and `pack` are these with a progress display and files
-//! around them.
+//! a set, its last stages alone; and the hooks through which the three (and a repack's
+//! stages, in `repack.rs`) report, save and stop. `magic-gen search` and `merge` are these
+//! with a progress display and files around them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -60,7 +60,7 @@ pub struct Hooks<'a> {
 
 /// The caller's save function at its interval, the stop flag of the run it saves, and the
 /// first error it returned.
-struct Saves<'a, 's> {
+pub(super) struct Saves<'a, 's> {
     save: Option<(Duration, Save<'a>)>,
     stop: &'s AtomicBool,
     error: Option<String>,
@@ -68,7 +68,7 @@ struct Saves<'a, 's> {
 
 impl<'a, 's> Saves<'a, 's> {
     /// Returns the saves of `save` for the run stopped by `stop`, none failed yet.
-    fn new(save: Option<(Duration, Save<'a>)>, stop: &'s AtomicBool) -> Saves<'a, 's> {
+    pub(super) fn new(save: Option<(Duration, Save<'a>)>, stop: &'s AtomicBool) -> Saves<'a, 's> {
         Saves {
             save,
             stop,
@@ -77,26 +77,34 @@ impl<'a, 's> Saves<'a, 's> {
     }
 
     /// Returns how often to save, `None` if nothing is saved.
-    fn every(&self) -> Option<Duration> {
+    pub(super) fn every(&self) -> Option<Duration> {
         self.save.as_ref().map(|(every, _)| *every)
     }
 
     /// Saves `state` with `pack`, unless a save failed before; a failure stops the run.
-    fn now(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) {
-        let Some((_, save)) = self.save.as_mut() else {
-            return;
-        };
-        if self.error.is_some() {
-            return;
-        }
-        if let Err(e) = save(state, pack) {
-            self.error = Some(e);
+    pub(super) fn now(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) {
+        if self.last(state, pack) {
             self.stop.store(true, Ordering::SeqCst);
         }
     }
 
+    /// Saves `state` with `pack` once the run has ended, unless a save failed before;
+    /// returns whether this one failed (its error kept, the stop flag left alone: there is
+    /// nothing left to stop).
+    pub(super) fn last(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) -> bool {
+        let Some((_, save)) = self.save.as_mut() else {
+            return false;
+        };
+        if self.error.is_some() {
+            return false;
+        }
+        let result = save(state, pack);
+        self.error = result.err();
+        self.error.is_some()
+    }
+
     /// Returns `outcome` with the first error a save returned, if one did.
-    fn kept_in(self, mut outcome: SearchOutcome) -> SearchOutcome {
+    pub(super) fn kept_in(self, mut outcome: SearchOutcome) -> SearchOutcome {
         outcome.save_failed = self.error;
         outcome
     }
@@ -104,7 +112,7 @@ impl<'a, 's> Saves<'a, 's> {
 
 /// Returns what the packer of a hunt on `threads` threads is given: `progress`, and `save`
 /// at `every` if there is one.
-fn pack_hooks<'a>(
+pub(super) fn pack_hooks<'a>(
     progress: Option<&'a Progress>,
     every: Option<Duration>,
     save: &'a mut dyn FnMut(&[PackCheckpoint]),
@@ -260,7 +268,8 @@ pub fn finish(
 /// do nothing here), going on from `resume` (a checkpoint of the same packing) unless it is
 /// empty, reporting and saving the checkpoint through `hooks` (a repack has no state: its
 /// save is given `None`). The way to bring a published set, or one packed by an older
-/// version, to this packer.
+/// version, to this packer; [`Repack`](super::Repack) runs it with other stages before
+/// it and other sets' magics.
 ///
 /// ```
 /// use magic_gen::hunt::{repack, Hooks};
@@ -282,41 +291,8 @@ pub fn repack(
     resume: &[PackCheckpoint],
     hooks: Hooks,
 ) -> Result<SearchOutcome, Error> {
-    repack_with(set, &[], limits, resume, hooks)
-}
-
-/// Returns `set` packed again as [`repack`] does, each square choosing between its own
-/// magic and those of the sets `also` (verified, of the same variant) as among a hunt's
-/// pool: the packer keeps whichever of the sets' magics lays out shortest with the others.
-/// `set`'s layout is the one `from_input` starts from.
-///
-/// ```
-/// use magic_gen::hunt::{repack_with, Hooks};
-/// use magic_gen::pack::PackSettings;
-/// use magic_gen::search::Limits;
-///
-/// let read = |name: &str| {
-///     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-///     magic_gen::read_set_file(std::path::Path::new(&path)).map(|r| r.0)
-/// };
-/// let white = read("published-white-88772.txt")?;
-/// let black = read("published-black-87988.txt")?;
-/// assert!(repack_with(&white, &[black], &Limits::default(), &[], Hooks::default()).is_err());
-/// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
-/// let limits = Limits { pack, ..Limits::default() };
-/// let both = repack_with(&white, &[white.clone()], &limits, &[], Hooks::default())?;
-/// assert!(magic_gen::verify(&both.set).is_ok());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn repack_with(
-    set: &MagicSet,
-    also: &[MagicSet],
-    limits: &Limits,
-    resume: &[PackCheckpoint],
-    hooks: Hooks,
-) -> Result<SearchOutcome, Error> {
     packing(hooks, limits.threads, None, |hooks| {
-        finishing::repack(set, also, &limits.pack, resume, hooks)
+        finishing::repack(set, &[], &limits.pack, resume, hooks)
     })
 }
 

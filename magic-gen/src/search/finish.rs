@@ -389,7 +389,7 @@ fn outcome(
 }
 
 /// Returns `set` packed again with the magics of `also` beside its own, as
-/// [`crate::hunt::repack_with`] says, with the packer's hooks in `hooks`.
+/// [`crate::hunt::Repack`]'s packing stage says, with the packer's hooks in `hooks`.
 pub(crate) fn repack(
     set: &MagicSet,
     also: &[MagicSet],

@@ -52,21 +52,8 @@ fn end((p, start): &(Pattern, usize)) -> usize {
 /// [`PackSettings::from_input`](crate::pack::PackSettings::from_input)) can use. A start
 /// stays at or above the square's first used index unless `negative_offsets`. Counts its
 /// squares in `progress` ([`Stage::Holes`]) and returns the squares done so far once its
-/// stop flag is set.
-///
-/// ```
-/// use magic_gen::hunt::into_holes;
-/// use magic_gen::search::Progress;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
-/// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
-/// let lowered = into_holes(&set, 1, 1, false, &Progress::default());
-/// let len = |s| magic_gen::verify(s).unwrap().report.table_len;
-/// assert!(len(&lowered) <= len(&set));
-/// assert_ne!(lowered, set);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn into_holes(
+/// stop flag is set. The stage [`RepackStage::Holes`](crate::hunt::RepackStage::Holes).
+pub(crate) fn into_holes(
     set: &MagicSet,
     seed: u64,
     blocks: u64,
@@ -105,8 +92,8 @@ pub fn into_holes(
 /// moves cannot do, since each bishop it displaces first lands above the end. The table
 /// may come out longer (bishops that find no room); [`into_holes`] and a packing from the
 /// layout follow. Returns the set so far once `progress`'s stop flag is set (a valid layout
-/// at any point).
-pub fn rooks_first(
+/// at any point). The stage [`RepackStage::RooksFirst`](crate::hunt::RepackStage::RooksFirst).
+pub(crate) fn rooks_first(
     set: &MagicSet,
     seed: u64,
     blocks: u64,

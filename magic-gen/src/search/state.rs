@@ -10,7 +10,7 @@ use crate::pack::PackSettings;
 use super::candidates::BLOCK_LEN;
 pub use super::candidates::{Shard, ShardError};
 pub use super::options::{Budget, Scan};
-use super::options::{Error, Options, PolishSettings};
+use super::options::{Error, Limits, Options, PolishSettings};
 use super::table::{EpochTable, SquareData};
 
 /// A valid magic a job found: its index in the job's candidate space and what it uses.
@@ -328,6 +328,20 @@ impl SearchState {
             job.done = scan.finished(job);
         }
         Ok(())
+    }
+
+    /// Records a resume by the command `step`, which finishes as `limits` say, and returns
+    /// the commands that shape the set it writes (`A; then step`). A state that still scans
+    /// records the step and how it finishes, since they shape what it keeps from here on;
+    /// a finished one (repacked, say) is left as it was, so that a committed state and the
+    /// set written from it regenerate byte for byte however often the command runs.
+    pub fn resumed_by(&mut self, step: &str, limits: &Limits) -> String {
+        let history = format!("{}; then {step}", self.command);
+        if self.jobs_left() > 0 {
+            self.command = history.clone();
+            (self.polish, self.pack) = (limits.polish, limits.pack);
+        }
+        history
     }
 
     /// Measures again the blocked slots of every find where pools rank by them (white): a

@@ -447,3 +447,25 @@ fn a_state_counts_its_jobs_left_and_the_budget_its_jobs_used() {
     o.scan.budget = Budget::UntilFound;
     assert_eq!(SearchState::new(&o).unwrap().budget_used(), None);
 }
+
+#[test]
+fn a_resume_is_recorded_in_a_state_that_still_scans_only() {
+    let options = Options::for_variant(Variant::Plain);
+    let mut state = SearchState::new(&options).unwrap();
+    let mut limits = options.limits;
+    limits.pack.iterations = 7;
+    let step = "magic-gen search --resume s.state";
+    let history = state.resumed_by(step, &limits);
+    assert_eq!(history, format!("{}; then {step}", options.command));
+    // Still to scan: the step and how it finishes shape what the state keeps.
+    assert_eq!(state.command, history);
+    assert_eq!(state.pack.iterations, 7);
+    let hooks = crate::hunt::Hooks::default();
+    crate::hunt::run(&mut state, &[], &options.limits, true, hooks).unwrap();
+    assert_eq!(state.jobs_left(), 0);
+    // Finished: left as it was, so its file regenerates byte for byte.
+    let finished = state.clone();
+    let again = state.resumed_by(step, &options.limits);
+    assert_eq!(again, format!("{}; then {step}", finished.command));
+    assert_eq!(state, finished);
+}
