@@ -509,6 +509,7 @@ fn the_library_hunts_as_the_command_line_does() {
         o.scan.budget = Budget::Candidates(4096);
         o.limits.polish.polish = o.limits.polish.polish.min(200);
         o.limits.polish.clump = o.limits.polish.clump.min(200);
+        o.limits.polish.evolve = o.limits.polish.evolve.min(200);
         o.limits.pack.iterations = 500;
         o.limits.threads = 2;
         o
@@ -536,6 +537,9 @@ fn the_library_hunts_as_the_command_line_does() {
         let mut args = vec!["--preset", preset.name(), "--polish", "200"];
         if preset == Preset::RecordWhite {
             args.extend(["--clump", "200"]);
+        }
+        if preset.options().limits.polish.evolve > 0 {
+            args.extend(["--evolve", "200"]);
         }
         cases.push((preset.options(), args));
     }

@@ -12,11 +12,12 @@ use crate::search::{Options, PolishSettings};
 /// let record = Preset::Record.options();
 /// assert_eq!(record.scan.pool, 32);
 /// assert_eq!(Preset::parse("record-white"), Some(Preset::RecordWhite));
-/// assert_eq!(Preset::Record.file(), "magics/black.rs");
+/// assert_eq!(Preset::Record.file(), "magics/records/own-black.rs");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
-    /// The black fixed-shift record, the runtime's default set (`magics/black.rs`).
+    /// The black fixed-shift record from this project's magics alone, evolved
+    /// (`magics/records/own-black.rs`).
     Record,
     /// The black record with a shift per square (`magics/records/black-per-square.rs`).
     RecordPerSquare,
@@ -41,7 +42,7 @@ impl Preset {
     /// packed again after its hunt records that `pack` after it).
     pub fn file(self) -> &'static str {
         match self {
-            Preset::Record => "magics/black.rs",
+            Preset::Record => "magics/records/own-black.rs",
             Preset::RecordPerSquare => "magics/records/black-per-square.rs",
             Preset::RecordWhite => "magics/records/white.rs",
         }
@@ -71,7 +72,10 @@ impl Preset {
         };
         o.limits.pack.iterations = 5_000_000;
         match self {
-            Preset::Record => o.limits.pack.short_spans = true,
+            Preset::Record => {
+                o.limits.polish.evolve = 1_000_000;
+                o.limits.pack.short_spans = true;
+            }
             Preset::RecordPerSquare => {
                 o.bits_under = Some(0);
                 o.also_fixed_shift = true;
