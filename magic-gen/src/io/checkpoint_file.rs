@@ -4,10 +4,9 @@
 //! of `magic-gen pack --state`. Its specification is `docs/formats.md` ("The pack
 //! checkpoint file"), the one place it is written.
 
-use crate::geometry::{parse_square, Piece};
 use crate::pack::{pool_name, PackCheckpoint, PackSettings, PackSquare};
 
-use super::lines::{error, Fields, Lines, ReadError};
+use super::lines::{error, Lines, ReadError, Record};
 
 /// The first line of a pack checkpoint file (`magic-gen pack --state`).
 const FILE_HEADER: &str = "magic-gen-pack 1";
@@ -141,19 +140,36 @@ impl PackCheckpoint {
         file: &str,
         lines: &[(usize, &str)],
     ) -> Result<PackCheckpoint, ReadError> {
-        let missing = |message: String| error(file, None, format!("{message}: a truncated file?"));
-        let mut it = lines.iter().copied();
-        let (line, text) = it
-            .next()
-            .ok_or_else(|| missing("the pack checkpoint's 'pack' line is missing".into()))?;
-        let head = Fields::of(file, line, text, "pack")?;
+        let missing = |message: &str| error(file, None, format!("{message}: a truncated file?"));
+        let mut lines = Lines::numbered(file, lines.to_vec());
+        let head = lines
+            .record("pack")
+            .ok_or_else(|| missing("the pack checkpoint's 'pack' line is missing"))??;
+        let (mut checkpoint, count) = PackCheckpoint::read_pack_line(&head)?;
+        let progress = lines
+            .record("pack-progress")
+            .ok_or_else(|| missing("the pack checkpoint's 'pack-progress' line is missing"))??;
+        checkpoint.read_progress_line(&progress)?;
+        checkpoint.squares = read_square_lines(lines, count)?;
+        if checkpoint.squares.len() < count {
+            let after = match checkpoint.squares.last() {
+                Some(s) => format!("after {}", pool_name(s.square)),
+                None => "all of them".into(),
+            };
+            return Err(missing(&format!(
+                "{} of the pack checkpoint's {count} squares are missing ({after})",
+                count - checkpoint.squares.len()
+            )));
+        }
+        Ok(checkpoint)
+    }
+
+    /// Reads a section's `pack` line: the packing's settings and the digest of its pools,
+    /// in a checkpoint with no moves made and no squares yet, and the count of its squares.
+    fn read_pack_line(head: &Record) -> Result<(PackCheckpoint, usize), ReadError> {
         let seed = head.number("seed")?;
         let iterations = head.number("iterations")?;
-        let negative_offsets = match head.value("negative-offsets")? {
-            "0" => false,
-            "1" => true,
-            v => return Err(head.error(format!("negative-offsets must be 0 or 1, found '{v}'"))),
-        };
+        let negative_offsets = head.flag("negative-offsets")?;
         // A line without a spread was written before it existed: length alone.
         let spread = match head.optional("spread") {
             None => 0.0,
@@ -169,12 +185,8 @@ impl PackCheckpoint {
                 })?,
         };
         // Flags written only when on: a line without one was written before it existed.
-        let flag = |key: &str| match head.optional(key) {
-            None | Some("0") => Ok(false),
-            Some("1") => Ok(true),
-            Some(v) => Err(head.error(format!("{key} must be 0 or 1, found '{v}'"))),
-        };
-        let (short_spans, from_input) = (flag("short-spans")?, flag("from-input")?);
+        let short_spans = head.optional_flag("short-spans")?;
+        let from_input = head.optional_flag("from-input")?;
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
         // A line without a seed count was written by a single packing.
@@ -194,70 +206,72 @@ impl PackCheckpoint {
         if count > 128 {
             return Err(head.error(format!("{count} squares: there are 128")));
         }
-        let (line, text) = it.next().ok_or_else(|| {
-            missing("the pack checkpoint's 'pack-progress' line is missing".into())
-        })?;
-        let progress = Fields::of(file, line, text, "pack-progress")?;
-        let moves = progress.number("moves")?;
-        if moves > iterations {
-            return Err(progress.error(format!("{moves} moves made, past the run's {iterations}")));
-        }
-        let draws = progress.number("draws")?;
-        let temperature = progress.hex("temperature")?;
-        let cool = progress.hex("cool")?;
-        let length = progress.number("length")? as usize;
-        let best_length = progress.number("best")? as usize;
-        let mut squares: Vec<PackSquare> = Vec::with_capacity(count);
-        for (line, text) in it {
-            let f = Fields::of(file, line, text, "pack-square")?;
-            let (p, s) = (f.word(0)?, f.word(1)?);
-            let piece = Piece::parse(p).ok_or_else(|| f.error(format!("unknown piece '{p}'")))?;
-            let sq = parse_square(s).ok_or_else(|| f.error(format!("unknown square '{s}'")))?;
-            let square = piece.index() * 64 + sq as usize;
-            if squares.last().is_some_and(|last| last.square >= square) {
-                return Err(f.error(format!(
-                    "{piece} {s} is out of order (squares go rook a1 to bishop h8, once each)"
-                )));
-            }
-            if squares.len() == count {
-                return Err(f.error(format!("more squares than the {count} of its 'pack' line")));
-            }
-            squares.push(PackSquare {
-                square,
-                place: f.number("place")? as usize,
-                member: f.number("member")? as usize,
-                best_place: f.number("best-place")? as usize,
-                best_member: f.number("best-member")? as usize,
-            });
-        }
-        if squares.len() < count {
-            let after = match squares.last() {
-                Some(s) => format!("after {}", pool_name(s.square)),
-                None => "all of them".into(),
-            };
-            return Err(missing(format!(
-                "{} of the pack checkpoint's {count} squares are missing ({after})",
-                count - squares.len()
+        let settings = PackSettings {
+            seed,
+            iterations,
+            negative_offsets,
+            spread,
+            short_spans,
+            seeds,
+            from_input,
+        };
+        let checkpoint = PackCheckpoint {
+            settings,
+            pools,
+            moves: 0,
+            draws: 0,
+            temperature: 0,
+            cool: 0,
+            length: 0,
+            best_length: 0,
+            squares: Vec::with_capacity(count),
+        };
+        Ok((checkpoint, count))
+    }
+
+    /// Reads a section's `pack-progress` line into the checkpoint.
+    fn read_progress_line(&mut self, progress: &Record) -> Result<(), ReadError> {
+        let iterations = self.settings.iterations;
+        self.moves = progress.number("moves")?;
+        if self.moves > iterations {
+            return Err(progress.error(format!(
+                "{} moves made, past the run's {iterations}",
+                self.moves
             )));
         }
-        Ok(PackCheckpoint {
-            settings: PackSettings {
-                seed,
-                iterations,
-                negative_offsets,
-                spread,
-                short_spans,
-                seeds,
-                from_input,
-            },
-            pools,
-            moves,
-            draws,
-            temperature,
-            cool,
-            length,
-            best_length,
-            squares,
-        })
+        self.draws = progress.number("draws")?;
+        self.temperature = progress.hex("temperature")?;
+        self.cool = progress.hex("cool")?;
+        self.length = progress.number("length")? as usize;
+        self.best_length = progress.number("best")? as usize;
+        Ok(())
     }
+}
+
+/// Reads a section's `pack-square` lines, the rest of its lines: in order, at most `count`.
+fn read_square_lines(lines: Lines, count: usize) -> Result<Vec<PackSquare>, ReadError> {
+    let mut lines = lines;
+    let mut squares: Vec<PackSquare> = Vec::with_capacity(count);
+    while let Some(f) = lines.record("pack-square") {
+        let f = f?;
+        let (piece, sq) = f.piece_square(0)?;
+        let square = piece.index() * 64 + sq as usize;
+        if squares.last().is_some_and(|last| last.square >= square) {
+            return Err(f.error(format!(
+                "{piece} {} is out of order (squares go rook a1 to bishop h8, once each)",
+                f.word(1)?
+            )));
+        }
+        if squares.len() == count {
+            return Err(f.error(format!("more squares than the {count} of its 'pack' line")));
+        }
+        squares.push(PackSquare {
+            square,
+            place: f.number("place")? as usize,
+            member: f.number("member")? as usize,
+            best_place: f.number("best-place")? as usize,
+            best_member: f.number("best-member")? as usize,
+        });
+    }
+    Ok(squares)
 }

@@ -4,6 +4,9 @@
 
 use core::fmt;
 
+#[cfg(feature = "search")]
+use crate::geometry::{parse_square, Piece};
+
 /// A problem with a file the generator reads (a set, a state, a checkpoint), at a line
 /// where there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +67,39 @@ impl<'a> Lines<'a> {
     pub(super) fn rest(self) -> Vec<(usize, &'a str)> {
         self.lines.collect()
     }
+
+    /// Returns `lines` of `file`, numbered as in the file and none blank: a part of a file
+    /// read on its own (a section).
+    #[cfg(feature = "search")]
+    pub(super) fn numbered(file: &'a str, lines: Vec<(usize, &'a str)>) -> Lines<'a> {
+        Lines {
+            file,
+            lines: lines.into_iter(),
+        }
+    }
+
+    /// Returns the next line as a record with `keyword`, if there is a next line.
+    #[cfg(feature = "search")]
+    pub(super) fn record(
+        &mut self,
+        keyword: &'static str,
+    ) -> Option<Result<Record<'a>, ReadError>> {
+        let (line, text) = self.next()?;
+        Some(Record::of(self.file, line, text, keyword))
+    }
+
+    /// Returns the next line's number and value if it is `key`, one space and the value:
+    /// a line whose value is all the rest of it, spaces and all.
+    #[cfg(feature = "search")]
+    pub(super) fn value_line(&mut self, key: &str) -> Result<(usize, &'a str), ReadError> {
+        let Some((line, text)) = self.next() else {
+            return Err(self.whole(format!("missing '{key}' line")));
+        };
+        let value = text.strip_prefix(key).and_then(|r| r.strip_prefix(' '));
+        value
+            .map(|v| (line, v))
+            .ok_or_else(|| self.at(line, format!("expected '{key} ...'")))
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {
@@ -106,44 +142,89 @@ pub(super) fn error(file: &str, line: Option<usize>, message: String) -> ReadErr
     }
 }
 
-/// The words of one line after its keyword: positional words first, then `key value`
-/// pairs, each key where the writer puts it.
+/// One `key value...` record, the line shape of the search's files (states and pack
+/// checkpoints): a keyword, positional words, then `key value` pairs. Every rule of reading
+/// one (its keyword, a word, a key's value, a number, hex, a 0|1 flag, and the error naming
+/// file and line) lives here.
 #[cfg(feature = "search")]
-pub(super) struct Fields<'a> {
+pub(super) struct Record<'a> {
+    text: &'a str,
     words: Vec<&'a str>,
     file: &'a str,
     line: usize,
-    keyword: &'static str,
+    keyword: &'a str,
 }
 
 #[cfg(feature = "search")]
-impl<'a> Fields<'a> {
-    /// Returns the fields of `text`, line `line` of `file`, which must start with `keyword`.
+impl<'a> Record<'a> {
+    /// Returns the record of `text`, line `line` of `file`, whatever its keyword (its first
+    /// word; `text` is not blank).
+    pub(super) fn any(file: &'a str, line: usize, text: &'a str) -> Self {
+        let mut words = text.split_whitespace();
+        let keyword = words.next().unwrap_or("");
+        Record {
+            text,
+            words: words.collect(),
+            file,
+            line,
+            keyword,
+        }
+    }
+
+    /// Returns the record of `text`, line `line` of `file`, which must start with `keyword`.
     pub(super) fn of(
         file: &'a str,
         line: usize,
         text: &'a str,
         keyword: &'static str,
     ) -> Result<Self, ReadError> {
-        let mut words = text.split_whitespace();
-        if words.next() != Some(keyword) {
-            return Err(error(
-                file,
-                Some(line),
-                format!("expected a '{keyword} ...' line"),
-            ));
+        let record = Record::any(file, line, text);
+        if record.keyword != keyword {
+            return Err(record.error(format!("expected a '{keyword} ...' line")));
         }
-        Ok(Fields {
-            words: words.collect(),
-            file,
-            line,
-            keyword,
-        })
+        Ok(record)
+    }
+
+    /// Returns the record's keyword.
+    pub(super) fn keyword(&self) -> &'a str {
+        self.keyword
     }
 
     /// Returns the error `message` at this line.
     pub(super) fn error(&self, message: String) -> ReadError {
         error(self.file, Some(self.line), message)
+    }
+
+    /// Returns the error that the line is none the reader expects here.
+    pub(super) fn unexpected(&self) -> ReadError {
+        self.error(format!("unexpected line '{}'", self.text))
+    }
+
+    /// Returns the values of `keys` if the record is exactly `positional` words, then
+    /// `keys` in this order, each with one value: a line whose keys are fixed, read by
+    /// place (so a value that reads as a key is still a value).
+    pub(super) fn laid_out<const N: usize>(
+        &self,
+        positional: usize,
+        keys: [&str; N],
+    ) -> Option<[&'a str; N]> {
+        let pairs = self.words.get(positional..)?;
+        if pairs.len() != 2 * N || (0..N).any(|k| pairs[2 * k] != keys[k]) {
+            return None;
+        }
+        Some(core::array::from_fn(|k| pairs[2 * k + 1]))
+    }
+
+    /// Takes a last `key value` pair off the record, if it ends with one, and returns its
+    /// value: a pair written only when it is not its default.
+    pub(super) fn take_last(&mut self, key: &str) -> Option<&'a str> {
+        match self.words[..] {
+            [.., k, v] if k == key => {
+                self.words.truncate(self.words.len() - 2);
+                Some(v)
+            }
+            _ => None,
+        }
     }
 
     /// Returns positional word `i`.
@@ -168,14 +249,47 @@ impl<'a> Fields<'a> {
 
     /// Returns the decimal number after `key`.
     pub(super) fn number(&self, key: &str) -> Result<u64, ReadError> {
-        let v = self.value(key)?;
-        number(v).map_err(|m| self.error(format!("{key} {m}")))
+        self.number_in(key, self.value(key)?)
+    }
+
+    /// Returns `word`, the value of `name` in this record, as a decimal number.
+    pub(super) fn number_in(&self, name: &str, word: &str) -> Result<u64, ReadError> {
+        number(word).map_err(|m| self.error(format!("{name} {m}")))
+    }
+
+    /// Returns positional words `i` and `i + 1` as a piece and a square.
+    pub(super) fn piece_square(&self, i: usize) -> Result<(Piece, u8), ReadError> {
+        let (p, s) = (self.word(i)?, self.word(i + 1)?);
+        let piece = Piece::parse(p).ok_or_else(|| self.error(format!("unknown piece '{p}'")))?;
+        let square = parse_square(s).ok_or_else(|| self.error(format!("unknown square '{s}'")))?;
+        Ok((piece, square))
     }
 
     /// Returns the 64-bit hex number after `key` (`0x` and at most 16 digits).
     pub(super) fn hex(&self, key: &str) -> Result<u64, ReadError> {
         let v = self.value(key)?;
         parse_hex(v).map_err(|_| self.error(format!("{key} '{v}' is not 64-bit hex")))
+    }
+
+    /// Returns the flag after `key`: 0 or 1.
+    pub(super) fn flag(&self, key: &str) -> Result<bool, ReadError> {
+        self.flag_in(key, self.value(key)?)
+    }
+
+    /// Returns the flag after `key`, off if the record has no `key`: a flag written only
+    /// when on.
+    pub(super) fn optional_flag(&self, key: &str) -> Result<bool, ReadError> {
+        self.optional(key)
+            .map_or(Ok(false), |v| self.flag_in(key, v))
+    }
+
+    /// Returns `word`, the flag `name` in this record: 0 or 1.
+    pub(super) fn flag_in(&self, name: &str, word: &str) -> Result<bool, ReadError> {
+        match word {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            v => Err(self.error(format!("{name} must be 0 or 1, found '{v}'"))),
+        }
     }
 }
 

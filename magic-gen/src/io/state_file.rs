@@ -4,13 +4,13 @@
 //! packer's checkpoint (`checkpoint_file.rs`). Its specification is `docs/formats.md` ("The
 //! search state file"), the one place it is written.
 
-use crate::geometry::{parse_square, square_name, Piece};
+use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
 use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::{Budget, Found, Job, Scan, Shard};
 use crate::search::{allowed_bits, Options, PolishSettings, SearchState};
 
-use super::lines::{number, parse_hex, Lines, ReadError};
+use super::lines::{error, parse_hex, Lines, ReadError, Record};
 
 /// The first line of a state file without a pack checkpoint, and of one with it.
 const HEADER: &str = "magic-gen-state 1";
@@ -110,86 +110,13 @@ impl SearchState {
         file: &str,
         bytes: &[u8],
     ) -> Result<(SearchState, Vec<PackCheckpoint>), ReadError> {
-        let mut it = Lines::of(file, bytes)?;
-        let err = |line: usize, message: String| ReadError {
-            file: file.to_string(),
-            line: Some(line),
-            message,
-        };
-        let with_pack = match it.next() {
-            Some((_, HEADER)) => false,
-            Some((_, HEADER_WITH_PACK)) => true,
-            Some((line, t)) => {
-                let hint = if t.starts_with("magic-gen-pack") {
-                    ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
-                } else {
-                    ""
-                };
-                return Err(err(
-                    line,
-                    format!(
-                        "not a magic-gen search state (expected '{HEADER}' or \
-                         '{HEADER_WITH_PACK}'){hint}"
-                    ),
-                ));
-            }
-            None => return Err(it.whole("empty file".into())),
-        };
-        let mut header = |key: &str| -> Result<(usize, String), ReadError> {
-            match it.next() {
-                Some((line, t)) => t
-                    .strip_prefix(key)
-                    .and_then(|r| r.strip_prefix(' '))
-                    .map(|r| (line, r.to_string()))
-                    .ok_or_else(|| err(line, format!("expected '{key} ...'"))),
-                None => Err(ReadError {
-                    file: file.into(),
-                    line: None,
-                    message: format!("missing '{key}' line"),
-                }),
-            }
-        };
-        let (l, v) = header("variant")?;
-        let variant = Variant::parse(&v).ok_or_else(|| err(l, format!("unknown variant '{v}'")))?;
-        let (l, v) = header("seed")?;
-        let seed = v.parse().map_err(|_| err(l, format!("bad seed '{v}'")))?;
-        let (l, v) = header("shard")?;
-        let shard = Shard::parse(&v).map_err(|m| err(l, m.to_string()))?;
-        let (l, v) = header("budget")?;
-        let budget = match v.split_whitespace().collect::<Vec<_>>()[..] {
-            ["until-found"] => Budget::UntilFound,
-            ["candidates", n] => Budget::Candidates(
-                n.parse()
-                    .map_err(|_| err(l, format!("bad candidate count '{n}'")))?,
-            ),
-            _ => return Err(err(l, format!("bad budget '{v}'"))),
-        };
-        let (l, v) = header("pool")?;
-        let bad = || err(l, format!("bad pool size '{v}'"));
-        let (pool, sparse) = match v.split(' ').collect::<Vec<_>>()[..] {
-            [pool] => (pool.parse().map_err(|_| bad())?, 0),
-            [pool, "sparse", sparse] => (
-                pool.parse().map_err(|_| bad())?,
-                sparse.parse().map_err(|_| bad())?,
-            ),
-            _ => return Err(bad()),
-        };
-        let (l, v) = header("patience")?;
-        let patience = v
-            .parse()
-            .map_err(|_| err(l, format!("bad patience '{v}'")))?;
-        let (_, command) = header("command")?;
-        let defaults = Options::for_variant(variant).limits;
+        let mut lines = Lines::of(file, bytes)?;
+        let with_pack = read_version(&mut lines)?;
+        let scan = read_scan(&mut lines)?;
+        let command = lines.value_line("command")?.1.to_string();
+        let defaults = Options::for_variant(scan.variant).limits;
         let mut state = SearchState {
-            scan: Scan {
-                variant,
-                seed,
-                shard,
-                budget,
-                pool,
-                sparse,
-                patience,
-            },
+            scan,
             command,
             // A state written before the finish line existed finishes as a fresh search of
             // its variant did then: with the variant's defaults.
@@ -197,151 +124,8 @@ impl SearchState {
             pack: defaults.pack,
             jobs: Vec::new(),
         };
-        let mut pack_lines = Vec::new();
-        for (line, text) in it {
-            let f: Vec<&str> = text.split_whitespace().collect();
-            if f.first().is_some_and(|w| w.starts_with("pack")) || !pack_lines.is_empty() {
-                if !with_pack {
-                    return Err(err(
-                        line,
-                        format!("a pack checkpoint needs '{HEADER_WITH_PACK}' on the first line"),
-                    ));
-                }
-                // The checkpoint ends the file: everything from its first line on is its.
-                pack_lines.push((line, text));
-                continue;
-            }
-            let place = |p: &str, s: &str| -> Result<(Piece, u8), ReadError> {
-                let piece =
-                    Piece::parse(p).ok_or_else(|| err(line, format!("unknown piece '{p}'")))?;
-                let sq =
-                    parse_square(s).ok_or_else(|| err(line, format!("unknown square '{s}'")))?;
-                Ok((piece, sq))
-            };
-            let num = |s: &str| number(s).map_err(|m| err(line, m.to_string()));
-            // The finish line ends with `evolve N` when the hunt evolves its pools: written
-            // only then, so the states of other hunts read and write as before.
-            let (f, evolve) = match f[..] {
-                [.., "evolve", n] if f[0] == "finish" => (&f[..f.len() - 2], num(n)?),
-                _ => (&f[..], 0),
-            };
-            match f[..] {
-                ["finish", "polish", polish, "clump", clump, "pack-seed", seed, "pack-iterations", iterations, "negative-offsets", negative, "pack-spread", spread, "short-spans", short, "pack-seeds", seeds]
-                    if state.jobs.is_empty() && state.scan.variant.is_packed() =>
-                {
-                    let flag = |v: &str| match v {
-                        "0" => Ok(false),
-                        "1" => Ok(true),
-                        _ => Err(err(line, format!("expected 0 or 1, found '{v}'"))),
-                    };
-                    let u32_of = |v: &str| {
-                        u32::try_from(num(v)?).map_err(|_| err(line, format!("'{v}' is too large")))
-                    };
-                    let spread: f64 = spread
-                        .parse()
-                        .ok()
-                        .filter(|&x| PackSettings::valid_spread(x))
-                        .ok_or_else(|| err(line, format!("bad pack-spread '{spread}'")))?;
-                    let seeds = num(seeds)?;
-                    if !PackSettings::valid_seeds(seeds) {
-                        return Err(err(line, format!("bad pack-seeds '{seeds}'")));
-                    }
-                    state.polish = PolishSettings {
-                        polish: u32_of(polish)?,
-                        clump: u32_of(clump)?,
-                        evolve,
-                    };
-                    state.pack = PackSettings {
-                        seed: num(seed)?,
-                        iterations: num(iterations)?,
-                        negative_offsets: flag(negative)?,
-                        spread,
-                        short_spans: flag(short)?,
-                        seeds,
-                        // A search packs from its greedy pass.
-                        from_input: false,
-                    };
-                }
-                ["job", p, s, bits, "next", next, "done", done] => {
-                    let (piece, square) = place(p, s)?;
-                    let bits = num(bits)?;
-                    // Past them a table could not even be allocated to measure its finds.
-                    let allowed = allowed_bits(state.scan.variant, piece, square);
-                    if !u8::try_from(bits).is_ok_and(|b| allowed.contains(&b)) {
-                        return Err(err(
-                            line,
-                            format!(
-                                "index bits {bits} out of range for {piece} {s}: {}..={}",
-                                allowed.start(),
-                                allowed.end()
-                            ),
-                        ));
-                    }
-                    // A packed square may have a job per shift (their finds share its
-                    // pool); any other square has one.
-                    let packed = state.scan.variant.is_packed();
-                    if state.jobs.iter().any(|j| {
-                        (j.piece, j.square) == (piece, square)
-                            && (!packed || u64::from(j.bits) == bits)
-                    }) {
-                        return Err(err(line, format!("duplicate job {piece} {s}")));
-                    }
-                    let done = match done {
-                        "0" => false,
-                        "1" => true,
-                        _ => return Err(err(line, format!("done must be 0 or 1, found '{done}'"))),
-                    };
-                    state.jobs.push(Job {
-                        piece,
-                        square,
-                        bits: bits as u8,
-                        next: num(next)?,
-                        found: Vec::new(),
-                        done,
-                    });
-                }
-                ["found", p, s, magic, "index", index, "used", used, "span", span] => {
-                    let (piece, square) = place(p, s)?;
-                    let magic = parse_hex(magic).map_err(|m| err(line, m.to_string()))?;
-                    let found = Found {
-                        index: num(index)?,
-                        magic,
-                        used: num(used)? as u32,
-                        span: num(span)? as u32,
-                        blocked: 0,
-                    };
-                    let job = state
-                        .jobs
-                        .last_mut()
-                        .filter(|j| (j.piece, j.square) == (piece, square))
-                        .ok_or_else(|| {
-                            err(
-                                line,
-                                format!("'found' for {piece} {s} does not follow its 'job' line"),
-                            )
-                        })?;
-                    job.found.push(found);
-                }
-                _ => return Err(err(line, format!("unexpected line '{text}'"))),
-            }
-        }
-        // Every search has a job per piece and square, so fewer means a cut-off file.
-        let missing: Vec<String> = Piece::ALL
-            .iter()
-            .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
-            .filter(|&(p, sq)| !state.jobs.iter().any(|j| (j.piece, j.square) == (p, sq)))
-            .map(|(p, sq)| format!("{p} {}", square_name(sq)))
-            .collect();
-        if let Some(first) = missing.first() {
-            return Err(ReadError {
-                file: file.into(),
-                line: None,
-                message: format!(
-                    "{} of the 128 jobs are missing (the first is {first}): a truncated state file?",
-                    missing.len()
-                ),
-            });
-        }
+        let pack_lines = state.read_jobs(file, lines, with_pack)?;
+        state.check_every_job(file)?;
         // A state file does not hold blocked slots: measure them again.
         state.measure_blocked();
         let pack = if with_pack {
@@ -351,4 +135,244 @@ impl SearchState {
         };
         Ok((state, pack))
     }
+
+    /// Reads the lines after the header: the finish line, the jobs and their finds, and
+    /// returns the pack checkpoint's lines (everything from a `pack...` line on).
+    fn read_jobs<'a>(
+        &mut self,
+        file: &'a str,
+        lines: Lines<'a>,
+        with_pack: bool,
+    ) -> Result<Vec<(usize, &'a str)>, ReadError> {
+        let mut pack_lines = Vec::new();
+        for (line, text) in lines {
+            let record = Record::any(file, line, text);
+            if record.keyword().starts_with("pack") || !pack_lines.is_empty() {
+                if !with_pack {
+                    return Err(record.error(format!(
+                        "a pack checkpoint needs '{HEADER_WITH_PACK}' on the first line"
+                    )));
+                }
+                // The checkpoint ends the file: everything from its first line on is its.
+                pack_lines.push((line, text));
+                continue;
+            }
+            match record.keyword() {
+                "finish" => self.read_finish(record)?,
+                "job" => self.read_job(&record)?,
+                "found" => self.read_found(&record)?,
+                _ => return Err(record.unexpected()),
+            }
+        }
+        Ok(pack_lines)
+    }
+
+    /// Reads the `finish` line of a packed variant's state, before its jobs: how the hunt
+    /// polishes and packs.
+    fn read_finish(&mut self, mut record: Record) -> Result<(), ReadError> {
+        // The finish line ends with `evolve N` when the hunt evolves its pools: written
+        // only then, so the states of other hunts read and write as before.
+        let evolve = match record.take_last("evolve") {
+            Some(n) => record.number_in("evolve", n)?,
+            None => 0,
+        };
+        let keys = [
+            "polish",
+            "clump",
+            "pack-seed",
+            "pack-iterations",
+            "negative-offsets",
+            "pack-spread",
+            "short-spans",
+            "pack-seeds",
+        ];
+        let in_place = self.jobs.is_empty() && self.scan.variant.is_packed();
+        let Some([polish, clump, seed, iterations, negative, spread, short, seeds]) =
+            record.laid_out(0, keys).filter(|_| in_place)
+        else {
+            return Err(record.unexpected());
+        };
+        let u32_of = |name: &str, v: &str| {
+            u32::try_from(record.number_in(name, v)?)
+                .map_err(|_| record.error(format!("{name} '{v}' is too large")))
+        };
+        let spread: f64 = spread
+            .parse()
+            .ok()
+            .filter(|&x| PackSettings::valid_spread(x))
+            .ok_or_else(|| record.error(format!("bad pack-spread '{spread}'")))?;
+        let seeds = record.number_in("pack-seeds", seeds)?;
+        if !PackSettings::valid_seeds(seeds) {
+            return Err(record.error(format!("bad pack-seeds '{seeds}'")));
+        }
+        self.polish = PolishSettings {
+            polish: u32_of("polish", polish)?,
+            clump: u32_of("clump", clump)?,
+            evolve,
+        };
+        self.pack = PackSettings {
+            seed: record.number_in("pack-seed", seed)?,
+            iterations: record.number_in("pack-iterations", iterations)?,
+            negative_offsets: record.flag_in("negative-offsets", negative)?,
+            spread,
+            short_spans: record.flag_in("short-spans", short)?,
+            seeds,
+            // A search packs from its greedy pass.
+            from_input: false,
+        };
+        Ok(())
+    }
+
+    /// Reads a `job` line: a new job, checked against its square and the jobs before it.
+    fn read_job(&mut self, record: &Record) -> Result<(), ReadError> {
+        let Some([next, done]) = record.laid_out(3, ["next", "done"]) else {
+            return Err(record.unexpected());
+        };
+        let (piece, square) = record.piece_square(0)?;
+        let s = record.word(1)?;
+        let bits = record.number_in("bits", record.word(2)?)?;
+        // Past them a table could not even be allocated to measure its finds.
+        let allowed = allowed_bits(self.scan.variant, piece, square);
+        if !u8::try_from(bits).is_ok_and(|b| allowed.contains(&b)) {
+            return Err(record.error(format!(
+                "index bits {bits} out of range for {piece} {s}: {}..={}",
+                allowed.start(),
+                allowed.end()
+            )));
+        }
+        // A packed square may have a job per shift (their finds share its pool); any other
+        // square has one.
+        let packed = self.scan.variant.is_packed();
+        if self.jobs.iter().any(|j| {
+            (j.piece, j.square) == (piece, square) && (!packed || u64::from(j.bits) == bits)
+        }) {
+            return Err(record.error(format!("duplicate job {piece} {s}")));
+        }
+        let done = record.flag_in("done", done)?;
+        self.jobs.push(Job {
+            piece,
+            square,
+            bits: bits as u8,
+            next: record.number_in("next", next)?,
+            found: Vec::new(),
+            done,
+        });
+        Ok(())
+    }
+
+    /// Reads a `found` line: a magic kept by the job on the line before it.
+    fn read_found(&mut self, record: &Record) -> Result<(), ReadError> {
+        let Some([index, used, span]) = record.laid_out(3, ["index", "used", "span"]) else {
+            return Err(record.unexpected());
+        };
+        let (piece, square) = record.piece_square(0)?;
+        let magic = parse_hex(record.word(2)?).map_err(|m| record.error(m.to_string()))?;
+        let found = Found {
+            index: record.number_in("index", index)?,
+            magic,
+            used: record.number_in("used", used)? as u32,
+            span: record.number_in("span", span)? as u32,
+            blocked: 0,
+        };
+        let s = record.word(1)?;
+        let job = self.jobs.last_mut();
+        let job = job.filter(|j| (j.piece, j.square) == (piece, square));
+        let job = job.ok_or_else(|| {
+            record.error(format!(
+                "'found' for {piece} {s} does not follow its 'job' line"
+            ))
+        })?;
+        job.found.push(found);
+        Ok(())
+    }
+
+    /// Refuses a state without a job for every piece and square: every search has one, so
+    /// fewer means a cut-off file.
+    fn check_every_job(&self, file: &str) -> Result<(), ReadError> {
+        let missing: Vec<String> = Piece::ALL
+            .iter()
+            .flat_map(|&p| (0..64u8).map(move |sq| (p, sq)))
+            .filter(|&(p, sq)| !self.jobs.iter().any(|j| (j.piece, j.square) == (p, sq)))
+            .map(|(p, sq)| format!("{p} {}", square_name(sq)))
+            .collect();
+        match missing.first() {
+            Some(first) => Err(error(
+                file,
+                None,
+                format!(
+                    "{} of the 128 jobs are missing (the first is {first}): a truncated state \
+                     file?",
+                    missing.len()
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads a state's first line: whether the state ends with a pack checkpoint (version 2).
+fn read_version(lines: &mut Lines) -> Result<bool, ReadError> {
+    match lines.next() {
+        Some((_, HEADER)) => Ok(false),
+        Some((_, HEADER_WITH_PACK)) => Ok(true),
+        Some((line, t)) => {
+            let hint = if t.starts_with("magic-gen-pack") {
+                ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
+            } else {
+                ""
+            };
+            Err(lines.at(
+                line,
+                format!(
+                    "not a magic-gen search state (expected '{HEADER}' or \
+                     '{HEADER_WITH_PACK}'){hint}"
+                ),
+            ))
+        }
+        None => Err(lines.whole("empty file".into())),
+    }
+}
+
+/// Reads the header lines that say what the scan keeps, each its keyword and value.
+fn read_scan(lines: &mut Lines) -> Result<Scan, ReadError> {
+    let (l, v) = lines.value_line("variant")?;
+    let variant = Variant::parse(v).ok_or_else(|| lines.at(l, format!("unknown variant '{v}'")))?;
+    let (l, v) = lines.value_line("seed")?;
+    let seed = v
+        .parse()
+        .map_err(|_| lines.at(l, format!("bad seed '{v}'")))?;
+    let (l, v) = lines.value_line("shard")?;
+    let shard = Shard::parse(v).map_err(|m| lines.at(l, m.to_string()))?;
+    let (l, v) = lines.value_line("budget")?;
+    let budget = match v.split_whitespace().collect::<Vec<_>>()[..] {
+        ["until-found"] => Budget::UntilFound,
+        ["candidates", n] => Budget::Candidates(
+            n.parse()
+                .map_err(|_| lines.at(l, format!("bad candidate count '{n}'")))?,
+        ),
+        _ => return Err(lines.at(l, format!("bad budget '{v}'"))),
+    };
+    let (l, v) = lines.value_line("pool")?;
+    let bad = || lines.at(l, format!("bad pool size '{v}'"));
+    let (pool, sparse) = match v.split(' ').collect::<Vec<_>>()[..] {
+        [pool] => (pool.parse().map_err(|_| bad())?, 0),
+        [pool, "sparse", sparse] => (
+            pool.parse().map_err(|_| bad())?,
+            sparse.parse().map_err(|_| bad())?,
+        ),
+        _ => return Err(bad()),
+    };
+    let (l, v) = lines.value_line("patience")?;
+    let patience = v
+        .parse()
+        .map_err(|_| lines.at(l, format!("bad patience '{v}'")))?;
+    Ok(Scan {
+        variant,
+        seed,
+        shard,
+        budget,
+        pool,
+        sparse,
+        patience,
+    })
 }
