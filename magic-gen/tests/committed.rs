@@ -80,10 +80,16 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
     let (_, provenance) = read_set_file(&committed_file).unwrap();
     let recorded = provenance.command.unwrap();
     let commands = commands_to_run(&recorded, path);
-    // The other sets a packing takes magics from (`--also FILE`), from the repository.
+    // The other sets a packing takes magics from (`--also FILE`), and the committed set a
+    // last packing reads if it is another (a record packed beside published magics), from
+    // the repository.
     for command in &commands {
         let args: Vec<&str> = command.split_whitespace().collect();
-        for pair in args.windows(2).filter(|w| w[0] == "--also") {
+        let input = match args.get(1) {
+            Some(&"pack") => args.get(1..3),
+            _ => None,
+        };
+        for pair in args.windows(2).filter(|w| w[0] == "--also").chain(input) {
             let to = dir.join(pair[1]);
             fs::create_dir_all(to.parent().unwrap()).unwrap();
             fs::copy(common::workspace().join(pair[1]), &to)

@@ -91,10 +91,27 @@ fn the_readme_recipes_are_the_headers_commands() {
     for path in every_set() {
         let (_, header) = read_set_file(&workspace().join(&path)).unwrap();
         let recorded = header.command.expect("a command in the header");
-        let headers: Vec<Vec<String>> = recorded
+        let chain: Vec<Vec<String>> = recorded
             .split("; then ")
             .map(|c| c.split_whitespace().map(str::to_string).collect())
             .collect();
+        // A chain that starts with another committed set's commands (a record packed beside
+        // published magics) starts with that set's whole header: its recipe is that set's.
+        let before = chain
+            .iter()
+            .take_while(|words| out_of(words) != Some(path.as_str()))
+            .count();
+        if let Some(other) = chain[..before].last().and_then(|words| out_of(words)) {
+            let (_, theirs) = read_set_file(&workspace().join(other)).unwrap();
+            let theirs = theirs.command.expect("a command in the header");
+            let prefix: Vec<String> = chain[..before].iter().map(|w| w.join(" ")).collect();
+            assert_eq!(
+                prefix.join("; then "),
+                theirs,
+                "{path} starts with {other}'s commands"
+            );
+        }
+        let headers = &chain[before..];
         let recipe: Vec<Vec<String>> = commands
             .iter()
             .map(|c| without_state(c))

@@ -19,7 +19,8 @@ pub enum Preset {
     /// The black fixed-shift record from this project's magics alone, evolved
     /// (`magics/records/own-black.rs`).
     Record,
-    /// The black record with a shift per square (`magics/records/black-per-square.rs`).
+    /// The black record with a shift per square from this project's magics alone, evolved
+    /// (`magics/records/own-black-per-square.rs`).
     RecordPerSquare,
     /// The white fixed-shift record (`magics/records/white.rs`).
     RecordWhite,
@@ -43,7 +44,7 @@ impl Preset {
     pub fn file(self) -> &'static str {
         match self {
             Preset::Record => "magics/records/own-black.rs",
-            Preset::RecordPerSquare => "magics/records/black-per-square.rs",
+            Preset::RecordPerSquare => "magics/records/own-black-per-square.rs",
             Preset::RecordWhite => "magics/records/white.rs",
         }
     }
@@ -77,6 +78,7 @@ impl Preset {
                 o.limits.pack.short_spans = true;
             }
             Preset::RecordPerSquare => {
+                o.limits.polish.evolve = 1_000_000;
                 o.bits_under = Some(0);
                 o.also_fixed_shift = true;
                 o.limits.pack.negative_offsets = true;
