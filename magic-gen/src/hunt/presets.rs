@@ -22,7 +22,8 @@ pub enum Preset {
     /// The black record with a shift per square from this project's magics alone, evolved
     /// (`magics/records/own-black-per-square.rs`).
     RecordPerSquare,
-    /// The white fixed-shift record (`magics/records/white.rs`).
+    /// The white fixed-shift record from this project's magics alone, evolved
+    /// (`magics/records/own-white.rs`).
     RecordWhite,
 }
 
@@ -45,7 +46,7 @@ impl Preset {
         match self {
             Preset::Record => "magics/records/own-black.rs",
             Preset::RecordPerSquare => "magics/records/own-black-per-square.rs",
-            Preset::RecordWhite => "magics/records/white.rs",
+            Preset::RecordWhite => "magics/records/own-white.rs",
         }
     }
 
@@ -87,6 +88,7 @@ impl Preset {
                 o.scan.budget = Budget::Candidates(67_108_864);
                 o.scan.seed = 2;
                 o.limits.polish.clump = 30_000;
+                o.limits.polish.evolve = 1_000_000;
                 o.limits.pack.iterations = 3_000_000;
                 o.limits.pack.spread = 0.03;
                 o.limits.pack.short_spans = true;
