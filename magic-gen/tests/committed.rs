@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 
 use common::{committed, every_set, magic_gen, record, scratch, COMMITTED};
-use magic_gen::{read_set_file, relevant_bits, verify, Piece, Variant};
+use magic_gen::{read_set_file, relevant_bits, verify, Piece, Step, Variant};
 
 /// No set in `magics/` or `magics/records/` comes from a run that stopped short.
 #[test]
@@ -26,11 +26,13 @@ fn every_committed_set_verifies() {
         let header = fs::read_to_string(committed(name)).unwrap();
         let recorded = format!("TABLE_LEN: usize = {};", v.report.table_len);
         assert!(header.contains(&recorded), "{name}: stale TABLE_LEN");
-        let command = provenance.command.expect("a command in the header");
+        let steps = &provenance.steps;
+        let (first, last) = (&steps[0], &steps[steps.len() - 1]);
         assert!(
-            command.starts_with(&format!("magic-gen search --variant {name} "))
-                && command.ends_with(&format!(" --out magics/{name}.rs")),
-            "{name}: {command}"
+            first.args()[..3] == ["search", "--variant", name]
+                && last.value("--out") == Some(format!("magics/{name}.rs").as_str()),
+            "{name}: {}",
+            Step::chain_line(steps)
         );
         assert!(provenance.seed.is_some(), "{name}: no seed in the header");
         match set.variant {
@@ -52,20 +54,17 @@ fn every_committed_set_verifies() {
 /// state, then the resume, and the state is committed), or every one in order where the
 /// last packs the file again in place (`pack PATH ... --out PATH`: the commands before it
 /// write what it reads).
-fn commands_to_run<'a>(recorded: &'a str, path: &str) -> Vec<&'a str> {
-    let chain: Vec<&str> = recorded.split("; then ").collect();
-    let last = chain[chain.len() - 1];
-    let args: Vec<&str> = last.split_whitespace().collect();
-    if args.get(1) == Some(&"pack") && args.get(2) == Some(&path) {
-        chain
-    } else {
-        vec![last]
+fn commands_to_run<'a>(recorded: &'a [Step], path: &str) -> &'a [Step] {
+    let last = recorded.len() - 1;
+    match recorded[last].args() {
+        [pack, input, ..] if pack == "pack" && input == path => recorded,
+        _ => &recorded[last..],
     }
 }
 
 /// Returns true for a command whose budget takes minutes (`--candidates` scans).
-fn is_slow(command: &str) -> bool {
-    command.contains("--candidates")
+fn is_slow(command: &Step) -> bool {
+    command.has("--candidates")
 }
 
 /// Runs the command that wrote the set at `path` (relative to the workspace, e.g.
@@ -78,55 +77,48 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
         panic!("{problem}");
     }
     let (_, provenance) = read_set_file(&committed_file).unwrap();
-    let recorded = provenance.command.unwrap();
-    let commands = commands_to_run(&recorded, path);
+    let commands = commands_to_run(&provenance.steps, path);
     // The other sets a packing takes magics from (`--also FILE`), and the committed set a
     // last packing reads if it is another (a record packed beside published magics), from
     // the repository.
-    for command in &commands {
-        let args: Vec<&str> = command.split_whitespace().collect();
-        let input = match args.get(1) {
-            Some(&"pack") => args.get(1..3),
+    for command in commands {
+        let input = match command.args() {
+            [pack, input, ..] if pack == "pack" => Some(input.as_str()),
             _ => None,
         };
-        for pair in args.windows(2).filter(|w| w[0] == "--also").chain(input) {
-            let to = dir.join(pair[1]);
+        for file in command.values("--also").chain(input) {
+            let to = dir.join(file);
             fs::create_dir_all(to.parent().unwrap()).unwrap();
-            fs::copy(common::workspace().join(pair[1]), &to)
-                .unwrap_or_else(|e| panic!("{path} takes magics from {}: {e}", pair[1]));
+            fs::copy(common::workspace().join(file), &to)
+                .unwrap_or_else(|e| panic!("{path} takes magics from {file}: {e}"));
         }
     }
-    for &command in &commands[..commands.len() - 1] {
-        let args: Vec<&str> = command.split_whitespace().collect();
+    for command in &commands[..commands.len() - 1] {
         fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
-        magic_gen(dir, &args[1..]).assert_success();
+        magic_gen(dir, command.args()).assert_success();
     }
-    let command = commands[commands.len() - 1];
-    let args: Vec<&str> = command.split_whitespace().collect();
-    assert_eq!(args[0], "magic-gen");
+    let command = &commands[commands.len() - 1];
+    assert!(command.subcommand().is_some(), "{path}: {command}");
     assert!(
-        !command.contains("--seconds"),
+        !command.has("--seconds"),
         "{path} was written by a time-budgeted run, which no machine repeats: {command}"
     );
-    let out = args.iter().position(|&a| a == "--out").map(|i| args[i + 1]);
     assert_eq!(
-        out,
+        command.value("--out"),
         Some(path),
         "{path}: its command writes elsewhere: {command}"
     );
-    if let Some(i) = args.iter().position(|&a| a == "--resume") {
-        let state = args[i + 1];
+    if let Some(state) = command.value("--resume") {
         let to = dir.join(state);
         fs::create_dir_all(to.parent().unwrap()).unwrap();
         fs::copy(common::workspace().join(state), &to)
             .unwrap_or_else(|e| panic!("{path} resumes from {state}: {e}"));
     }
     fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
-    let run = magic_gen(dir, &args[1..]);
+    let run = magic_gen(dir, command.args());
     run.assert_success();
     // Finishing a finished state must leave it as committed, or the next run would differ.
-    if let Some(i) = args.iter().position(|&a| a == "--resume") {
-        let state = args[i + 1];
+    if let Some(state) = command.value("--resume") {
         assert!(
             fs::read(dir.join(state)).unwrap()
                 == fs::read(common::workspace().join(state)).unwrap(),
@@ -139,7 +131,7 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
         fresh == old,
         "{path} is stale: `{command}` now writes a different file; regenerate it \
          with `cargo run --release -p magic-gen -- {}`",
-        args[1..].join(" ")
+        &command.to_string()["magic-gen ".len()..]
     );
 }
 
@@ -149,8 +141,11 @@ fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
     let mut checked = Vec::new();
     for path in every_set() {
         let (_, provenance) = read_set_file(&common::workspace().join(&path)).unwrap();
-        let recorded = provenance.command.unwrap();
-        if commands_to_run(&recorded, &path).iter().any(|c| is_slow(c)) == slow {
+        if commands_to_run(&provenance.steps, &path)
+            .iter()
+            .any(is_slow)
+            == slow
+        {
             assert_regenerates(dir, &path);
             checked.push(path);
         }
@@ -196,8 +191,8 @@ fn the_densest_sets_found_verify() {
     assert_eq!(set.variant, Variant::Fancy);
     assert!(v.report.table_len < 107_648, "{}", v.report.table_len);
     assert!(v.report.squares_below_popcount(Piece::Bishop) > 0);
-    let command = provenance.command.expect("a command in the header");
-    assert!(command.contains("--bits-under 1"), "{command}");
+    let hunt = &provenance.steps[0];
+    assert_eq!(hunt.value("--bits-under"), Some("1"), "{hunt}");
     // The densest black set of any shift: each square at its mask popcount or the fixed
     // 12/9 bits, ranges free to start before the table; below the published per-square
     // record of 86,491 entries.
@@ -225,11 +220,13 @@ fn the_densest_sets_found_verify() {
     }
     // Packed with ranges free to start before the table (whether the layout found uses
     // that is the packing's choice: the seed-6 packing needs none).
-    let command = provenance.command.expect("a command in the header");
+    let hunt = &provenance.steps[0];
+    let packing = &provenance.steps[provenance.steps.len() - 1];
     assert!(
-        command.contains("--bits-under 0 --also-fixed-shift")
-            && command.contains("--negative-offsets"),
-        "{command}"
+        hunt.value("--bits-under") == Some("0")
+            && hunt.has("--also-fixed-shift")
+            && packing.has("--negative-offsets"),
+        "{hunt}"
     );
     // The densest white set: fixed 12/9 bits, ranges from 0 up, made with the white tools
     // (clumped finds, the spread energy); below the published white record of 88,772
@@ -243,9 +240,6 @@ fn the_densest_sets_found_verify() {
             .iter()
             .all(|e| e.bits == piece.fixed_bits() && e.offset >= 0));
     }
-    let command = provenance.command.expect("a command in the header");
-    assert!(
-        command.contains("--clump") && command.contains("--pack-spread"),
-        "{command}"
-    );
+    let hunt = &provenance.steps[0];
+    assert!(hunt.has("--clump") && hunt.has("--pack-spread"), "{hunt}");
 }

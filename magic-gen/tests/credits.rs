@@ -118,12 +118,10 @@ fn committed_sets_credit_the_published_magics_they_hold() {
     let mut credited = 0;
     for path in every_set() {
         let (set, header) = read_set_file(&workspace().join(&path)).unwrap();
-        let command = header.command.clone().unwrap_or_default();
-        let words: Vec<&str> = command.split_whitespace().collect();
-        let also: Vec<&str> = words
-            .windows(2)
-            .filter(|w| w[0] == "--also")
-            .map(|w| w[1])
+        let also: Vec<&str> = header
+            .steps
+            .iter()
+            .flat_map(|s| s.values("--also"))
             .collect();
         if also.is_empty() {
             assert!(header.credits.is_empty(), "{path}: {:?}", header.credits);

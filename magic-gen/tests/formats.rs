@@ -6,7 +6,7 @@ mod common;
 use common::{committed, COMMITTED};
 use magic_gen::{
     emit_rust, parse_interchange, read_set_file, render_set_file, verify, write_interchange,
-    Credit, Provenance, Squares,
+    Credit, Provenance, Squares, Step,
 };
 
 #[test]
@@ -30,9 +30,13 @@ fn emitted_source_round_trips_with_its_provenance() {
     for name in COMMITTED {
         let (set, _) = read_set_file(&committed(name)).unwrap();
         let report = verify(&set).unwrap().report;
+        // Quoted words and two steps come back as written.
+        let command = format!(
+            r"magic-gen search --variant {name} --out 'a b.rs'; then magic-gen emit 'a b.rs' --out 'it'\''s.rs'"
+        );
         let provenance = Provenance {
             seed: Some(9),
-            command: Some(format!("magic-gen search --variant {name} --seed 9")),
+            steps: Step::parse_chain(&command).unwrap(),
             unfinished: Some("the scan stopped: 3 of 128 squares unfinished fell back".into()),
             credits: vec![
                 Credit {
@@ -46,6 +50,10 @@ fn emitted_source_round_trips_with_its_provenance() {
             ],
         };
         let source = emit_rust(&set, &report, &provenance);
+        assert!(
+            source.contains(&format!("\n// command: {command}\n")),
+            "{source}"
+        );
         let path = dir.join(format!("{name}.rs"));
         std::fs::write(&path, &source).unwrap();
         let (back, prov) = read_set_file(&path).unwrap();

@@ -211,15 +211,11 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     );
     // The header reruns from nothing: the shards' searches, each saving the state the
     // merge reads, then the merge, give the same set.
-    let command = header
-        .lines()
-        .find_map(|l| l.strip_prefix("// command: "))
-        .unwrap();
+    let (_, provenance) = magic_gen::read_set_file(&dir.join("merged.rs")).unwrap();
     let again = scratch("hunt-white-shards-again");
-    for step in command.split("; then ") {
-        let args: Vec<&str> = step.split_whitespace().collect();
-        assert_eq!(args[0], "magic-gen", "{command}");
-        magic_gen(&again, &args[1..]).assert_success();
+    for step in &provenance.steps {
+        assert!(step.subcommand().is_some(), "{step}");
+        magic_gen(&again, step.args()).assert_success();
     }
     assert_eq!(
         set_body(&again.join("merged.rs")),

@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 
 use common::{every_set, workspace};
-use magic_gen::read_set_file;
+use magic_gen::{read_set_file, Step};
 
 /// Returns the lines of the shell blocks of the README's "Regenerating the tables"
 /// section, a line continued with `\` joined to the next.
@@ -41,27 +41,11 @@ fn recipe_lines() -> Vec<String> {
     lines
 }
 
-/// Returns `command`'s words without `--state FILE`, which the headers leave out.
-fn without_state(command: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut skip = false;
-    for word in command.split_whitespace() {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        if word == "--state" {
-            skip = true;
-            continue;
-        }
-        words.push(word.to_string());
-    }
-    words
-}
-
-/// Returns the value of `--out` in `words`.
-fn out_of(words: &[String]) -> Option<&str> {
-    let at = words.iter().position(|w| w == "--out")?;
-    words.get(at + 1).map(String::as_str)
+/// Returns the recipe's `command` read as a header's step, without the `--state FILE`
+/// that the headers leave out.
+fn without_state(command: &str) -> Step {
+    let step = Step::parse(command).unwrap_or_else(|e| panic!("{command}: {e}"));
+    step.without("--state")
 }
 
 #[test]
@@ -90,32 +74,27 @@ fn the_readme_recipes_are_the_headers_commands() {
     let mut matched = 0;
     for path in every_set() {
         let (_, header) = read_set_file(&workspace().join(&path)).unwrap();
-        let recorded = header.command.expect("a command in the header");
-        let chain: Vec<Vec<String>> = recorded
-            .split("; then ")
-            .map(|c| c.split_whitespace().map(str::to_string).collect())
-            .collect();
+        let chain = header.steps;
+        assert!(!chain.is_empty(), "{path}: no command in the header");
         // A chain that starts with another committed set's commands (a record packed beside
         // published magics) starts with that set's whole header: its recipe is that set's.
         let before = chain
             .iter()
-            .take_while(|words| out_of(words) != Some(path.as_str()))
+            .take_while(|step| step.value("--out") != Some(path.as_str()))
             .count();
-        if let Some(other) = chain[..before].last().and_then(|words| out_of(words)) {
+        if let Some(other) = chain[..before].last().and_then(|step| step.value("--out")) {
             let (_, theirs) = read_set_file(&workspace().join(other)).unwrap();
-            let theirs = theirs.command.expect("a command in the header");
-            let prefix: Vec<String> = chain[..before].iter().map(|w| w.join(" ")).collect();
             assert_eq!(
-                prefix.join("; then "),
-                theirs,
+                chain[..before],
+                theirs.steps,
                 "{path} starts with {other}'s commands"
             );
         }
         let headers = &chain[before..];
-        let recipe: Vec<Vec<String>> = commands
+        let recipe: Vec<Step> = commands
             .iter()
             .map(|c| without_state(c))
-            .filter(|words| out_of(words) == Some(path.as_str()))
+            .filter(|step| step.value("--out") == Some(path.as_str()))
             .collect();
         assert_eq!(
             recipe, headers,
@@ -125,9 +104,10 @@ fn the_readme_recipes_are_the_headers_commands() {
         // Each command of a search or a packing keeps a state to resume from.
         for command in commands
             .iter()
-            .filter(|c| out_of(&without_state(c)) == Some(&path))
+            .filter(|c| without_state(c).value("--out") == Some(&path))
         {
-            assert!(command.contains(" --state "), "no --state: {command}");
+            let step = Step::parse(command).unwrap();
+            assert!(step.value("--state").is_some(), "no --state: {command}");
         }
     }
     assert_eq!(

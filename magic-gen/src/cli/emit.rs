@@ -33,7 +33,7 @@ pub fn run(args: &EmitArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         &[],
         &[],
     );
-    let provenance = input.then(&step);
+    let provenance = input.then(step);
     let text = render_set_file(out, &set, &v.report, &provenance);
     write_output(out, text.as_bytes())?;
     let to = if is_stdio(out) {

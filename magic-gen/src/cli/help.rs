@@ -142,13 +142,14 @@ mod tests {
             .unwrap();
         let recorded = SearchArgs::from_arg_matches(&matches)
             .unwrap()
-            .fresh_options()
+            .recorded_options(&matches)
             .unwrap()
             .command;
-        let words: Vec<&str> = recorded.split(' ').collect();
+        let step = magic_gen::Step::parse(&recorded).unwrap();
+        let words = step.args();
         let search = help("search");
         for pair in words.windows(2).filter(|w| w[0].starts_with("--")) {
-            let (flag, value) = (pair[0], pair[1]);
+            let (flag, value) = (pair[0].as_str(), pair[1].as_str());
             if value.starts_with("--") || flag == "--variant" {
                 continue;
             }

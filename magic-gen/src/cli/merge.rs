@@ -9,11 +9,11 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{self, Hooks};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
-use magic_gen::{line_of, Provenance};
+use magic_gen::{line_of, Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, shell_quote, show, summarise, write_set,
+    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -115,7 +115,7 @@ fn merge_shards(
 fn unfinished_note(
     outcome: &SearchOutcome,
     (given, count, missing): (usize, u32, &[String]),
-    recorded: &str,
+    recorded: &Step,
 ) -> Option<String> {
     let partial = (!missing.is_empty()).then(|| {
         format!(
@@ -154,6 +154,8 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
+    // Read now, not once the merge has run: the shards' commands go on the header.
+    let shard_steps = shard_commands(&states, &args.states)?;
     let first = &states[0];
     let limits = limits(args, first)?;
     let (merged, missing) = merge_shards(args, &states)?;
@@ -174,7 +176,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         first.scan.shard.count,
         if missing.is_empty() { "" } else { " (partial)" },
     );
-    let search = without_shard(&first.command);
+    let search = without_shard(&Step::parse_chain(&first.command).unwrap_or_default());
     say!(
         "merged {} of {count} shards{partial} of `{search}`",
         states.len()
@@ -192,10 +194,11 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let provenance = Provenance {
         seed: Some(first.scan.seed),
         unfinished: unfinished_note(&outcome, shards, &recorded),
-        command: Some(format!(
-            "{}; then {recorded}",
-            shard_commands(&states, &args.states)
-        )),
+        steps: shard_steps
+            .into_iter()
+            .flatten()
+            .chain([recorded])
+            .collect(),
         // The shards searched from nothing: no other author's magics.
         credits: Vec::new(),
     };
@@ -208,56 +211,46 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns the commands that made the shard `states` read from `paths`, in order, for the
-/// header of their merge: each state's recorded search, its first command given the file
-/// the merge reads as its `--state` where it names none, so that the header reruns from
-/// nothing. (A resumed shard's later commands name the state they resumed.)
-fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> String {
+/// Returns the commands that made each of the shard `states` read from `paths`: its
+/// recorded search, its first command given the file the merge reads as its `--state`
+/// where it names none, so that the header of their merge reruns from nothing. (A resumed
+/// shard's later commands name the state they resumed.) An error names the state whose
+/// command line does not read.
+fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> Result<Vec<Vec<Step>>, String> {
     let each = states.iter().zip(paths).map(|(state, path)| {
-        let (first, rest) = match state.command.split_once("; then ") {
-            Some((first, rest)) => (first, Some(rest)),
-            None => (state.command.as_str(), None),
-        };
-        let names_state = first.split(' ').any(|w| w == "--state" || w == "--resume");
-        let state_arg = match names_state {
-            true => String::new(),
-            false => format!(" --state {}", shell_quote(&show(path))),
-        };
-        let rest = rest.map_or(String::new(), |r| format!("; then {r}"));
-        format!("{first}{state_arg}{rest}")
+        let mut steps = Step::parse_chain(&state.command)
+            .map_err(|e| format!("{}: command: {e}", show(path)))?;
+        let first = &mut steps[0];
+        if !first.has("--state") && !first.has("--resume") {
+            first.push("--state");
+            first.push(show(path));
+        }
+        Ok(steps)
     });
-    each.collect::<Vec<_>>().join("; then ")
+    each.collect()
 }
 
-/// Returns a shard's recorded `command` without its `--shard K/N`: the search that all the
-/// shards are parts of. (Words are split at spaces and joined again, so quoted paths with
-/// spaces come back as they were.)
-fn without_shard(command: &str) -> String {
-    let mut kept = Vec::new();
-    let mut words = command.split(' ');
-    while let Some(word) = words.next() {
-        if word == "--shard" {
-            words.next();
-        } else {
-            kept.push(word);
-        }
-    }
-    kept.join(" ")
+/// Returns the commands of a shard, `steps`, without its `--shard K/N`: the search that all
+/// the shards are parts of.
+fn without_shard(steps: &[Step]) -> String {
+    let steps: Vec<Step> = steps.iter().map(|s| s.without("--shard")).collect();
+    Step::chain_line(&steps)
 }
 
 #[cfg(test)]
 mod tests {
     use super::without_shard;
+    use magic_gen::Step;
 
     #[test]
     fn the_search_of_a_shard_is_its_command_without_the_shard() {
+        let steps = Step::parse_chain(
+            "magic-gen search --variant black --shard 0/2 --out 'a b.rs' --seed 1",
+        )
+        .unwrap();
         assert_eq!(
-            without_shard("magic-gen search --variant black --shard 0/2 --out 'a b.rs' --seed 1"),
+            without_shard(&steps),
             "magic-gen search --variant black --out 'a b.rs' --seed 1"
-        );
-        assert_eq!(
-            without_shard("magic-gen search --seed 1"),
-            "magic-gen search --seed 1"
         );
     }
 }

@@ -39,6 +39,7 @@ mod picture;
 mod progress;
 mod search;
 mod search_args;
+mod search_record;
 mod stats;
 mod stop;
 mod verify;

@@ -11,7 +11,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
 use magic_gen::{
-    relevant_mask, render_set_file, square_name, EntryLines, MagicSet, Piece, Provenance,
+    relevant_mask, render_set_file, square_name, EntryLines, MagicSet, Piece, Provenance, Step,
 };
 
 /// Set once a command writes its set to standard output (`--out -`): from then on its
@@ -60,20 +60,20 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("standard output: cannot write: {e}"))
 }
 
-/// Returns the command line that reproduces a run of `magic-gen NAME`, derived from what
+/// Returns the step (command) that reproduces a run of `magic-gen NAME`, derived from what
 /// clap parsed, so a new option is recorded without anyone remembering to: every argument
 /// of `command` in definition order, except those listed in `unrecorded` (they never
 /// change the result). An option not given is left out unless `implied` gives the value it
 /// ran with (a default that the command spells out, so that it regenerates the same set
-/// whatever the defaults become). Values are written as given, quoted for a POSIX shell
-/// where needed.
+/// whatever the defaults become; a flag is implied by any value). Values are kept as
+/// given. Every command's header records the step this returns.
 pub fn recorded_command(
     command: &clap::Command,
     matches: &ArgMatches,
     unrecorded: &[&str],
     implied: &[(&str, String)],
-) -> String {
-    let mut words = vec!["magic-gen".to_string(), command.get_name().to_string()];
+) -> Step {
+    let mut step = Step::new(command.get_name());
     for arg in command.get_arguments() {
         let id = arg.get_id().as_str();
         if unrecorded.contains(&id) {
@@ -93,32 +93,20 @@ pub fn recorded_command(
         };
         let flag = arg.get_long().map(|l| format!("--{l}"));
         if !arg.get_action().takes_values() {
-            words.extend(flag);
+            flag.into_iter().for_each(|f| step.push(f));
             continue;
         }
         for v in values {
-            words.extend(flag.clone());
-            words.push(shell_quote(&v));
+            flag.iter().for_each(|f| step.push(f.clone()));
+            step.push(v);
         }
     }
-    words.join(" ")
+    step
 }
 
 /// Returns true if argument `id` was given on the command line (not a default).
 pub fn given(matches: &ArgMatches, id: &str) -> bool {
     matches.value_source(id) == Some(ValueSource::CommandLine)
-}
-
-/// Quotes `s` for a POSIX shell if it needs it, so a recorded command can be pasted back.
-pub fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 /// Returns `path` as the user gave it, for messages and recorded commands.

@@ -10,12 +10,12 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
-use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
+use magic_gen::{line_of, CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
-    summarise, tell_failed_save, write_atomic, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, show, state_file, summarise,
+    tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::verify::read_and_verify;
@@ -208,7 +208,7 @@ fn exit(state_path: Option<&Path>, repacked: &Repacked, stopped: bool) -> ExitCo
 /// Returns the command that reproduces this packing: what was given, and the moves it
 /// made unless given (recorded as if given, so the header regenerates the same set whatever
 /// the default becomes).
-fn recorded(matches: &ArgMatches, settings: &PackSettings) -> String {
+fn recorded(matches: &ArgMatches, settings: &PackSettings) -> Step {
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let implied = [("pack_iterations", settings.iterations.to_string())];
     recorded_command(&command, matches, &UNRECORDED, &implied)
@@ -221,12 +221,12 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings) -> String {
 /// `saved_to` (none: not saved).
 fn provenance(
     input: Provenance,
-    step: &str,
+    step: &Step,
     seed: u64,
     repacked: &Repacked,
     saved_to: Option<&Path>,
 ) -> Provenance {
-    let mut provenance = input.then(step);
+    let mut provenance = input.then(step.clone());
     provenance.seed = provenance.seed.or(Some(seed));
     let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
     let note = if let Some(cut) = repacked.cut {
@@ -240,7 +240,7 @@ fn provenance(
         )
     } else if made < total {
         let finish = match saved_to {
-            Some(path) => format!("finish with `{step} --resume {}`", shell_quote(&show(path))),
+            Some(path) => format!("finish with `{step} --resume {}`", Step::quote(&show(path))),
             None => format!("no saved checkpoint to resume: rerun `{step}`"),
         };
         format!("packing stopped after {made} of {total} moves; {finish}")

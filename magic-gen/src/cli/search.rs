@@ -1,6 +1,7 @@
 //! `magic-gen search`: the seeded search run with a progress bar, Ctrl-C handling and
 //! checkpoints of its state, a summary, and the set written atomically, its header saying
-//! whether the run finished. The arguments, defaults and presets are in `search_args.rs`.
+//! whether the run finished. The arguments, defaults and presets are in `search_args.rs`,
+//! the command it records in `search_record.rs`.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,15 +13,16 @@ use magic_gen::hunt::{self, Hooks, HuntCut};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
 use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, Stage};
-use magic_gen::Provenance;
+use magic_gen::{Provenance, Step};
 
 use super::output::{
-    claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show, state_file,
-    summarise, tell_failed_save, write_atomic, write_set,
+    claim_stdout_for, failed_save, given, is_regular_file, show, state_file, summarise,
+    tell_failed_save, write_atomic, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
 pub use super::search_args::SearchArgs;
+use super::search_record::recorded;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -38,13 +40,18 @@ struct Start {
     state: SearchState,
     saved_pack: Vec<PackCheckpoint>,
     limits: Limits,
-    history: String,
+    history: Vec<Step>,
 }
 
 /// Returns where the run `args` describe starts: the state read from --resume (with its
 /// pack checkpoint if it has one), which finishes as recorded in it unless the command line
-/// says otherwise and records the resume ([`SearchState::resumed_by`]), or a fresh one.
-fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, String> {
+/// says otherwise and records the resume ([`SearchState::resumed_by`]), or a fresh one;
+/// `matches` are the arguments as parsed, which the command recorded is derived from.
+fn initial_state(
+    args: &SearchArgs,
+    matches: &ArgMatches,
+    resumed: Option<Resumed>,
+) -> Result<Start, String> {
     if let (Some(path), Some((mut state, saved_pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
             state
@@ -52,7 +59,10 @@ fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, S
                 .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
-        let history = state.resumed_by(&args.recorded_resume(path), &limits);
+        let history = state.resumed_by(&recorded(matches, None).to_string(), &limits);
+        // Read now, not once the hunt has run: the state's command line goes on the header.
+        let history =
+            Step::parse_chain(&history).map_err(|e| format!("{}: command: {e}", show(path)))?;
         return Ok(Start {
             state,
             saved_pack,
@@ -60,7 +70,7 @@ fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, S
             history,
         });
     }
-    let options = args.fresh_options()?;
+    let options = args.recorded_options(matches)?;
     let state = SearchState::new(&options).map_err(|e| match e {
         Error::EmptyBudget(EmptyBudget::Candidates) => format!("--candidates 0: {e}"),
         Error::EmptyBudget(EmptyBudget::Seconds) => format!("--seconds 0: {e}"),
@@ -70,7 +80,7 @@ fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, S
         state,
         saved_pack: Vec::new(),
         limits: options.limits,
-        history: options.command,
+        history: Step::parse_chain(&options.command).map_err(|e| e.to_string())?,
     })
 }
 
@@ -84,30 +94,13 @@ pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> 
     write_atomic(path, text.as_bytes())
 }
 
-/// Returns the command that finishes an unfinished run of `args` whose state is saved in
-/// `state`: its resume, which finishes as the state records (a fresh search), or with what
-/// this resume was given.
-fn finishing_command(state: &Path, args: &SearchArgs) -> String {
-    if args.resume.is_some() {
-        return args.recorded_resume(state);
-    }
-    let out = args.out.as_deref();
-    let out = out.map_or(String::new(), |o| {
-        format!(" --out {}", shell_quote(&show(o)))
-    });
-    format!(
-        "magic-gen search --resume {}{out}",
-        shell_quote(&show(state))
-    )
-}
-
 /// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
 /// for the set's header.
 fn unfinished_note(
     cut: HuntCut,
     state_path: Option<&Path>,
-    args: &SearchArgs,
-    history: &str,
+    (args, matches): (&SearchArgs, &ArgMatches),
+    history: &[Step],
 ) -> String {
     let done = match cut {
         HuntCut::Scan { open, jobs, budget } => {
@@ -129,8 +122,11 @@ fn unfinished_note(
         }
     };
     let finish = match state_path {
-        Some(path) => format!("finish with `{}`", finishing_command(path, args)),
-        None => format!("no saved state to resume: rerun `{history}`"),
+        Some(path) => format!("finish with `{}`", args.finishing_command(path, matches)),
+        None => format!(
+            "no saved state to resume: rerun `{}`",
+            Step::chain_line(history)
+        ),
     };
     format!("{done}; {finish}")
 }
@@ -183,14 +179,17 @@ fn report(
 fn exit(
     outcome: &SearchOutcome,
     (cut, stopped): (Option<HuntCut>, bool),
-    (state_path, args): (Option<&Path>, &SearchArgs),
+    (state_path, args, matches): (Option<&Path>, &SearchArgs, &ArgMatches),
 ) -> ExitCode {
     if !stopped {
         return ExitCode::SUCCESS;
     }
     // A scan or polish cut short is finished by the command the set's header records.
     let resume = match state_path {
-        Some(path) => format!("; `{}` goes on from there", finishing_command(path, args)),
+        Some(path) => format!(
+            "; `{}` goes on from there",
+            args.finishing_command(path, matches)
+        ),
         None => String::new(),
     };
     match cut {
@@ -237,7 +236,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         saved_pack,
         limits,
         history,
-    } = initial_state(args, resumed)?;
+    } = initial_state(args, matches, resumed)?;
     let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
     let state_path = state_file(args.state.as_deref(), resume, out)?;
     // The run's stop flag is the scan's, handed to every later stage.
@@ -273,8 +272,8 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     let provenance = Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
-        command: Some(history.clone()),
-        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, args, &history)),
+        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, (args, matches), &history)),
+        steps: history,
         // A search from nothing holds no other author's magics.
         credits: Vec::new(),
     };
@@ -285,7 +284,11 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     }
     // A stop while writing changes nothing written, but the run was stopped all the same.
     let stopped = (cut, shown.stopped());
-    Ok(exit(&outcome, stopped, (state_path.as_deref(), args)))
+    Ok(exit(
+        &outcome,
+        stopped,
+        (state_path.as_deref(), args, matches),
+    ))
 }
 
 /// Writes the set of `outcome` with its header `provenance` to `out`; an error says where
@@ -301,7 +304,7 @@ fn write(
         Some(path) => format!(
             "{e}; the run's state is saved in {0}: `magic-gen search --resume {0} --out FILE` \
              finishes it again into another file",
-            shell_quote(&show(path))
+            Step::quote(&show(path))
         ),
         None => e,
     })

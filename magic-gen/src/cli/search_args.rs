@@ -1,11 +1,11 @@
 //! The arguments of `magic-gen search`, what a run takes from them (the options of a fresh
 //! search, with the preset's or the variant's defaults where not given; the limits of a
-//! resumed one, with its state's finish where not given), the command it records, and the
-//! refusal of options that would do nothing in the mode chosen. The defaults themselves live
-//! in the library: `Options::for_variant` and `magic_gen::hunt::Preset`.
+//! resumed one, with its state's finish where not given), and the refusal of options that
+//! would do nothing in the mode chosen (the command it records: `search_record.rs`). The
+//! defaults themselves live in the library: `Options::for_variant` and
+//! `magic_gen::hunt::Preset`.
 
-use std::fmt::Display;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use magic_gen::hunt::Preset;
@@ -18,7 +18,6 @@ use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
     parse_variant, threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POOLS,
 };
-use super::output::{shell_quote, show};
 use super::progress::ProgressArgs;
 
 /// The help heading of the options that ask fewer index bits of some squares.
@@ -142,27 +141,6 @@ pub struct SearchArgs {
     pub out: Option<PathBuf>,
 }
 
-/// The words of a recorded command: options in the order given, values quoted for a
-/// POSIX shell where needed.
-struct Words(Vec<String>);
-
-impl Words {
-    /// Adds `flag value` if there is a value.
-    fn opt(&mut self, flag: &str, value: Option<impl Display>) {
-        if let Some(v) = value {
-            self.0.push(format!("--{flag}"));
-            self.0.push(shell_quote(&v.to_string()));
-        }
-    }
-
-    /// Adds `flag` if it is on.
-    fn flag(&mut self, flag: &str, on: bool) {
-        if on {
-            self.0.push(format!("--{flag}"));
-        }
-    }
-}
-
 impl SearchArgs {
     /// Returns the variant searched: the resumed state's, else the one given, else the
     /// preset's, else fancy.
@@ -187,7 +165,8 @@ impl SearchArgs {
 
     /// Returns the options of a fresh search: the preset's (or the variant's defaults,
     /// `Options::for_variant`) with every option given in their place, on all cores unless
-    /// --threads says otherwise.
+    /// --threads says otherwise; the command that reproduces it is
+    /// [`SearchArgs::recorded_options`]'s to add.
     pub fn fresh_options(&self) -> Result<Options, String> {
         let variant = self.variant(None);
         let mut o = match self.preset {
@@ -242,7 +221,6 @@ impl SearchArgs {
         }
         o.also_fixed_shift |= self.also_fixed_shift;
         o.limits = self.limits((o.limits.polish, o.limits.pack), variant)?;
-        o.command = self.recorded_fresh(&o);
         Ok(o)
     }
 
@@ -293,182 +271,23 @@ impl SearchArgs {
         }
         Ok(())
     }
-
-    /// Returns the command that reproduces a fresh search of `o`: program name
-    /// `magic-gen`, variant and seed always spelled out, the scan, pools and packing of a
-    /// fixed-shift search too (so the command says what was searched without knowing the
-    /// defaults), the finishing options where they differ from a plain packing, never
-    /// what does not change the set (threads, the state file, checkpoints, progress).
-    fn recorded_fresh(&self, o: &Options) -> String {
-        let packed = o.scan.variant.is_packed();
-        let (polish, pack) = (&o.limits.polish, &o.limits.pack);
-        let mut w = Words(vec!["magic-gen".into(), "search".into()]);
-        w.opt("variant", Some(o.scan.variant));
-        w.opt("piece", self.piece);
-        w.opt("square", self.square.map(magic_gen::square_name));
-        w.opt("bits", o.bits);
-        w.opt("bits-under", o.bits_under);
-        w.flag("also-fixed-shift", o.also_fixed_shift);
-        w.opt("seconds", self.seconds);
-        let candidates = match o.scan.budget {
-            Budget::Candidates(n) if n != u64::MAX => Some(n),
-            _ => None,
-        };
-        w.opt("candidates", candidates);
-        w.opt("shard", self.shard);
-        w.opt("pool", packed.then_some(o.scan.pool));
-        w.opt("sparse-pool", packed.then_some(o.scan.sparse));
-        w.opt("patience", packed.then_some(o.scan.patience));
-        w.opt("polish", packed.then_some(polish.polish));
-        w.opt("clump", Some(polish.clump).filter(|&c| c > 0));
-        w.opt("evolve", Some(polish.evolve).filter(|&e| e > 0));
-        w.opt("pack-iterations", packed.then_some(pack.iterations));
-        w.flag("negative-offsets", pack.negative_offsets);
-        w.opt("pack-spread", Some(pack.spread).filter(|&s| s != 0.0));
-        w.flag("short-spans", pack.short_spans);
-        w.opt("pack-seed", Some(pack.seed).filter(|&s| s != o.scan.seed));
-        w.opt("pack-seeds", Some(pack.seeds).filter(|&n| n != 1));
-        w.opt("seed", Some(o.scan.seed));
-        w.opt("out", self.out.as_deref().map(show));
-        w.0.join(" ")
-    }
-
-    /// Returns the command of this run on the state it resumes, read from `state`:
-    /// `--resume` and what was given beside it (the state holds the rest).
-    pub fn recorded_resume(&self, state: &Path) -> String {
-        let mut w = Words(vec!["magic-gen".into(), "search".into()]);
-        w.opt("resume", Some(show(state)));
-        w.opt("seconds", self.seconds);
-        w.opt("candidates", self.candidates);
-        w.opt("polish", self.polish.polish);
-        w.opt("clump", self.polish.clump);
-        w.opt("evolve", self.polish.evolve);
-        w.opt("pack-iterations", self.pack.pack_iterations);
-        w.flag("negative-offsets", self.pack.negative_offsets);
-        w.opt("pack-spread", self.pack.pack_spread);
-        w.flag("short-spans", self.pack.short_spans);
-        w.opt("pack-seed", self.pack.pack_seed);
-        w.opt("pack-seeds", self.pack.pack_seeds);
-        w.opt("out", self.out.as_deref().map(show));
-        w.0.join(" ")
-    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use clap::FromArgMatches;
-    use std::path::Path;
+    use clap::{ArgMatches, FromArgMatches};
+
+    /// Parses `magic-gen search ARGS...` with clap.
+    pub fn matches(args: &[&str]) -> ArgMatches {
+        SearchArgs::augment_args(clap::Command::new("search"))
+            .try_get_matches_from([&["search"][..], args].concat())
+            .unwrap()
+    }
 
     /// Parses `magic-gen search ARGS...`.
-    fn parse(args: &[&str]) -> SearchArgs {
-        let matches = SearchArgs::augment_args(clap::Command::new("search"))
-            .try_get_matches_from([&["search"][..], args].concat())
-            .unwrap();
-        SearchArgs::from_arg_matches(&matches).unwrap()
-    }
-
-    /// Returns the command a fresh search of `magic-gen search ARGS...` records.
-    fn record(args: &[&str]) -> String {
-        parse(args).fresh_options().unwrap().command
-    }
-
-    #[test]
-    fn the_recorded_command_holds_every_option_that_shapes_the_set() {
-        let given = [
-            "--variant",
-            "black",
-            "--piece",
-            "bishop",
-            "--square",
-            "b1",
-            "--bits-under",
-            "1",
-            "--also-fixed-shift",
-            "--seconds",
-            "2",
-            "--candidates",
-            "4096",
-            "--shard",
-            "1/3",
-            "--pool",
-            "3",
-            "--sparse-pool",
-            "2",
-            "--patience",
-            "7",
-            "--polish",
-            "5",
-            "--pack-iterations",
-            "1",
-            "--negative-offsets",
-            "--pack-spread",
-            "0.03",
-            "--short-spans",
-            "--pack-seed",
-            "4",
-            "--pack-seeds",
-            "3",
-            "--state",
-            "s.state",
-            "--checkpoint",
-            "5",
-            "--threads",
-            "2",
-            "--seed",
-            "9",
-            "--out",
-            "a b.rs",
-        ];
-        assert_eq!(
-            record(&given),
-            "magic-gen search --variant black --piece bishop --square b1 --bits-under 1 \
-             --also-fixed-shift --seconds 2 --candidates 4096 --shard 1/3 --pool 3 --sparse-pool 2 \
-             --patience 7 --polish 5 --pack-iterations 1 --negative-offsets --pack-spread 0.03 \
-             --short-spans --pack-seed 4 --pack-seeds 3 --seed 9 --out 'a b.rs'"
-        );
-        let white = record(&["--variant", "white", "--clump", "6"]);
-        assert!(white.contains(" --polish 10000 --clump 6 "), "{white}");
-    }
-
-    #[test]
-    fn fancy_and_plain_record_what_shapes_them_and_resumes_what_was_given() {
-        assert_eq!(record(&[]), "magic-gen search --variant fancy --seed 1");
-        assert_eq!(
-            record(&["--variant", "plain", "--threads", "1"]),
-            "magic-gen search --variant plain --seed 1"
-        );
-        let resumed = parse(&["--resume", "x.state", "--seconds", "0", "--out", "o.rs"]);
-        assert_eq!(
-            resumed.recorded_resume(Path::new("x.state")),
-            "magic-gen search --resume x.state --seconds 0 --out o.rs"
-        );
-    }
-
-    #[test]
-    fn a_fixed_shift_search_records_the_defaults_it_runs_with() {
-        // Spelled out, so the header's command gives the same set whatever the defaults
-        // become; fancy and plain take none.
-        assert_eq!(
-            record(&["--variant", "black"]),
-            "magic-gen search --variant black --candidates 4194304 --pool 8 --sparse-pool 8 \
-             --patience 0 --polish 10000 --pack-iterations 60000 --seed 1"
-        );
-        // What is given wins; a time budget without a count stays one.
-        assert_eq!(
-            record(&[
-                "--variant",
-                "white",
-                "--pool",
-                "3",
-                "--seconds",
-                "5",
-                "--seed",
-                "4"
-            ]),
-            "magic-gen search --variant white --seconds 5 --pool 3 --sparse-pool 8 \
-             --patience 0 --polish 10000 --pack-iterations 60000 --seed 4"
-        );
+    pub fn parse(args: &[&str]) -> SearchArgs {
+        SearchArgs::from_arg_matches(&matches(args)).unwrap()
     }
 
     #[test]
@@ -488,25 +307,6 @@ mod tests {
             (limits.polish.polish, limits.pack.iterations),
             (5, 5_000_000)
         );
-    }
-
-    #[test]
-    fn each_preset_records_the_command_of_the_set_it_names() {
-        for preset in Preset::ALL {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join(preset.file());
-            let (_, provenance) = magic_gen::read_set_file(&path).unwrap();
-            let header = provenance.command.unwrap();
-            // The hunt comes first; a record packed again after it says so after "; then ".
-            let hunt = header.split("; then ").next().unwrap();
-            let line = record(&["--preset", preset.name(), "--out", preset.file()]);
-            assert_eq!(line, hunt, "{}", preset.name());
-            // Options given override the preset's.
-            let line = record(&["--preset", preset.name(), "--candidates", "4096"]);
-            assert!(line.contains("--candidates 4096 "), "{line}");
-            assert_eq!(line.matches("--candidates").count(), 1, "{line}");
-        }
     }
 
     #[test]

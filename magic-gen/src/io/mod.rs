@@ -1,8 +1,8 @@
 //! Every file the generator reads and writes, specified in `docs/formats.md`: set files in
 //! the interchange text format (`set_text.rs`) and as the Rust source the runtime crate
 //! includes (`set_rust.rs`), picked by extension (`set_file.rs`), with what both share
-//! (`entries.rs` the entries checked once each, `provenance.rs` the header, `credit.rs` its
-//! credits of other authors' magics); and, with the
+//! (`entries.rs` the entries checked once each, `provenance.rs` the header, `step.rs` its
+//! commands, `credit.rs` its credits of other authors' magics); and, with the
 //! search, a hunt's state (`state_file.rs`) and the packer's checkpoint
 //! (`checkpoint_file.rs`). All of them are read through one line reader (`lines.rs`), whose
 //! [`ReadError`] names the file and line, and no reader panics on any input. The hunt's
@@ -16,6 +16,7 @@ mod provenance;
 mod set_file;
 mod set_rust;
 mod set_text;
+mod step;
 
 #[cfg(feature = "search")]
 mod checkpoint_file;
@@ -29,6 +30,7 @@ pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
 pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
+pub use step::Step;
 
 #[cfg(all(test, feature = "search"))]
 mod tests;

@@ -4,15 +4,17 @@ use crate::geometry::Piece;
 use crate::set::MagicSet;
 
 use super::credit::{Credit, CreditError, Squares};
+use super::step::{Step, StepError};
 
 /// Where a set came from, recorded in the emitted header.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provenance {
     /// The search seed, if the set was searched.
     pub seed: Option<u64>,
-    /// The commands that produced the set, each later step after `; then ` (a search, then
-    /// the `emit` or `pack` of its output). The last one wrote the file.
-    pub command: Option<String>,
+    /// The commands that produced the set, in order (a search, then the `emit` or `pack`
+    /// of its output), written on the header's `command:` line ([`Step::chain_line`]). The
+    /// last one wrote the file.
+    pub steps: Vec<Step>,
     /// Set when the commands did not run to their end (an interrupted scan or packing), or
     /// a merge took only some shards: what was done and the command that finishes it. Such
     /// a set is not what its command gives, so no committed set may carry it.
@@ -38,25 +40,20 @@ pub struct CreditedSet<'a> {
 
 impl Provenance {
     /// Returns this provenance with `step`, the command of a run that took the set as its
-    /// input, after the commands that made it (`A; then B`); the seed and any unfinished
-    /// note carry over, since the step changes neither how the magics were found nor
-    /// whether their run ended.
-    pub fn then(&self, step: &str) -> Provenance {
-        let command = match &self.command {
-            Some(before) => format!("{before}; then {step}"),
-            None => step.to_string(),
-        };
-        Provenance {
-            command: Some(command),
-            ..self.clone()
-        }
+    /// input, after the commands that made it; the seed and any unfinished note carry
+    /// over, since the step changes neither how the magics were found nor whether their run
+    /// ended.
+    pub fn then(&self, step: Step) -> Provenance {
+        let mut after = self.clone();
+        after.steps.push(step);
+        after
     }
 
     /// Reads one header line (without its comment marker, e.g. `seed: 1`) into this
     /// provenance; returns false for a line that is not one of its fields.
     pub(crate) fn read_header_line(&mut self, text: &str) -> Result<bool, HeaderError> {
         if let Some(c) = text.strip_prefix("command: ") {
-            self.command = Some(c.to_string());
+            self.steps = Step::parse_chain(c)?;
         } else if let Some(s) = text.strip_prefix("seed: ") {
             self.seed = Some(s.parse().map_err(|_| HeaderError::Seed(s.to_string()))?);
         } else if let Some(u) = text.strip_prefix("unfinished: ") {
@@ -76,8 +73,8 @@ impl Provenance {
     /// Returns the header lines of this provenance, without comment markers.
     pub(crate) fn header_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        if let Some(c) = &self.command {
-            lines.push(format!("command: {c}"));
+        if !self.steps.is_empty() {
+            lines.push(format!("command: {}", Step::chain_line(&self.steps)));
         }
         if let Some(s) = self.seed {
             lines.push(format!("seed: {s}"));
@@ -378,6 +375,14 @@ pub enum HeaderError {
     Seed(String),
     /// The credit line does not read, or credits a square twice.
     Credit(CreditError),
+    /// The command line does not read as steps.
+    Command(StepError),
+}
+
+impl From<StepError> for HeaderError {
+    fn from(e: StepError) -> HeaderError {
+        HeaderError::Command(e)
+    }
 }
 
 impl From<CreditError> for HeaderError {
@@ -391,6 +396,7 @@ impl std::fmt::Display for HeaderError {
         match self {
             HeaderError::Seed(s) => write!(f, "bad seed '{s}'"),
             HeaderError::Credit(e) => e.fmt(f),
+            HeaderError::Command(e) => write!(f, "command: {e}"),
         }
     }
 }

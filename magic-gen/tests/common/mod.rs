@@ -200,7 +200,7 @@ pub fn not_committable(path: &Path) -> Option<String> {
         Ok(ok) => ok,
         Err(e) => return Some(e.to_string()),
     };
-    if provenance.command.is_none() {
+    if provenance.steps.is_empty() {
         return Some(format!("{}: no command in its header", path.display()));
     }
     provenance
