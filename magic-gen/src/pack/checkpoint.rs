@@ -1,6 +1,6 @@
 //! The packer's checkpoint: everything the annealing needs to go on after a move, and the
 //! check that a checkpoint belongs to the packing it is given to. The annealer takes and
-//! resumes it (`anneal.rs`); its file is written and read in `crate::io`.
+//! resumes it (`anneal.rs`); its file is written and read in `checkpoint_file.rs`.
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
