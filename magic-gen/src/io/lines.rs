@@ -135,7 +135,6 @@ fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, 
 }
 
 /// Returns the error `message` in `file`, at `line` if given.
-#[cfg(feature = "search")]
 pub(crate) fn read_error(file: &str, line: Option<usize>, message: String) -> ReadError {
     ReadError {
         file: file.into(),
