@@ -33,6 +33,7 @@ mod board;
 mod emit;
 mod help;
 mod merge;
+mod mismatch;
 mod output;
 mod pack;
 mod picture;

@@ -13,6 +13,7 @@ use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
+use super::mismatch::mismatch_worded;
 use super::output::{
     claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
@@ -95,7 +96,7 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
     let Error::Checkpoint {
         line: key,
         packing,
-        message,
+        mismatch,
     } = error
     else {
         return error.to_string();
@@ -113,6 +114,7 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
         let rest: Vec<&str> = text.lines().skip(skip).collect();
         line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
     });
+    let message = mismatch_worded(mismatch);
     match line {
         Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
         None => format!("{}: cannot resume: {message}", show(path)),

@@ -36,10 +36,8 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-#[cfg(test)]
-pub(crate) use checkpoint::Mismatch;
-pub use checkpoint::PackCheckpoint;
 pub(crate) use checkpoint::PackMismatch;
+pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;
