@@ -13,12 +13,12 @@ use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
-use super::mismatch::mismatch_worded;
 use super::output::{
     claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
     summarise, tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
+use super::resume::{mismatch_worded, read_error_worded};
 use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
@@ -87,7 +87,7 @@ pub struct PackCommandArgs {
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
 fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
+    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| read_error_worded(&e))
 }
 
 /// Returns the error for a checkpoint read from `path` that does not fit the run

@@ -19,6 +19,20 @@ pub struct ReadError {
     pub line: Option<usize>,
     /// What is wrong, naming the piece and square where there are some.
     pub message: String,
+    /// The hunt's file of the other kind, where one was given in place of the file read (a
+    /// search state read as a pack checkpoint, or the other way round): what reads it is
+    /// the caller's to say.
+    pub instead: Option<HuntFile>,
+}
+
+/// The files a hunt keeps beside its sets: which one a reader was given in place of the
+/// other ([`ReadError::instead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HuntFile {
+    /// A search state (`magic-gen-state` on its first line).
+    SearchState,
+    /// A pack checkpoint file (`magic-gen-pack` on its first line).
+    PackCheckpoint,
 }
 
 impl fmt::Display for ReadError {
@@ -117,17 +131,13 @@ fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, 
     let mut lines = Vec::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i + 1;
-        let text = core::str::from_utf8(raw).map_err(|_| ReadError {
-            file: file.to_string(),
-            line: Some(line),
-            message: "not UTF-8 text (is this a binary file?)".to_string(),
+        let text = core::str::from_utf8(raw).map_err(|_| {
+            let binary = "not UTF-8 text (is this a binary file?)";
+            read_error(file, Some(line), binary.to_string())
         })?;
         if text.contains('\0') {
-            return Err(ReadError {
-                file: file.to_string(),
-                line: Some(line),
-                message: "NUL byte in text (is this a binary file?)".to_string(),
-            });
+            let binary = "NUL byte in text (is this a binary file?)";
+            return Err(read_error(file, Some(line), binary.to_string()));
         }
         lines.push((line, text.strip_suffix('\r').unwrap_or(text)));
     }
@@ -140,6 +150,7 @@ pub(crate) fn read_error(file: &str, line: Option<usize>, message: String) -> Re
         file: file.into(),
         line,
         message,
+        instead: None,
     }
 }
 

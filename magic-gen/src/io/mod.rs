@@ -19,7 +19,7 @@ mod set_text;
 
 pub use credit::{Credit, CreditError, Squares, NOT_RECORDED};
 pub use entries::EntryLines;
-pub use lines::{line_of, ReadError};
+pub use lines::{line_of, HuntFile, ReadError};
 #[cfg(feature = "search")]
 pub(crate) use lines::{parse_hex, read_error, Lines, Record};
 pub use provenance::{CreditedSet, Provenance};

@@ -5,7 +5,7 @@
 //! through `crate::io`'s line reader; its specification is `docs/formats.md` ("The pack
 //! checkpoint file"), the one place it is written.
 
-use crate::io::{read_error, Lines, ReadError, Record};
+use crate::io::{read_error, HuntFile, Lines, ReadError, Record};
 
 use super::checkpoint::{pool_name, PackCheckpoint, PackSquare};
 use super::settings::PackSettings;
@@ -80,15 +80,19 @@ impl PackCheckpoint {
         match lines.next() {
             Some((_, t)) if t.trim() == FILE_HEADER => {}
             Some((line, t)) => {
-                let hint = if t.starts_with("magic-gen-state") {
-                    ": this is a search state, resumed by `magic-gen search --resume`"
-                } else {
-                    ""
+                let instead = t
+                    .starts_with("magic-gen-state")
+                    .then_some(HuntFile::SearchState);
+                let hint = match instead {
+                    Some(_) => ": this is a search state",
+                    None => "",
                 };
-                return Err(lines.at(
+                let mut e = lines.at(
                     line,
                     format!("not a magic-gen pack checkpoint (expected '{FILE_HEADER}'){hint}"),
-                ));
+                );
+                e.instead = instead;
+                return Err(e);
             }
             None => return Err(lines.whole("empty file".into())),
         }

@@ -8,7 +8,7 @@
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
-use crate::io::{parse_hex, read_error, Lines, ReadError, Record};
+use crate::io::{parse_hex, read_error, HuntFile, Lines, ReadError, Record};
 use crate::pack::{PackCheckpoint, PackSettings};
 
 use super::candidates::Shard;
@@ -319,18 +319,22 @@ fn read_version(lines: &mut Lines) -> Result<bool, ReadError> {
         Some((_, HEADER)) => Ok(false),
         Some((_, HEADER_WITH_PACK)) => Ok(true),
         Some((line, t)) => {
-            let hint = if t.starts_with("magic-gen-pack") {
-                ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
-            } else {
-                ""
+            let instead = t
+                .starts_with("magic-gen-pack")
+                .then_some(HuntFile::PackCheckpoint);
+            let hint = match instead {
+                Some(_) => ": this is a pack checkpoint",
+                None => "",
             };
-            Err(lines.at(
+            let mut e = lines.at(
                 line,
                 format!(
                     "not a magic-gen search state (expected '{HEADER}' or \
                      '{HEADER_WITH_PACK}'){hint}"
                 ),
-            ))
+            );
+            e.instead = instead;
+            Err(e)
         }
         None => Err(lines.whole("empty file".into())),
     }

@@ -284,10 +284,10 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         "{e}"
     );
     let e = SearchState::parse("s.state", PackCheckpoint::file_text(&end).as_bytes());
-    assert!(e
-        .unwrap_err()
-        .to_string()
-        .contains("this is a pack checkpoint"));
+    let e = e.unwrap_err();
+    assert!(e.to_string().ends_with("this is a pack checkpoint"), "{e}");
+    // The reader names no command: it says what the file is, the CLI what resumes it.
+    assert_eq!(e.instead, Some(crate::HuntFile::PackCheckpoint));
 }
 
 #[test]

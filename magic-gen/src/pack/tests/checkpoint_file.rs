@@ -113,7 +113,11 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
         every[20..21]
     );
     let state = "magic-gen-state 1\nvariant black\n";
-    assert!(error(state).contains("this is a search state"));
+    assert!(error(state).ends_with("this is a search state"));
+    let e = PackCheckpoint::parse_file("p.pack", state.as_bytes()).unwrap_err();
+    assert_eq!(e.instead, Some(crate::HuntFile::SearchState));
+    let e = PackCheckpoint::parse_file("p.pack", b"pack seed 1\n").unwrap_err();
+    assert_eq!(e.instead, None);
     assert_eq!(through_text(&every[20]), every[20]);
     // A packing from the input's layout says so on its line, and only then.
     let mut warm = every[20].clone();

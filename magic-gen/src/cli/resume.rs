@@ -1,7 +1,22 @@
-//! A pack checkpoint that does not fit the run, worded with the option that differs: the
-//! library says which setting and the two values ([`Mismatch`]), the options are the CLI's.
+//! What keeps a file from resuming a run, worded with the command line's options and
+//! commands, which the library leaves to the CLI: a pack checkpoint that does not fit the
+//! run (the library says which setting and the two values, [`Mismatch`]), and a hunt's
+//! file of the other kind given to resume ([`ReadError::instead`]).
 
 use magic_gen::pack::Mismatch;
+use magic_gen::{HuntFile, ReadError};
+
+/// Returns `error`, from reading a file to resume from, saying the command that resumes
+/// the file where it is a hunt's file of the other kind.
+pub fn read_error_worded(error: &ReadError) -> String {
+    match error.instead {
+        Some(HuntFile::SearchState) => format!("{error}, resumed by `magic-gen search --resume`"),
+        Some(HuntFile::PackCheckpoint) => {
+            format!("{error}, resumed by `magic-gen pack SET --resume FILE`")
+        }
+        None => error.to_string(),
+    }
+}
 
 /// Returns what keeps a checkpoint from resuming the run, naming the option that differs
 /// and, where one does, the value that goes on with the checkpoint.
@@ -42,7 +57,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_setting_is_worded_with_its_option() {
+    fn each_setting_and_file_of_the_other_kind_is_worded_with_its_option() {
         let cases = [
             (
                 Mismatch::Seeds { saved: 2, asked: 3 },
@@ -67,6 +82,15 @@ mod tests {
         for (mismatch, said) in cases {
             assert_eq!(mismatch_worded(&mismatch), said);
         }
+        // A pack checkpoint given to `search --resume` says what resumes it.
+        let pack = magic_gen::pack::PackCheckpoint::file_text(&[]);
+        let e = magic_gen::search::SearchState::parse("p.pack", pack.as_bytes()).unwrap_err();
+        assert_eq!(
+            read_error_worded(&e),
+            "p.pack:1: not a magic-gen search state (expected 'magic-gen-state 1' or \
+             'magic-gen-state 2'): this is a pack checkpoint, resumed by `magic-gen pack SET \
+             --resume FILE`"
+        );
         // The library's own words name no option.
         let damaged = Mismatch::Damaged("best 3".into());
         assert_eq!(mismatch_worded(&damaged), damaged.to_string());
