@@ -205,6 +205,37 @@ const FAILURES_PER_SQUARE: usize = 1;
 /// Verifies `set` exhaustively and fills its table. Returns every failing square (the
 /// first failure of each) if the set is not collision-free.
 pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
+    let len = checked_entries(set)?;
+    let mut fill = Fill::new(len);
+    let mut failures = Vec::new();
+    let mut squares = [[SquareUse::default(); 64]; 2];
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            squares[piece.index()][sq as usize] = fill.square(set, piece, sq, &mut failures);
+        }
+    }
+    if !failures.is_empty() {
+        return Err(failures);
+    }
+    let (table_len, slots_used) = (fill.table_len, fill.used);
+    fill.table.truncate(table_len);
+    fill.owner.truncate(table_len);
+    Ok(Verified {
+        report: Report {
+            variant: set.variant,
+            table_len,
+            slots_used,
+            bits: set.bits(),
+            squares,
+        },
+        table: fill.table,
+        owner: fill.owner,
+    })
+}
+
+/// Checks every entry of `set` on its own ([`check_entry`]) and returns the length of
+/// table their ranges reach, or every entry that fails.
+fn checked_entries(set: &MagicSet) -> Result<usize, Vec<Failure>> {
     let mut failures = Vec::new();
     let mut len = 0usize;
     for piece in Piece::ALL {
@@ -220,93 +251,113 @@ pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
             }
         }
     }
-    if !failures.is_empty() {
-        return Err(failures);
+    match failures.is_empty() {
+        true => Ok(len),
+        false => Err(failures),
     }
+}
 
-    // Each slot remembers who wrote it first, to name both sides of a collision.
-    const EMPTY: u8 = Verified::HOLE;
-    let mut squares = [[SquareUse::default(); 64]; 2];
-    // The last square to reach each slot, to count each square's distinct slots.
-    let mut visited = vec![EMPTY; len];
-    let mut table = vec![0u64; len];
-    let mut owner = vec![EMPTY; len];
-    let mut owner_occ = vec![0u64; len];
-    let mut used = 0usize;
-    let mut table_len = 0usize;
-    for piece in Piece::ALL {
-        for sq in 0..64u8 {
-            let mask = relevant_mask(piece, sq);
-            let me = (piece.index() * 64 + sq as usize) as u8;
-            let mut reported = 0;
-            let mut reach = SquareUse {
-                first: usize::MAX,
-                ..SquareUse::default()
-            };
-            let e = set.entry(piece, sq);
-            for occ in subsets(mask) {
-                let attacks = slow_attacks(piece, sq, occ);
-                // `set.index` with the mask at hand: recomputing it took a third of the time.
-                let index = table_index(set.variant, occ, mask, e.magic, e.bits, e.offset);
-                let Ok(i) = usize::try_from(index) else {
-                    failures.push(Failure::Entry {
-                        piece,
-                        square: sq,
-                        reason: EntryError::NegativeIndex {
-                            offset: e.offset,
-                            occupancy: occ,
-                            index,
-                        },
-                    });
-                    break;
-                };
-                reach.first = reach.first.min(i);
-                reach.last = reach.last.max(i);
-                if visited[i] != me {
-                    visited[i] = me;
-                    reach.used += 1;
-                }
-                if owner[i] == EMPTY {
-                    owner[i] = me;
-                    owner_occ[i] = occ;
-                    table[i] = attacks;
-                    used += 1;
-                    table_len = table_len.max(i + 1);
-                } else if table[i] != attacks {
-                    if reported < FAILURES_PER_SQUARE {
-                        let other = owner[i] as usize;
-                        failures.push(Failure::Collision(Collision {
-                            piece,
-                            square: sq,
-                            occupancy: occ,
-                            other_piece: Piece::ALL[other / 64],
-                            other_square: (other % 64) as u8,
-                            other_occupancy: owner_occ[i],
-                            index: i,
-                        }));
-                    }
-                    reported += 1;
-                }
-            }
-            squares[piece.index()][sq as usize] = reach;
+/// The table as the squares fill it: each slot's attack set and who wrote it first (to
+/// name both sides of a collision), and the last square to reach each slot (to count each
+/// square's distinct slots).
+struct Fill {
+    visited: Vec<u8>,
+    table: Vec<u64>,
+    owner: Vec<u8>,
+    owner_occ: Vec<u64>,
+    /// Slots written.
+    used: usize,
+    /// One past the highest slot written.
+    table_len: usize,
+}
+
+impl Fill {
+    /// Returns an empty table of `len` slots.
+    fn new(len: usize) -> Fill {
+        Fill {
+            visited: vec![Verified::HOLE; len],
+            table: vec![0u64; len],
+            owner: vec![Verified::HOLE; len],
+            owner_occ: vec![0u64; len],
+            used: 0,
+            table_len: 0,
         }
     }
-    if !failures.is_empty() {
-        return Err(failures);
+
+    /// Writes every occupancy of `piece` on `sq` to its slot, adding to `failures` a
+    /// negative index or the first collision of the square, and returns the slots it uses.
+    fn square(
+        &mut self,
+        set: &MagicSet,
+        piece: Piece,
+        sq: u8,
+        failures: &mut Vec<Failure>,
+    ) -> SquareUse {
+        let mask = relevant_mask(piece, sq);
+        let me = (piece.index() * 64 + sq as usize) as u8;
+        let mut reported = 0;
+        let mut reach = SquareUse {
+            first: usize::MAX,
+            ..SquareUse::default()
+        };
+        let e = set.entry(piece, sq);
+        for occ in subsets(mask) {
+            let attacks = slow_attacks(piece, sq, occ);
+            // `set.index` with the mask at hand: recomputing it took a third of the time.
+            let index = table_index(set.variant, occ, mask, e.magic, e.bits, e.offset);
+            let Ok(i) = usize::try_from(index) else {
+                failures.push(Failure::Entry {
+                    piece,
+                    square: sq,
+                    reason: EntryError::NegativeIndex {
+                        offset: e.offset,
+                        occupancy: occ,
+                        index,
+                    },
+                });
+                break;
+            };
+            reach.first = reach.first.min(i);
+            reach.last = reach.last.max(i);
+            if self.visited[i] != me {
+                self.visited[i] = me;
+                reach.used += 1;
+            }
+            let Some((other, other_occupancy)) = self.write(i, me, occ, attacks) else {
+                continue;
+            };
+            if reported < FAILURES_PER_SQUARE {
+                failures.push(Failure::Collision(Collision {
+                    piece,
+                    square: sq,
+                    occupancy: occ,
+                    other_piece: Piece::ALL[other / 64],
+                    other_square: (other % 64) as u8,
+                    other_occupancy,
+                    index: i,
+                }));
+            }
+            reported += 1;
+        }
+        reach
     }
-    table.truncate(table_len);
-    owner.truncate(table_len);
-    Ok(Verified {
-        report: Report {
-            variant: set.variant,
-            table_len,
-            slots_used: used,
-            bits: set.bits(),
-            squares,
-        },
-        table,
-        owner,
-    })
+
+    /// Writes `attacks`, of occupancy `occ` of square `me`, to slot `i` unless another
+    /// square wrote it first; returns that square and its occupancy if their attacks differ.
+    fn write(&mut self, i: usize, me: u8, occ: u64, attacks: u64) -> Option<(usize, u64)> {
+        if self.owner[i] == Verified::HOLE {
+            self.owner[i] = me;
+            self.owner_occ[i] = occ;
+            self.table[i] = attacks;
+            self.used += 1;
+            self.table_len = self.table_len.max(i + 1);
+            None
+        } else if self.table[i] != attacks {
+            Some((self.owner[i] as usize, self.owner_occ[i]))
+        } else {
+            None
+        }
+    }
 }
 
 #[cfg(test)]

@@ -243,7 +243,7 @@ fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
         (
             "magic-gen-state 1\n".to_string(),
             "p.pack:1: ",
-            "this is a search state",
+            "this is a search state, resumed by `magic-gen search --resume`",
         ),
         (
             good.replacen(" length ", " length 1", 1),

@@ -37,6 +37,7 @@ mod output;
 mod pack;
 mod picture;
 mod progress;
+mod resume;
 mod search;
 mod search_args;
 mod search_record;

@@ -18,6 +18,7 @@ use super::output::{
     tell_failed_save, write_atomic, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
+use super::resume::{mismatch_worded, read_error_worded};
 use super::verify::read_and_verify;
 
 /// The arguments that never change the set, left out of the recorded command: a resumed
@@ -86,7 +87,7 @@ pub struct PackCommandArgs {
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
 fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
+    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| read_error_worded(&e))
 }
 
 /// Returns the error for a checkpoint read from `path` that does not fit the run
@@ -95,7 +96,7 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
     let Error::Checkpoint {
         line: key,
         packing,
-        message,
+        mismatch,
     } = error
     else {
         return error.to_string();
@@ -113,6 +114,7 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
         let rest: Vec<&str> = text.lines().skip(skip).collect();
         line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
     });
+    let message = mismatch_worded(mismatch);
     match line {
         Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
         None => format!("{}: cannot resume: {message}", show(path)),

@@ -21,6 +21,7 @@ use super::output::{
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
+use super::resume::read_error_worded;
 pub use super::search_args::SearchArgs;
 use super::search_record::recorded;
 
@@ -31,7 +32,7 @@ type Resumed = (SearchState, Vec<PackCheckpoint>);
 /// name the file and line.
 pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
+    SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| read_error_worded(&e))
 }
 
 /// Where a run of `search` starts: the state, the packer's checkpoint saved with it (empty:

@@ -6,7 +6,7 @@ use crate::index::Variant;
 use crate::set::{check_entry, Entry, MagicSet};
 use crate::verify::{squares_at_fault, Failure};
 
-use super::lines::ReadError;
+use super::lines::{read_error, ReadError};
 
 /// Where each entry of a set file is: the file and the line of every piece and square, so
 /// that a verification failure points at the line to fix.
@@ -117,11 +117,7 @@ impl<'a> EntryCollector<'a> {
     }
 
     pub(crate) fn error(&self, line: Option<usize>, message: String) -> ReadError {
-        ReadError {
-            file: self.file.to_string(),
-            line,
-            message,
-        }
+        read_error(self.file, line, message)
     }
 
     /// Adds `piece` on `sq` from `line`, checking the entry against its variant's rules.

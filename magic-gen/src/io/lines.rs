@@ -1,6 +1,8 @@
 //! The one line reader of every file the generator reads: numbered UTF-8 lines, blank
 //! ones left out, a line's keyword, its positional words and its `key value` pairs, and
-//! the error that names the file and line.
+//! the error that names the file and line. The sets' formats here in `io` read through it,
+//! and so do the files of the search's state (`search/state_file.rs`) and the packer's
+//! checkpoint (`pack/checkpoint_file.rs`), which know their own types.
 
 use core::fmt;
 
@@ -17,6 +19,20 @@ pub struct ReadError {
     pub line: Option<usize>,
     /// What is wrong, naming the piece and square where there are some.
     pub message: String,
+    /// The hunt's file of the other kind, where one was given in place of the file read (a
+    /// search state read as a pack checkpoint, or the other way round): what reads it is
+    /// the caller's to say.
+    pub instead: Option<HuntFile>,
+}
+
+/// The files a hunt keeps beside its sets: which one a reader was given in place of the
+/// other ([`ReadError::instead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HuntFile {
+    /// A search state (`magic-gen-state` on its first line).
+    SearchState,
+    /// A pack checkpoint file (`magic-gen-pack` on its first line).
+    PackCheckpoint,
 }
 
 impl fmt::Display for ReadError {
@@ -31,7 +47,7 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// A text file's numbered lines, blank ones left out, with the file's name for errors.
-pub(super) struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     #[cfg_attr(not(feature = "search"), allow(dead_code))]
     file: &'a str,
     lines: std::vec::IntoIter<(usize, &'a str)>,
@@ -39,7 +55,7 @@ pub(super) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     /// Returns the non-blank lines of `bytes`, failing at the first that is not text.
-    pub(super) fn of(file: &'a str, bytes: &'a [u8]) -> Result<Lines<'a>, ReadError> {
+    pub(crate) fn of(file: &'a str, bytes: &'a [u8]) -> Result<Lines<'a>, ReadError> {
         let lines: Vec<(usize, &str)> = text_lines(file, bytes)?
             .into_iter()
             .filter(|(_, t)| !t.trim().is_empty())
@@ -52,26 +68,26 @@ impl<'a> Lines<'a> {
 
     /// Returns the error `message` at `line`.
     #[cfg(feature = "search")]
-    pub(super) fn at(&self, line: usize, message: String) -> ReadError {
-        error(self.file, Some(line), message)
+    pub(crate) fn at(&self, line: usize, message: String) -> ReadError {
+        read_error(self.file, Some(line), message)
     }
 
     /// Returns the error `message` about the file as a whole.
     #[cfg(feature = "search")]
-    pub(super) fn whole(&self, message: String) -> ReadError {
-        error(self.file, None, message)
+    pub(crate) fn whole(&self, message: String) -> ReadError {
+        read_error(self.file, None, message)
     }
 
     /// Returns the rest of the lines.
     #[cfg(feature = "search")]
-    pub(super) fn rest(self) -> Vec<(usize, &'a str)> {
+    pub(crate) fn rest(self) -> Vec<(usize, &'a str)> {
         self.lines.collect()
     }
 
     /// Returns `lines` of `file`, numbered as in the file and none blank: a part of a file
     /// read on its own (a section).
     #[cfg(feature = "search")]
-    pub(super) fn numbered(file: &'a str, lines: Vec<(usize, &'a str)>) -> Lines<'a> {
+    pub(crate) fn numbered(file: &'a str, lines: Vec<(usize, &'a str)>) -> Lines<'a> {
         Lines {
             file,
             lines: lines.into_iter(),
@@ -80,7 +96,7 @@ impl<'a> Lines<'a> {
 
     /// Returns the next line as a record with `keyword`, if there is a next line.
     #[cfg(feature = "search")]
-    pub(super) fn record(
+    pub(crate) fn record(
         &mut self,
         keyword: &'static str,
     ) -> Option<Result<Record<'a>, ReadError>> {
@@ -91,7 +107,7 @@ impl<'a> Lines<'a> {
     /// Returns the next line's number and value if it is `key`, one space and the value:
     /// a line whose value is all the rest of it, spaces and all.
     #[cfg(feature = "search")]
-    pub(super) fn value_line(&mut self, key: &str) -> Result<(usize, &'a str), ReadError> {
+    pub(crate) fn value_line(&mut self, key: &str) -> Result<(usize, &'a str), ReadError> {
         let Some((line, text)) = self.next() else {
             return Err(self.whole(format!("missing '{key}' line")));
         };
@@ -115,17 +131,13 @@ fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, 
     let mut lines = Vec::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i + 1;
-        let text = core::str::from_utf8(raw).map_err(|_| ReadError {
-            file: file.to_string(),
-            line: Some(line),
-            message: "not UTF-8 text (is this a binary file?)".to_string(),
+        let text = core::str::from_utf8(raw).map_err(|_| {
+            let binary = "not UTF-8 text (is this a binary file?)";
+            read_error(file, Some(line), binary.to_string())
         })?;
         if text.contains('\0') {
-            return Err(ReadError {
-                file: file.to_string(),
-                line: Some(line),
-                message: "NUL byte in text (is this a binary file?)".to_string(),
-            });
+            let binary = "NUL byte in text (is this a binary file?)";
+            return Err(read_error(file, Some(line), binary.to_string()));
         }
         lines.push((line, text.strip_suffix('\r').unwrap_or(text)));
     }
@@ -133,12 +145,12 @@ fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, 
 }
 
 /// Returns the error `message` in `file`, at `line` if given.
-#[cfg(feature = "search")]
-pub(super) fn error(file: &str, line: Option<usize>, message: String) -> ReadError {
+pub(crate) fn read_error(file: &str, line: Option<usize>, message: String) -> ReadError {
     ReadError {
         file: file.into(),
         line,
         message,
+        instead: None,
     }
 }
 
@@ -147,7 +159,7 @@ pub(super) fn error(file: &str, line: Option<usize>, message: String) -> ReadErr
 /// one (its keyword, a word, a key's value, a number, hex, a 0|1 flag, and the error naming
 /// file and line) lives here.
 #[cfg(feature = "search")]
-pub(super) struct Record<'a> {
+pub(crate) struct Record<'a> {
     text: &'a str,
     words: Vec<&'a str>,
     file: &'a str,
@@ -159,7 +171,7 @@ pub(super) struct Record<'a> {
 impl<'a> Record<'a> {
     /// Returns the record of `text`, line `line` of `file`, whatever its keyword (its first
     /// word; `text` is not blank).
-    pub(super) fn any(file: &'a str, line: usize, text: &'a str) -> Self {
+    pub(crate) fn any(file: &'a str, line: usize, text: &'a str) -> Self {
         let mut words = text.split_whitespace();
         let keyword = words.next().unwrap_or("");
         Record {
@@ -172,7 +184,7 @@ impl<'a> Record<'a> {
     }
 
     /// Returns the record of `text`, line `line` of `file`, which must start with `keyword`.
-    pub(super) fn of(
+    pub(crate) fn of(
         file: &'a str,
         line: usize,
         text: &'a str,
@@ -186,24 +198,24 @@ impl<'a> Record<'a> {
     }
 
     /// Returns the record's keyword.
-    pub(super) fn keyword(&self) -> &'a str {
+    pub(crate) fn keyword(&self) -> &'a str {
         self.keyword
     }
 
     /// Returns the error `message` at this line.
-    pub(super) fn error(&self, message: String) -> ReadError {
-        error(self.file, Some(self.line), message)
+    pub(crate) fn error(&self, message: String) -> ReadError {
+        read_error(self.file, Some(self.line), message)
     }
 
     /// Returns the error that the line is none the reader expects here.
-    pub(super) fn unexpected(&self) -> ReadError {
+    pub(crate) fn unexpected(&self) -> ReadError {
         self.error(format!("unexpected line '{}'", self.text))
     }
 
     /// Returns the values of `keys` if the record is exactly `positional` words, then
     /// `keys` in this order, each with one value: a line whose keys are fixed, read by
     /// place (so a value that reads as a key is still a value).
-    pub(super) fn laid_out<const N: usize>(
+    pub(crate) fn laid_out<const N: usize>(
         &self,
         positional: usize,
         keys: [&str; N],
@@ -217,7 +229,7 @@ impl<'a> Record<'a> {
 
     /// Takes a last `key value` pair off the record, if it ends with one, and returns its
     /// value: a pair written only when it is not its default.
-    pub(super) fn take_last(&mut self, key: &str) -> Option<&'a str> {
+    pub(crate) fn take_last(&mut self, key: &str) -> Option<&'a str> {
         match self.words[..] {
             [.., k, v] if k == key => {
                 self.words.truncate(self.words.len() - 2);
@@ -228,7 +240,7 @@ impl<'a> Record<'a> {
     }
 
     /// Returns positional word `i`.
-    pub(super) fn word(&self, i: usize) -> Result<&'a str, ReadError> {
+    pub(crate) fn word(&self, i: usize) -> Result<&'a str, ReadError> {
         self.words
             .get(i)
             .copied()
@@ -236,29 +248,29 @@ impl<'a> Record<'a> {
     }
 
     /// Returns the value after `key`, if the line has one.
-    pub(super) fn optional(&self, key: &str) -> Option<&'a str> {
+    pub(crate) fn optional(&self, key: &str) -> Option<&'a str> {
         let i = self.words.iter().position(|&w| w == key);
         i.and_then(|i| self.words.get(i + 1).copied())
     }
 
     /// Returns the value after `key`.
-    pub(super) fn value(&self, key: &str) -> Result<&'a str, ReadError> {
+    pub(crate) fn value(&self, key: &str) -> Result<&'a str, ReadError> {
         self.optional(key)
             .ok_or_else(|| self.error(format!("the '{}' line has no '{key}' value", self.keyword)))
     }
 
     /// Returns the decimal number after `key`.
-    pub(super) fn number(&self, key: &str) -> Result<u64, ReadError> {
+    pub(crate) fn number(&self, key: &str) -> Result<u64, ReadError> {
         self.number_in(key, self.value(key)?)
     }
 
     /// Returns `word`, the value of `name` in this record, as a decimal number.
-    pub(super) fn number_in(&self, name: &str, word: &str) -> Result<u64, ReadError> {
+    pub(crate) fn number_in(&self, name: &str, word: &str) -> Result<u64, ReadError> {
         number(word).map_err(|m| self.error(format!("{name} {m}")))
     }
 
     /// Returns positional words `i` and `i + 1` as a piece and a square.
-    pub(super) fn piece_square(&self, i: usize) -> Result<(Piece, u8), ReadError> {
+    pub(crate) fn piece_square(&self, i: usize) -> Result<(Piece, u8), ReadError> {
         let (p, s) = (self.word(i)?, self.word(i + 1)?);
         let piece = Piece::parse(p).ok_or_else(|| self.error(format!("unknown piece '{p}'")))?;
         let square = parse_square(s).ok_or_else(|| self.error(format!("unknown square '{s}'")))?;
@@ -266,25 +278,25 @@ impl<'a> Record<'a> {
     }
 
     /// Returns the 64-bit hex number after `key` (`0x` and at most 16 digits).
-    pub(super) fn hex(&self, key: &str) -> Result<u64, ReadError> {
+    pub(crate) fn hex(&self, key: &str) -> Result<u64, ReadError> {
         let v = self.value(key)?;
         parse_hex(v).map_err(|_| self.error(format!("{key} '{v}' is not 64-bit hex")))
     }
 
     /// Returns the flag after `key`: 0 or 1.
-    pub(super) fn flag(&self, key: &str) -> Result<bool, ReadError> {
+    pub(crate) fn flag(&self, key: &str) -> Result<bool, ReadError> {
         self.flag_in(key, self.value(key)?)
     }
 
     /// Returns the flag after `key`, off if the record has no `key`: a flag written only
     /// when on.
-    pub(super) fn optional_flag(&self, key: &str) -> Result<bool, ReadError> {
+    pub(crate) fn optional_flag(&self, key: &str) -> Result<bool, ReadError> {
         self.optional(key)
             .map_or(Ok(false), |v| self.flag_in(key, v))
     }
 
     /// Returns `word`, the flag `name` in this record: 0 or 1.
-    pub(super) fn flag_in(&self, name: &str, word: &str) -> Result<bool, ReadError> {
+    pub(crate) fn flag_in(&self, name: &str, word: &str) -> Result<bool, ReadError> {
         match word {
             "0" => Ok(false),
             "1" => Ok(true),
@@ -295,7 +307,7 @@ impl<'a> Record<'a> {
 
 /// Parses a decimal number.
 #[cfg(feature = "search")]
-pub(super) fn number(word: &str) -> Result<u64, FieldError> {
+pub(crate) fn number(word: &str) -> Result<u64, FieldError> {
     word.parse()
         .map_err(|_| FieldError::NotANumber(word.to_string()))
 }

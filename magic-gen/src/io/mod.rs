@@ -1,13 +1,13 @@
-//! Every file the generator reads and writes, specified in `docs/formats.md`: set files in
-//! the interchange text format (`set_text.rs`) and as the Rust source the runtime crate
-//! includes (`set_rust.rs`), picked by extension (`set_file.rs`), with what both share
+//! Every set file the generator reads and writes, specified in `docs/formats.md`: the
+//! interchange text format (`set_text.rs`) and the Rust source the runtime crate includes
+//! (`set_rust.rs`), picked by extension (`set_file.rs`), with what both share
 //! (`entries.rs` the entries checked once each, `provenance.rs` the header, `step.rs` its
-//! commands, `credit.rs` its credits of other authors' magics); and, with the
-//! search, a hunt's state (`state_file.rs`) and the packer's checkpoint
-//! (`checkpoint_file.rs`). All of them are read through one line reader (`lines.rs`), whose
-//! [`ReadError`] names the file and line, and no reader panics on any input. The hunt's
-//! writers and readers round-trip every field exactly (floats as their bits), so a resumed
-//! run goes on bit for bit.
+//! commands, `credit.rs` its credits of other authors' magics). All of them are read
+//! through one line reader (`lines.rs`), whose [`ReadError`] names the file and line, and
+//! no reader panics on any input. The line reader's `key value` records also serve the
+//! files of the hunt, which live beside what they save: the search's state
+//! (`search/state_file.rs`) and the packer's checkpoint (`pack/checkpoint_file.rs`).
+//! Nothing here knows the search's or the packer's types.
 
 mod credit;
 mod entries;
@@ -18,19 +18,13 @@ mod set_rust;
 mod set_text;
 mod step;
 
-#[cfg(feature = "search")]
-mod checkpoint_file;
-#[cfg(feature = "search")]
-mod state_file;
-
 pub use credit::{Credit, CreditError, Squares, NOT_RECORDED};
 pub use entries::EntryLines;
-pub use lines::{line_of, ReadError};
+pub use lines::{line_of, HuntFile, ReadError};
+#[cfg(feature = "search")]
+pub(crate) use lines::{parse_hex, read_error, Lines, Record};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
 pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
 pub use step::Step;
-
-#[cfg(all(test, feature = "search"))]
-mod tests;

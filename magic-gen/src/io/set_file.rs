@@ -7,7 +7,7 @@ use crate::set::MagicSet;
 use crate::verify::Report;
 
 use super::entries::EntryLines;
-use super::lines::{Lines, ReadError};
+use super::lines::{read_error, Lines, ReadError};
 use super::provenance::Provenance;
 use super::set_rust::{emit_rust, parse_emitted_lines};
 use super::set_text::{parse_interchange_lines, write_interchange};
@@ -72,22 +72,18 @@ fn read_bounded(file: &str, input: impl Read) -> Result<Vec<u8>, ReadError> {
         .read_to_end(&mut bytes)
         .map_err(|e| cannot_read(file, e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError {
-            file: file.to_string(),
-            line: None,
-            message: format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
-        });
+        return Err(read_error(
+            file,
+            None,
+            format!("larger than {MAX_FILE_BYTES} bytes: not a magic set"),
+        ));
     }
     Ok(bytes)
 }
 
 /// Returns the error of `file` that cannot be read.
 fn cannot_read(file: &str, e: std::io::Error) -> ReadError {
-    ReadError {
-        file: file.to_string(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    }
+    read_error(file, None, format!("cannot read: {e}"))
 }
 
 /// Reads a set from `bytes` already read and named `file` in errors: the Rust source format
@@ -131,11 +127,7 @@ fn named_by_the_other_format(error: ReadError, bytes: &[u8], rust_source: bool) 
         (false, false) => return error,
     };
     let line = if other { None } else { error.line };
-    ReadError {
-        file,
-        line,
-        message,
-    }
+    read_error(&file, line, message)
 }
 
 /// Returns true if `bytes` look like the Rust source format (a `pub const VARIANT` line),
@@ -186,11 +178,7 @@ fn interchange_provenance(file: &str, bytes: &[u8]) -> Result<Provenance, ReadEr
         };
         provenance
             .read_header_line(comment.trim())
-            .map_err(|e| ReadError {
-                file: file.to_string(),
-                line: Some(line),
-                message: e.to_string(),
-            })?;
+            .map_err(|e| read_error(file, Some(line), e.to_string()))?;
     }
     Ok(provenance)
 }

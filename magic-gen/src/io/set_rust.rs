@@ -10,7 +10,7 @@ use crate::set::{Entry, EntryError, MagicSet};
 use crate::verify::{Failure, Report};
 
 use super::entries::{EntryCollector, EntryLines};
-use super::lines::{end_line, parse_hex, FieldError, Lines, ReadError};
+use super::lines::{end_line, parse_hex, read_error, FieldError, Lines, ReadError};
 use super::provenance::Provenance;
 
 /// One square as emitted: what a runtime lookup needs.
@@ -172,11 +172,7 @@ pub(crate) fn parse_emitted_lines(
     file: &str,
     bytes: &[u8],
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
-    let err = |line: Option<usize>, message: String| ReadError {
-        file: file.to_string(),
-        line,
-        message,
-    };
+    let err = |line: Option<usize>, message: String| read_error(file, line, message);
     let mut provenance = Provenance::default();
     let mut collector: Option<EntryCollector> = None;
     let mut piece: Option<(Piece, u8)> = None;

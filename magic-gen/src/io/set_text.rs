@@ -8,7 +8,7 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
 use super::entries::{EntryCollector, EntryLines};
-use super::lines::{end_line, parse_hex, Lines, ReadError};
+use super::lines::{end_line, parse_hex, read_error, Lines, ReadError};
 
 /// Parses the interchange format (see the module documentation).
 pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
@@ -20,11 +20,7 @@ pub(crate) fn parse_interchange_lines(
     file: &str,
     bytes: &[u8],
 ) -> Result<(MagicSet, EntryLines), ReadError> {
-    let err = |line: usize, message: String| ReadError {
-        file: file.to_string(),
-        line: Some(line),
-        message,
-    };
+    // The entries, once the variant line (the number of this line) has said their variant.
     let mut collector: Option<(usize, EntryCollector)> = None;
     for (line, text) in Lines::of(file, bytes)? {
         let content = text.split('#').next().unwrap_or("").trim();
@@ -33,84 +29,99 @@ pub(crate) fn parse_interchange_lines(
         }
         let fields: Vec<&str> = content.split_whitespace().collect();
         if fields[0] == "variant" {
-            let [_, name] = fields[..] else {
-                return Err(err(line, "expected 'variant NAME'".to_string()));
-            };
-            let variant = Variant::parse(name).ok_or_else(|| {
-                err(
-                    line,
-                    format!("unknown variant '{name}' (fancy, plain, black, white or pext)"),
-                )
-            })?;
+            let variant = read_variant((file, line), &fields)?;
             match &collector {
                 None => collector = Some((line, EntryCollector::new(file, variant))),
-                Some((first, c)) if c.variant() != variant => {
-                    return Err(err(
-                        line,
-                        format!(
-                            "mixed variants: '{variant}' here, '{}' on line {first}",
-                            c.variant()
-                        ),
-                    ))
-                }
-                Some((first, _)) => {
-                    return Err(err(
-                        line,
-                        format!("variant given twice (first on line {first})"),
-                    ))
-                }
+                Some((first, c)) => return Err(variant_again((file, line), variant, *first, c)),
             }
             continue;
         }
         let Some((_, c)) = collector.as_mut() else {
-            return Err(err(
-                line,
+            return Err(read_error(
+                file,
+                Some(line),
                 "the 'variant NAME' line must come before the entries".to_string(),
             ));
         };
-        let [piece, square, magic, bits, offset] = fields[..] else {
-            return Err(err(
-                line,
-                format!(
-                    "expected 'PIECE SQUARE MAGIC BITS OFFSET', found {} fields",
-                    fields.len()
-                ),
-            ));
-        };
-        let piece = Piece::parse(piece)
-            .ok_or_else(|| err(line, format!("unknown piece '{piece}' (rook or bishop)")))?;
-        let sq = parse_square(square)
-            .ok_or_else(|| err(line, format!("unknown square '{square}' (a1..h8)")))?;
-        let magic = parse_hex(magic).map_err(|m| err(line, m.to_string()))?;
-        let bits: u8 = bits
-            .parse()
-            .ok()
-            .filter(|b| (1..=63).contains(b))
-            .ok_or_else(|| err(line, format!("index bits '{bits}' out of range")))?;
-        let offset: i64 = offset
-            .parse()
-            .map_err(|_| err(line, format!("offset '{offset}' is not a number")))?;
-        c.add(
-            line,
-            piece,
-            sq,
-            Entry {
-                magic,
-                bits,
-                offset,
-            },
-        )?;
+        let (piece, sq, entry) = read_entry((file, line), &fields)?;
+        c.add(line, piece, sq, entry)?;
     }
     match collector {
         Some((_, c)) => c.finish(end_line(bytes)),
         // Every content line either is the variant line or fails without one: no variant
         // means no content.
-        None => Err(ReadError {
-            file: file.to_string(),
-            line: Some(end_line(bytes)),
-            message: "empty file: no variant and no entries".to_string(),
-        }),
+        None => Err(read_error(
+            file,
+            Some(end_line(bytes)),
+            "empty file: no variant and no entries".to_string(),
+        )),
     }
+}
+
+/// Reads the variant of a `variant NAME` line, `fields` its words, at `line` of `file`.
+fn read_variant((file, line): (&str, usize), fields: &[&str]) -> Result<Variant, ReadError> {
+    let err = |message: String| read_error(file, Some(line), message);
+    let [_, name] = fields[..] else {
+        return Err(err("expected 'variant NAME'".to_string()));
+    };
+    Variant::parse(name).ok_or_else(|| {
+        err(format!(
+            "unknown variant '{name}' (fancy, plain, black, white or pext)"
+        ))
+    })
+}
+
+/// Returns the error of a second variant line, of `variant`, at `line` of `file`, where
+/// the first one, on line `first`, began the entries of `collector`.
+fn variant_again(
+    (file, line): (&str, usize),
+    variant: Variant,
+    first: usize,
+    collector: &EntryCollector,
+) -> ReadError {
+    let message = if collector.variant() != variant {
+        format!(
+            "mixed variants: '{variant}' here, '{}' on line {first}",
+            collector.variant()
+        )
+    } else {
+        format!("variant given twice (first on line {first})")
+    };
+    read_error(file, Some(line), message)
+}
+
+/// Reads an entry line, `fields` its words, at `line` of `file`: its piece, square and
+/// entry.
+fn read_entry(
+    (file, line): (&str, usize),
+    fields: &[&str],
+) -> Result<(Piece, u8, Entry), ReadError> {
+    let err = |message: String| read_error(file, Some(line), message);
+    let [piece, square, magic, bits, offset] = fields[..] else {
+        return Err(err(format!(
+            "expected 'PIECE SQUARE MAGIC BITS OFFSET', found {} fields",
+            fields.len()
+        )));
+    };
+    let piece = Piece::parse(piece)
+        .ok_or_else(|| err(format!("unknown piece '{piece}' (rook or bishop)")))?;
+    let sq =
+        parse_square(square).ok_or_else(|| err(format!("unknown square '{square}' (a1..h8)")))?;
+    let magic = parse_hex(magic).map_err(|m| err(m.to_string()))?;
+    let bits: u8 = bits
+        .parse()
+        .ok()
+        .filter(|b| (1..=63).contains(b))
+        .ok_or_else(|| err(format!("index bits '{bits}' out of range")))?;
+    let offset: i64 = offset
+        .parse()
+        .map_err(|_| err(format!("offset '{offset}' is not a number")))?;
+    let entry = Entry {
+        magic,
+        bits,
+        offset,
+    };
+    Ok((piece, sq, entry))
 }
 
 /// Returns `set` in the interchange format, with `header` lines as comments.

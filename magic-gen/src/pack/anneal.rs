@@ -210,87 +210,17 @@ impl<'a> Annealer<'a> {
         checkpoint: &PackCheckpoint,
     ) -> Result<Annealer<'a>, PackMismatch> {
         key.check(checkpoint)?;
-        let (fewest, most) = DRAWS_PER_MOVE;
-        let moves = checkpoint.moves;
-        let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
-        if !drawn.contains(&checkpoint.draws) {
-            // Also what keeps a damaged count from drawing for hours.
-            return Err(PackMismatch {
-                line: "pack-progress".into(),
-                packing: 0,
-                mismatch: Mismatch::Damaged(format!(
-                    "{} draws in {moves} moves, where each move draws {fewest} to {most}",
-                    checkpoint.draws
-                )),
-            });
-        }
-        let n = checkpoint.squares.len();
-        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
-        let (mut order, mut best_order) = (vec![0; n], vec![0; n]);
-        let (mut member, mut best_member) = (vec![0; pools.len()], vec![0; pools.len()]);
-        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
-        for s in &checkpoint.squares {
-            let at_square = |message: String| PackMismatch {
-                line: format!("pack-square {}", pool_name(s.square)),
-                packing: 0,
-                mismatch: Mismatch::Damaged(message),
-            };
-            // Same digest, so the same pools: only an edited file gets here.
-            if with_pool.next() != Some(s.square) {
-                return Err(at_square(format!(
-                    "{} is not the next square with a pool",
-                    pool_name(s.square)
-                )));
-            }
-            let len = pools[s.square].len();
-            if s.member.max(s.best_member) >= len {
-                return Err(at_square(format!(
-                    "member {} is past the square's pool of {len}",
-                    s.member.max(s.best_member)
-                )));
-            }
-            for (what, place, taken) in [
-                ("place", s.place, &mut placed),
-                ("best-place", s.best_place, &mut best_placed),
-            ] {
-                match taken.get_mut(place) {
-                    Some(t) if !*t => *t = true,
-                    Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
-                    None => {
-                        return Err(at_square(format!(
-                            "{what} {place} is past the last place, {}",
-                            n - 1
-                        )))
-                    }
-                }
-            }
-            order[s.place] = s.square;
-            best_order[s.best_place] = s.square;
-            member[s.square] = s.member;
-            best_member[s.square] = s.best_member;
-        }
+        check_draws(checkpoint)?;
+        let saved = SavedLayouts::of(pools, checkpoint)?;
         let negative_offsets = key.settings.negative_offsets;
-        let layout = Layout::new(pools, order, member, negative_offsets);
+        let layout = Layout::new(pools, saved.order, saved.member, negative_offsets);
         let best = Layout::new(
             pools,
-            best_order.clone(),
-            best_member.clone(),
+            saved.best_order.clone(),
+            saved.best_member.clone(),
             negative_offsets,
         );
-        for (what, saved, laid_out) in [
-            ("length", checkpoint.length, layout.len()),
-            ("best", checkpoint.best_length, best.len()),
-        ] {
-            if saved != laid_out {
-                return Err(PackMismatch {
-                    line: "pack-progress".into(),
-                    packing: 0,
-                    mismatch: Mismatch::Damaged(format!(
-                        "{what} {saved}, where its layout packs {laid_out} entries"
-                    )),
-                });
-            }
-        }
+        check_lengths(checkpoint, &layout, &best)?;
         Ok(Annealer {
             energy: Annealer::energy(&layout, key.settings.spread),
             spread: key.settings.spread,
@@ -302,10 +232,135 @@ impl<'a> Annealer<'a> {
             cool: f64::from_bits(checkpoint.cool),
             current: checkpoint.length,
             best_len: checkpoint.best_length,
-            best_order,
-            best_member,
+            best_order: saved.best_order,
+            best_member: saved.best_member,
         })
     }
+}
+
+/// Returns the error of a damaged checkpoint at its line that starts with `line`.
+fn damaged(line: String, message: String) -> PackMismatch {
+    PackMismatch {
+        line,
+        packing: 0,
+        mismatch: Mismatch::Damaged(message),
+    }
+}
+
+/// Refuses a checkpoint whose count of random draws no run of its moves makes: also what
+/// keeps a damaged count from drawing for hours.
+fn check_draws(checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
+    let (fewest, most) = DRAWS_PER_MOVE;
+    let moves = checkpoint.moves;
+    let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
+    if drawn.contains(&checkpoint.draws) {
+        return Ok(());
+    }
+    Err(damaged(
+        "pack-progress".into(),
+        format!(
+            "{} draws in {moves} moves, where each move draws {fewest} to {most}",
+            checkpoint.draws
+        ),
+    ))
+}
+
+/// Refuses a checkpoint whose lengths are not those its current and best layouts pack.
+fn check_lengths(
+    checkpoint: &PackCheckpoint,
+    layout: &Layout,
+    best: &Layout,
+) -> Result<(), PackMismatch> {
+    for (what, saved, laid_out) in [
+        ("length", checkpoint.length, layout.len()),
+        ("best", checkpoint.best_length, best.len()),
+    ] {
+        if saved != laid_out {
+            return Err(damaged(
+                "pack-progress".into(),
+                format!("{what} {saved}, where its layout packs {laid_out} entries"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The current and the best layout of a checkpoint, as its squares' places and members
+/// give them: the order of the squares and each square's member.
+struct SavedLayouts {
+    order: Vec<usize>,
+    member: Vec<usize>,
+    best_order: Vec<usize>,
+    best_member: Vec<usize>,
+}
+
+impl SavedLayouts {
+    /// Returns the layouts of `checkpoint`'s squares, refusing one that is not the next
+    /// square with a pool in `pools`, a member past its pool, or a place taken twice or
+    /// past the last.
+    fn of(pools: &[Vec<Pattern>], checkpoint: &PackCheckpoint) -> Result<Self, PackMismatch> {
+        let n = checkpoint.squares.len();
+        let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
+        let mut saved = SavedLayouts {
+            order: vec![0; n],
+            member: vec![0; pools.len()],
+            best_order: vec![0; n],
+            best_member: vec![0; pools.len()],
+        };
+        let mut with_pool = (0..pools.len()).filter(|&i| !pools[i].is_empty());
+        for s in &checkpoint.squares {
+            check_square(pools, s, with_pool.next(), (&mut placed, &mut best_placed))?;
+            saved.order[s.place] = s.square;
+            saved.best_order[s.best_place] = s.square;
+            saved.member[s.square] = s.member;
+            saved.best_member[s.square] = s.best_member;
+        }
+        Ok(saved)
+    }
+}
+
+/// Refuses square `s` of a checkpoint unless it is `next`, the next square with a pool,
+/// its members are in its pool, and its places are free in `placed` (the current layout's
+/// and the best one's), which it then takes.
+fn check_square(
+    pools: &[Vec<Pattern>],
+    s: &PackSquare,
+    next: Option<usize>,
+    (placed, best_placed): (&mut [bool], &mut [bool]),
+) -> Result<(), PackMismatch> {
+    let at_square =
+        |message: String| damaged(format!("pack-square {}", pool_name(s.square)), message);
+    // Same digest, so the same pools: only an edited file gets here.
+    if next != Some(s.square) {
+        return Err(at_square(format!(
+            "{} is not the next square with a pool",
+            pool_name(s.square)
+        )));
+    }
+    let len = pools[s.square].len();
+    if s.member.max(s.best_member) >= len {
+        return Err(at_square(format!(
+            "member {} is past the square's pool of {len}",
+            s.member.max(s.best_member)
+        )));
+    }
+    let n = placed.len();
+    for (what, place, taken) in [
+        ("place", s.place, placed),
+        ("best-place", s.best_place, best_placed),
+    ] {
+        match taken.get_mut(place) {
+            Some(t) if !*t => *t = true,
+            Some(_) => return Err(at_square(format!("{what} {place} is taken twice"))),
+            None => {
+                return Err(at_square(format!(
+                    "{what} {place} is past the last place, {}",
+                    n - 1
+                )))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One annealing move as drawn, before it is made on a layout.

@@ -1,6 +1,6 @@
 //! The packer's checkpoint: everything the annealing needs to go on after a move, and the
 //! check that a checkpoint belongs to the packing it is given to. The annealer takes and
-//! resumes it (`anneal.rs`); its file is written and read in `crate::io`.
+//! resumes it (`anneal.rs`); its file is written and read in `checkpoint_file.rs`.
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
@@ -76,8 +76,7 @@ pub struct PackCheckpoint {
 }
 
 /// A checkpoint that does not belong to the packing it was given to: the line at fault,
-/// and what differs as its message says (with the option that resumes it, where one does).
-/// The hunt reports it as [`crate::search::Error::Checkpoint`].
+/// and what differs. The hunt reports it as [`crate::search::Error::Checkpoint`].
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PackMismatch {
     /// How the line at fault starts: `"pack"`, `"pack-progress"` or `"pack-square rook a1"`.
@@ -89,9 +88,12 @@ pub(crate) struct PackMismatch {
     pub(crate) mismatch: Mismatch,
 }
 
-/// What keeps a checkpoint from resuming a packing.
+/// What keeps a checkpoint from resuming a packing: the pools it packs, the first of its
+/// settings that differs from the run's (the value saved, the value the run asks for), or
+/// damage. Said here without the command line's options; `magic-gen` names the option that
+/// goes on with the checkpoint.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Mismatch {
+pub enum Mismatch {
     /// It packs other magics (another set or state): the digest it saved, and the one of
     /// the pools given.
     Pools {
@@ -100,80 +102,163 @@ pub(crate) enum Mismatch {
         /// The digest of the pools given.
         given: u64,
     },
-    /// It was saved by a packing with other settings.
-    Settings {
-        /// The settings it was saved with.
-        saved: PackSettings,
-        /// The settings of this run.
-        given: PackSettings,
+    /// Another count of packings ([`PackSettings::seeds`]).
+    Seeds {
+        /// The checkpoint's.
+        saved: u64,
+        /// The run's.
+        asked: u64,
+    },
+    /// Another count of moves ([`PackSettings::iterations`]).
+    Iterations {
+        /// The checkpoint's.
+        saved: u64,
+        /// The run's.
+        asked: u64,
+    },
+    /// Another seed ([`PackSettings::seed`]).
+    Seed {
+        /// The checkpoint's.
+        saved: u64,
+        /// The run's.
+        asked: u64,
+    },
+    /// Offsets below 0 allowed in one and not the other ([`PackSettings::negative_offsets`]).
+    NegativeOffsets {
+        /// The checkpoint's.
+        saved: bool,
+        /// The run's.
+        asked: bool,
+    },
+    /// Another spread ([`PackSettings::spread`]).
+    Spread {
+        /// The checkpoint's.
+        saved: f64,
+        /// The run's.
+        asked: f64,
+    },
+    /// Spans shortened after in one and not the other ([`PackSettings::short_spans`]).
+    ShortSpans {
+        /// The checkpoint's.
+        saved: bool,
+        /// The run's.
+        asked: bool,
+    },
+    /// Started from the input's layout in one and not the other
+    /// ([`PackSettings::from_input`]).
+    FromInput {
+        /// The checkpoint's.
+        saved: bool,
+        /// The run's.
+        asked: bool,
     },
     /// Its counts, places or members do not add up: an edited or damaged checkpoint.
     Damaged(String),
 }
 
-impl std::fmt::Display for PackMismatch {
+impl Mismatch {
+    /// Returns the first setting of `saved` (a checkpoint's) that differs from `asked` (a
+    /// run's), if one does: the count of packings first, as a run of another count reads
+    /// none of its sections.
+    pub(crate) fn between(saved: &PackSettings, asked: &PackSettings) -> Option<Mismatch> {
+        let (s, a) = (saved, asked);
+        Some(if s.seeds != a.seeds {
+            Mismatch::Seeds {
+                saved: s.seeds,
+                asked: a.seeds,
+            }
+        } else if s.iterations != a.iterations {
+            Mismatch::Iterations {
+                saved: s.iterations,
+                asked: a.iterations,
+            }
+        } else if s.seed != a.seed {
+            Mismatch::Seed {
+                saved: s.seed,
+                asked: a.seed,
+            }
+        } else if s.negative_offsets != a.negative_offsets {
+            Mismatch::NegativeOffsets {
+                saved: s.negative_offsets,
+                asked: a.negative_offsets,
+            }
+        } else if s.spread != a.spread {
+            Mismatch::Spread {
+                saved: s.spread,
+                asked: a.spread,
+            }
+        } else if s.short_spans != a.short_spans {
+            Mismatch::ShortSpans {
+                saved: s.short_spans,
+                asked: a.short_spans,
+            }
+        } else if s.from_input != a.from_input {
+            Mismatch::FromInput {
+                saved: s.from_input,
+                asked: a.from_input,
+            }
+        } else {
+            return None;
+        })
+    }
+}
+
+impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.mismatch {
+        let with = |on: bool| if on { "with" } else { "without" };
+        match self {
             Mismatch::Pools { saved, given } => write!(
                 f,
                 "the checkpoint packs other magics (pools digest {saved:#018x}, where these \
                  pools give {given:#018x}): it belongs to another set or state"
             ),
-            Mismatch::Settings { saved, given } => f.write_str(&settings_differ(saved, given)),
+            Mismatch::Seeds { saved, asked } => write!(
+                f,
+                "the checkpoint holds {saved} packings, this run asks for {asked}"
+            ),
+            Mismatch::Iterations { saved, asked } => write!(
+                f,
+                "the checkpoint is of a {saved}-move packing, this run asks for {asked}"
+            ),
+            Mismatch::Seed { saved, asked } => write!(
+                f,
+                "the checkpoint is of a packing seeded {saved}, this run's seed is {asked}"
+            ),
+            Mismatch::NegativeOffsets { saved, asked } => write!(
+                f,
+                "the checkpoint packs {} negative offsets, this run {} them",
+                with(*saved),
+                with(*asked)
+            ),
+            Mismatch::Spread { saved, asked } => write!(
+                f,
+                "the checkpoint is of a packing with a spread of {saved}, this run asks for \
+                 {asked}"
+            ),
+            Mismatch::ShortSpans { saved, asked } => write!(
+                f,
+                "the checkpoint packs {} spans shortened after, this run {} them",
+                with(*saved),
+                with(*asked)
+            ),
+            Mismatch::FromInput { saved, asked } => write!(
+                f,
+                "the checkpoint packs {} the input's layout to start from, this run {} it",
+                with(*saved),
+                with(*asked)
+            ),
             Mismatch::Damaged(what) => write!(f, "{what}: an edited or damaged checkpoint"),
         }
     }
 }
 
-impl std::error::Error for PackMismatch {}
-
-/// Returns which of the settings `saved` with a checkpoint differs from those `given`, and
-/// what to give (the CLI's option) to go on with the checkpoint.
-fn settings_differ(saved: &PackSettings, given: &PackSettings) -> String {
-    let with = |on: bool| if on { "with" } else { "without" };
-    if saved.seeds != given.seeds {
-        format!(
-            "the checkpoint holds {} packings, this run asks for {}: give --pack-seeds {} to \
-             finish them",
-            saved.seeds, given.seeds, saved.seeds
-        )
-    } else if saved.iterations != given.iterations {
-        format!(
-            "the checkpoint is of a {}-move packing, this run asks for {}: give \
-             --pack-iterations {} to finish it",
-            saved.iterations, given.iterations, saved.iterations
-        )
-    } else if saved.seed != given.seed {
-        format!(
-            "the checkpoint is of a packing seeded {}, this run's seed is {}: give \
-             --pack-seed {}",
-            saved.seed, given.seed, saved.seed
-        )
-    } else if saved.negative_offsets != given.negative_offsets {
-        format!(
-            "the checkpoint packs {} --negative-offsets, this run {} them",
-            with(saved.negative_offsets),
-            with(given.negative_offsets)
-        )
-    } else if saved.spread != given.spread {
-        format!(
-            "the checkpoint is of a packing with --pack-spread {}, this run asks for {}",
-            saved.spread, given.spread
-        )
-    } else if saved.short_spans != given.short_spans {
-        format!(
-            "the checkpoint packs {} --short-spans, this run {} them",
-            with(saved.short_spans),
-            with(given.short_spans)
-        )
-    } else {
-        format!(
-            "the checkpoint packs {} --from-input, this run {} it",
-            with(saved.from_input),
-            with(given.from_input)
-        )
+impl std::fmt::Display for PackMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.mismatch.fmt(f)
     }
 }
+
+impl std::error::Error for PackMismatch {}
 
 /// Returns the name of pool `i` (`rook a1`).
 pub(crate) fn pool_name(i: usize) -> String {
@@ -212,11 +297,8 @@ impl PackKey {
                 saved: checkpoint.pools,
                 given: self.pools,
             }
-        } else if checkpoint.settings != self.settings {
-            Mismatch::Settings {
-                saved: checkpoint.settings,
-                given: self.settings,
-            }
+        } else if let Some(differs) = Mismatch::between(&checkpoint.settings, &self.settings) {
+            differs
         } else {
             return Ok(());
         };

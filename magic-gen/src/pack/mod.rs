@@ -15,11 +15,13 @@
 //! and resumes a checkpoint, `pair.rs` a packing's moves two at a time with a helper
 //! thread, `run.rs` one packing's run with its progress, stop and saves, `seeds.rs` the
 //! packings of several seeds at once on several threads. A run stopped and resumed from
-//! its checkpoint makes the moves of an uninterrupted one and ends with the same set. The
-//! checkpoint's file is written and read in `crate::io`.
+//! its checkpoint makes the moves of an uninterrupted one and ends with the same set.
+//! `checkpoint_file.rs`, beside them, writes and reads the checkpoint's file (through
+//! `crate::io`'s line reader).
 
 mod anneal;
 mod checkpoint;
+mod checkpoint_file;
 mod fit;
 mod layout;
 mod pair;
@@ -34,12 +36,8 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-pub(crate) use checkpoint::pool_name;
-#[cfg(test)]
-pub(crate) use checkpoint::Mismatch;
-pub use checkpoint::PackCheckpoint;
 pub(crate) use checkpoint::PackMismatch;
-pub(crate) use checkpoint::PackSquare;
+pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;

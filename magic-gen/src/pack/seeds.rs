@@ -11,7 +11,7 @@ use super::anneal::Annealer;
 use super::checkpoint::{Mismatch, PackCheckpoint, PackKey, PackMismatch};
 use super::layout::{pack_in_order, Layout};
 use super::pattern::Pattern;
-use super::run::{anneal, PackHooks};
+use super::run::{anneal, PackHooks, SavePack};
 use crate::stages::Progress;
 
 /// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
@@ -121,50 +121,117 @@ pub(super) fn pack_seeds<'a>(
 ) -> Result<(Layout<'a>, Vec<PackCheckpoint>), PackMismatch> {
     let packings = annealers(pools, start, key, resume)?;
     if let Some(p) = hooks.progress {
-        let sum = |f: fn(&Annealer) -> u64| packings.iter().map(|(a, _)| f(a)).sum::<u64>();
-        p.moves.store(sum(|a| a.moves), Ordering::Relaxed);
-        p.moves_total
-            .store(sum(|a| a.iterations), Ordering::Relaxed);
-        p.spans_shortened_after
-            .store(key.settings.short_spans, Ordering::Relaxed);
-        let best = packings.iter().map(|(a, _)| a.best_len).min().unwrap_or(0);
-        p.best_len.store(best, Ordering::Relaxed);
+        count_at_start(&packings, key, p);
     }
-    // The latest checkpoint of each packing, as a save writes them.
-    let slots: Vec<Mutex<PackCheckpoint>> = packings
-        .iter()
-        .map(|(a, key)| Mutex::new(a.checkpoint(key)))
-        .collect();
-    let snapshot = || -> Vec<PackCheckpoint> {
-        slots
+    let mut save = hooks.checkpoint.take();
+    let run = Packings {
+        slots: packings
+            .iter()
+            .map(|(a, key)| Mutex::new(a.checkpoint(key)))
+            .collect(),
+        watch: (hooks.progress.map(|p| &p.stop), hooks.progress),
+        every: save.as_ref().map(|(every, _)| *every),
+        // A packing takes a helper thread where there are two threads for each.
+        pair: hooks.threads >= 2 * packings.len(),
+    };
+    let threads = hooks.threads.clamp(1, packings.len());
+    let ended = if threads == 1 {
+        run.one_by_one(packings, &mut save)
+    } else {
+        run.on_threads(packings, threads, &mut save)
+    };
+    hooks.checkpoint = save;
+    let checkpoints = ended.iter().map(|e| e.checkpoint.clone()).collect();
+    // The shortest table; `min_by_key` keeps the first of equals, the lowest seed.
+    let best = ended
+        .into_iter()
+        .min_by_key(|e| e.best.len())
+        .expect("at least one packing");
+    Ok((best.best, checkpoints))
+}
+
+/// Sets `progress`'s counters for `packings` as they start: the moves made and asked for,
+/// whether spans are shortened after, and the shortest best table.
+fn count_at_start(packings: &[(Annealer, PackKey)], key: &PackKey, progress: &Progress) {
+    let sum = |f: fn(&Annealer) -> u64| packings.iter().map(|(a, _)| f(a)).sum::<u64>();
+    progress.moves.store(sum(|a| a.moves), Ordering::Relaxed);
+    progress
+        .moves_total
+        .store(sum(|a| a.iterations), Ordering::Relaxed);
+    progress
+        .spans_shortened_after
+        .store(key.settings.short_spans, Ordering::Relaxed);
+    let best = packings.iter().map(|(a, _)| a.best_len).min().unwrap_or(0);
+    progress.best_len.store(best, Ordering::Relaxed);
+}
+
+/// What the packings of one run share: each one's latest checkpoint, the stop flag and
+/// progress they watch, how often they publish a checkpoint (none: nothing saves), and
+/// whether each takes a helper thread.
+struct Packings<'w> {
+    /// The latest checkpoint of each packing, as a save writes them.
+    slots: Vec<Mutex<PackCheckpoint>>,
+    watch: (Option<&'w AtomicBool>, Option<&'w Progress>),
+    every: Option<Duration>,
+    pair: bool,
+}
+
+impl Packings<'_> {
+    /// Returns the latest checkpoint of every packing.
+    fn snapshot(&self) -> Vec<PackCheckpoint> {
+        self.slots
             .iter()
             .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).clone())
             .collect()
-    };
-    let threads = hooks.threads.clamp(1, packings.len());
-    // A packing takes a helper thread where there are two threads for each.
-    let pair = hooks.threads >= 2 * packings.len();
-    let mut save = hooks.checkpoint.take();
-    let every = save.as_ref().map(|(every, _)| *every);
-    let watch = (hooks.progress.map(|p| &p.stop), hooks.progress);
-    let mut ended: Vec<Option<Ended<'a>>> = Vec::new();
-    if threads == 1 {
-        for (i, (mut annealer, key)) in packings.into_iter().enumerate() {
-            let mut publish = |c: PackCheckpoint| {
-                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = c;
-                if let Some((_, save)) = &mut save {
-                    save(&snapshot());
+    }
+
+    /// Keeps `checkpoint` as packing `i`'s latest.
+    fn publish(&self, i: usize, checkpoint: PackCheckpoint) {
+        *self.slots[i].lock().unwrap_or_else(|e| e.into_inner()) = checkpoint;
+    }
+
+    /// Runs `packing` (number `i`) to its end or its stop, publishing its checkpoints.
+    fn run<'a>(
+        &self,
+        i: usize,
+        (mut annealer, key): (Annealer<'a>, PackKey),
+        also: &mut dyn FnMut(),
+    ) -> Ended<'a> {
+        let mut publish = |c: PackCheckpoint| {
+            self.publish(i, c);
+            also();
+        };
+        let how = (self.every, self.pair);
+        run_one(&mut annealer, &key, self.watch, how, &mut publish)
+    }
+
+    /// Runs the packings one after the other on this thread, saving every checkpoint one
+    /// publishes.
+    fn one_by_one<'a>(
+        &self,
+        packings: Vec<(Annealer<'a>, PackKey)>,
+        save: &mut Option<SavePack>,
+    ) -> Vec<Ended<'a>> {
+        let mut ended = Vec::with_capacity(packings.len());
+        for (i, packing) in packings.into_iter().enumerate() {
+            let mut saved = || {
+                if let Some((_, save)) = save {
+                    save(&self.snapshot());
                 }
             };
-            ended.push(Some(run_one(
-                &mut annealer,
-                &key,
-                watch,
-                (every, pair),
-                &mut publish,
-            )));
+            ended.push(self.run(i, packing, &mut saved));
         }
-    } else {
+        ended
+    }
+
+    /// Runs the packings on `threads` threads, each taking the next packing as it comes
+    /// free, while this thread saves what they last published.
+    fn on_threads<'a>(
+        &self,
+        packings: Vec<(Annealer<'a>, PackKey)>,
+        threads: usize,
+        save: &mut Option<SavePack>,
+    ) -> Vec<Ended<'a>> {
         let queue: Vec<Mutex<Option<(Annealer<'a>, PackKey)>>> =
             packings.into_iter().map(|p| Mutex::new(Some(p))).collect();
         let results: Vec<Mutex<Option<Ended<'a>>>> =
@@ -174,66 +241,61 @@ pub(super) fn pack_seeds<'a>(
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 let done = done.clone();
-                let (queue, results, slots, next) = (&queue, &results, &slots, &next);
+                let (queue, results, next) = (&queue, &results, &next);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(cell) = queue.get(i) else { break };
                     let taken = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
-                    let Some((mut annealer, key)) = taken else {
+                    let Some(packing) = taken else {
                         break;
                     };
-                    let mut publish = |c: PackCheckpoint| {
-                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = c;
-                    };
-                    let end = run_one(&mut annealer, &key, watch, (every, pair), &mut publish);
+                    let end = self.run(i, packing, &mut || {});
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
                     // The receiver only stops listening once every packing has ended.
                     let _ = done.send(());
                 });
             }
             drop(done);
-            // Saves on this thread, every `every`, what the packings last published.
-            let mut left = results.len();
-            let mut last = Instant::now();
-            while left > 0 {
-                let wait = match &save {
-                    Some((every, _)) => every.saturating_sub(last.elapsed()),
-                    None => Duration::from_secs(3600),
-                };
-                match finished.recv_timeout(wait) {
-                    // A packing's end is saved at once: the others' last checkpoints and
-                    // its final one, which a resume then takes as done.
-                    Ok(()) => {
-                        left -= 1;
-                        if let Some((_, save)) = &mut save {
-                            save(&snapshot());
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Some((_, save)) = &mut save {
-                            save(&snapshot());
-                        }
-                        last = Instant::now();
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                }
-            }
+            self.save_until_ended(results.len(), &finished, save);
         });
-        ended = results
+        results
             .into_iter()
             .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
+            .map(|e| e.expect("every packing ends"))
+            .collect()
     }
-    hooks.checkpoint = save;
-    let ended: Vec<Ended<'a>> = ended
-        .into_iter()
-        .map(|e| e.expect("every packing ends"))
-        .collect();
-    let checkpoints = ended.iter().map(|e| e.checkpoint.clone()).collect();
-    // The shortest table; `min_by_key` keeps the first of equals, the lowest seed.
-    let best = ended
-        .into_iter()
-        .min_by_key(|e| e.best.len())
-        .expect("at least one packing");
-    Ok((best.best, checkpoints))
+
+    /// Saves what the packings last published, every interval and at each packing's end,
+    /// until `left` packings have told `finished` they ended.
+    fn save_until_ended(
+        &self,
+        mut left: usize,
+        finished: &mpsc::Receiver<()>,
+        save: &mut Option<SavePack>,
+    ) {
+        let mut last = Instant::now();
+        while left > 0 {
+            let wait = match &save {
+                Some((every, _)) => every.saturating_sub(last.elapsed()),
+                None => Duration::from_secs(3600),
+            };
+            match finished.recv_timeout(wait) {
+                // A packing's end is saved at once: the others' last checkpoints and
+                // its final one, which a resume then takes as done.
+                Ok(()) => {
+                    left -= 1;
+                    if let Some((_, save)) = save {
+                        save(&self.snapshot());
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some((_, save)) = save {
+                        save(&self.snapshot());
+                    }
+                    last = Instant::now();
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Set assembly: a scan state becomes a verified set, each job's best find laid out back
 //! to back (fancy, plain) or the fixed-shift pools packed into one table.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -128,133 +128,205 @@ fn polish_pools(
     threads: usize,
     progress: Option<&Progress>,
 ) -> (Vec<Vec<u64>>, (u64, u64)) {
-    let stop = progress.map(|p| &p.stop);
-    let variant = state.scan.variant;
-    let clump = if variant == Variant::White {
-        polish.clump
-    } else {
-        0
+    let run = Polish {
+        state,
+        polish,
+        clump: match state.scan.variant {
+            Variant::White => polish.clump,
+            _ => 0,
+        },
+        stop: progress.map(|p| &p.stop),
+        progress,
+        finished: AtomicU64::new(0),
     };
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let asked: u64 = state
-        .jobs
-        .iter()
-        .map(|job| {
-            let polished = if polish.polish == 0 {
-                0
-            } else {
-                job.found.len().min(state.scan.pool)
-            };
-            let clumped = if clump == 0 { 0 } else { job.found.len() };
-            let evolved = usize::from(polish.evolve > 0);
-            (polished + clumped + evolved) as u64
-        })
-        .sum();
+    let asked = run.climbs_asked();
     if let Some(progress) = progress {
         progress.begin(Stage::Polish, asked);
     }
-    let finished = AtomicU64::new(0);
-    // Counts a climb that ran to its end, before `stop`.
-    let count = || {
-        if !stopped() {
-            finished.fetch_add(1, Ordering::Relaxed);
-            if let Some(progress) = progress {
-                progress.advance(1);
-            }
-        }
-    };
-    let climb_job = |job: &Job| -> Vec<u64> {
-        if polish.polish == 0 && clump == 0 && polish.evolve == 0 {
-            return job.found.iter().map(|f| f.magic).collect();
-        }
-        let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
-        let keep = |out: &mut Vec<u64>, m: u64| {
-            if !out.contains(&m) {
-                out.push(m);
-            }
-        };
-        let data = SquareData::new(job.piece, job.square, variant);
-        let entries = data.entries();
-        let mut table = EpochTable::new(job.bits);
-        let stream = Stream {
-            seed: state.scan.seed,
-            variant,
-            piece: job.piece,
-            square: job.square,
-            bits: job.bits,
-        };
-        for (at, f) in job.found.iter().enumerate() {
-            if at >= state.scan.pool || polish.polish == 0 || stopped() {
-                // Without a polish every find goes in as scanned, and a sparse find always
-                // does: it keeps its long span and its holes. Climbed to a lower pack
-                // cost it uses fewer slots but leaves holes no square fills.
-                keep(&mut out, f.magic);
-                continue;
-            }
-            // Apart from the scan's streams and from the scan-time climbs (bit 63).
-            let mut rng = stream.block_rng(f.index | 1 << 62);
-            let (m, _) = density_climb(
-                &entries,
-                job.bits,
-                f.magic,
-                &mut rng,
-                &mut table,
-                (polish.polish, stop),
-            );
-            count();
-            keep(&mut out, m);
-        }
-        if clump > 0 {
-            for f in job.found.iter().take_while(|_| !stopped()) {
-                // Apart from the polish's streams (bit 62) and the scan's.
-                let mut rng = stream.block_rng(f.index | 1 << 61);
-                // The climb returns the find itself unless it met one that blocks fewer.
-                let climbed = clump_climb(
-                    &entries,
-                    job.bits,
-                    f.magic,
-                    &mut rng,
-                    &mut table,
-                    (clump, stop),
-                );
-                count();
-                if let Some(m) = climbed.filter(|&m| m != f.magic) {
-                    keep(&mut out, m);
-                }
-            }
-        }
-        if polish.evolve > 0 && !stopped() {
-            // Apart from the scan's blocks and the climbs' streams (bits 61 to 63).
-            let mut rng = stream.block_rng(1 << 60);
-            let evolved = evolve_pool(
-                &entries,
-                job.bits,
-                &out,
-                &mut rng,
-                &mut table,
-                (polish.evolve, stop),
-            );
-            count();
-            for m in evolved {
-                keep(&mut out, m);
-            }
-        }
-        out
-    };
+    let pools = each_on_threads(state.jobs.len(), threads, |i| run.pool(&state.jobs[i]));
+    (pools, (run.finished.into_inner(), asked))
+}
+
+/// Returns `f` of each of `0..count`, in order, computed on up to `threads` threads that
+/// take the next index as they come free.
+fn each_on_threads<T: Clone + Default + Send>(
+    count: usize,
+    threads: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Vec<u64>>> = Mutex::new(vec![Vec::new(); state.jobs.len()]);
+    let done: Mutex<Vec<T>> = Mutex::new(vec![T::default(); count]);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(state.jobs.len().max(1)) {
+        for _ in 0..threads.max(1).min(count.max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = state.jobs.get(i) else { break };
-                let magics = climb_job(job);
-                done.lock().unwrap_or_else(|e| e.into_inner())[i] = magics;
+                if i >= count {
+                    break;
+                }
+                let value = f(i);
+                done.lock().unwrap_or_else(|e| e.into_inner())[i] = value;
             });
         }
     });
-    let pools = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    (pools, (finished.into_inner(), asked))
+    done.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The polish of a state's pools ([`polish_pools`]): its settings (the clump's moves, 0
+/// but for white), the stop flag and progress it watches, and the climbs finished.
+struct Polish<'a> {
+    state: &'a SearchState,
+    polish: &'a PolishSettings,
+    clump: u32,
+    stop: Option<&'a AtomicBool>,
+    progress: Option<&'a Progress>,
+    finished: AtomicU64,
+}
+
+/// What the climbs of one job share: its square's occupancies, a slot table of its bits
+/// and its candidate stream, whose blocks seed each climb's random numbers.
+struct JobClimbs {
+    entries: Vec<(u64, u8)>,
+    table: EpochTable,
+    stream: Stream,
+    bits: u8,
+}
+
+/// Adds `magic` to `pool` unless it is there already.
+fn keep(pool: &mut Vec<u64>, magic: u64) {
+    if !pool.contains(&magic) {
+        pool.push(magic);
+    }
+}
+
+impl Polish<'_> {
+    /// Returns true once the stop flag is set.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Counts a climb that ran to its end, before the stop.
+    fn count(&self) {
+        if !self.stopped() {
+            self.finished.fetch_add(1, Ordering::Relaxed);
+            if let Some(progress) = self.progress {
+                progress.advance(1);
+            }
+        }
+    }
+
+    /// Returns the climbs the polish asks for: per job, a density climb of each find its
+    /// pool keeps, a clump climb of each find, and one evolution.
+    fn climbs_asked(&self) -> u64 {
+        let jobs = self.state.jobs.iter();
+        jobs.map(|job| {
+            let polished = if self.polish.polish == 0 {
+                0
+            } else {
+                job.found.len().min(self.state.scan.pool)
+            };
+            let clumped = if self.clump == 0 { 0 } else { job.found.len() };
+            let evolved = usize::from(self.polish.evolve > 0);
+            (polished + clumped + evolved) as u64
+        })
+        .sum()
+    }
+
+    /// Returns the pool of `job`: its finds climbed, clumped and evolved as the polish
+    /// asks.
+    fn pool(&self, job: &Job) -> Vec<u64> {
+        let polish = self.polish;
+        if polish.polish == 0 && self.clump == 0 && polish.evolve == 0 {
+            return job.found.iter().map(|f| f.magic).collect();
+        }
+        let data = SquareData::new(job.piece, job.square, self.state.scan.variant);
+        let mut climbs = JobClimbs {
+            entries: data.entries(),
+            table: EpochTable::new(job.bits),
+            stream: Stream {
+                seed: self.state.scan.seed,
+                variant: self.state.scan.variant,
+                piece: job.piece,
+                square: job.square,
+                bits: job.bits,
+            },
+            bits: job.bits,
+        };
+        let mut out: Vec<u64> = Vec::with_capacity(job.found.len());
+        self.density_climbs(job, &mut climbs, &mut out);
+        if self.clump > 0 {
+            self.clump_climbs(job, &mut climbs, &mut out);
+        }
+        if polish.evolve > 0 && !self.stopped() {
+            self.evolve(&mut climbs, &mut out);
+        }
+        out
+    }
+
+    /// Adds each find of `job` to `out`, climbed to a lower pack cost if its pool keeps it
+    /// and the polish climbs.
+    fn density_climbs(&self, job: &Job, climbs: &mut JobClimbs, out: &mut Vec<u64>) {
+        for (at, f) in job.found.iter().enumerate() {
+            if at >= self.state.scan.pool || self.polish.polish == 0 || self.stopped() {
+                // Without a polish every find goes in as scanned, and a sparse find always
+                // does: it keeps its long span and its holes. Climbed to a lower pack
+                // cost it uses fewer slots but leaves holes no square fills.
+                keep(out, f.magic);
+                continue;
+            }
+            // Apart from the scan's streams and from the scan-time climbs (bit 63).
+            let mut rng = climbs.stream.block_rng(f.index | 1 << 62);
+            let (m, _) = density_climb(
+                &climbs.entries,
+                climbs.bits,
+                f.magic,
+                &mut rng,
+                &mut climbs.table,
+                (self.polish.polish, self.stop),
+            );
+            self.count();
+            keep(out, m);
+        }
+    }
+
+    /// Adds to `out` each find of `job` annealed toward clumped slots, where the clump
+    /// climb meets one that blocks fewer slots than the find.
+    fn clump_climbs(&self, job: &Job, climbs: &mut JobClimbs, out: &mut Vec<u64>) {
+        for f in job.found.iter().take_while(|_| !self.stopped()) {
+            // Apart from the polish's streams (bit 62) and the scan's.
+            let mut rng = climbs.stream.block_rng(f.index | 1 << 61);
+            // The climb returns the find itself unless it met one that blocks fewer.
+            let climbed = clump_climb(
+                &climbs.entries,
+                climbs.bits,
+                f.magic,
+                &mut rng,
+                &mut climbs.table,
+                (self.clump, self.stop),
+            );
+            self.count();
+            if let Some(m) = climbed.filter(|&m| m != f.magic) {
+                keep(out, m);
+            }
+        }
+    }
+
+    /// Adds to `out` the magics its evolution toward fewer used slots finds.
+    fn evolve(&self, climbs: &mut JobClimbs, out: &mut Vec<u64>) {
+        // Apart from the scan's blocks and the climbs' streams (bits 61 to 63).
+        let mut rng = climbs.stream.block_rng(1 << 60);
+        let evolved = evolve_pool(
+            &climbs.entries,
+            climbs.bits,
+            out,
+            &mut rng,
+            &mut climbs.table,
+            (self.polish.evolve, self.stop),
+        );
+        self.count();
+        for m in evolved {
+            keep(out, m);
+        }
+    }
 }
 
 /// Returns the pools [`polish_pools`] gives when nothing watches or stops it, after

@@ -19,8 +19,9 @@
 //! `crate::annealing`, which the packer shares), `evolve.rs` the pools' evolution toward
 //! fewer used slots for their span (`--evolve`), `workers.rs` the workers,
 //! `finish.rs` pools to a packed, verified set, `holes.rs` magics chosen for a packed
-//! layout's holes, `merge.rs` shards to one state. The
-//! state's and the packer's files are read and written in `crate::io`, above this module.
+//! layout's holes, `merge.rs` shards to one state, `state_file.rs` the state's file (read
+//! through `crate::io`'s line reader, ending with the packer's checkpoint where one is
+//! saved with it).
 
 mod candidates;
 mod climb;
@@ -31,6 +32,7 @@ mod merge;
 mod options;
 mod slots;
 pub mod state;
+mod state_file;
 mod table;
 mod workers;
 
@@ -38,7 +40,6 @@ pub use crate::stages::{Progress, Stage};
 pub(crate) use finish::finish;
 pub use finish::SearchOutcome;
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
-pub(crate) use state::allowed_bits;
 pub use state::SearchState;
 pub(crate) use workers::run;
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::geometry::Piece;
 use crate::index::Variant;
 
-use crate::pack::{PackMismatch, PackSettings};
+use crate::pack::{Mismatch, PackMismatch, PackSettings};
 
 use super::candidates::Shard;
 
@@ -194,12 +194,12 @@ fn after(seconds: f64) -> Instant {
 /// assert!(matches!(refused, Err(Error::Search(_))));
 /// ```
 ///
-/// A checkpoint resumed by another packing is refused at its line at fault, saying what
-/// differs and the option that resumes it:
+/// A checkpoint resumed by another packing is refused at its line at fault, saying which
+/// setting differs, as saved and as asked:
 ///
 /// ```
 /// use magic_gen::hunt::{repack, Hooks};
-/// use magic_gen::pack::PackSettings;
+/// use magic_gen::pack::{Mismatch, PackSettings};
 /// use magic_gen::search::{Error, Limits};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
@@ -207,13 +207,13 @@ fn after(seconds: f64) -> Instant {
 /// let pack = PackSettings { iterations: 10, ..PackSettings::default() };
 /// let checkpoint = repack(&set, &Limits { pack, ..Limits::default() }, &[], Hooks::default())?.pack;
 /// let more = Limits { pack: PackSettings { iterations: 20, ..pack }, ..Limits::default() };
-/// let Err(Error::Checkpoint { line, packing, message }) =
+/// let Err(Error::Checkpoint { line, packing, mismatch }) =
 ///     repack(&set, &more, &checkpoint, Hooks::default())
 /// else {
 ///     panic!("a checkpoint of another packing resumed");
 /// };
 /// assert_eq!((line.as_str(), packing), ("pack", 0));
-/// assert!(message.contains("give --pack-iterations 10 to finish it"));
+/// assert_eq!(mismatch, Mismatch::Iterations { saved: 10, asked: 20 });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -230,8 +230,8 @@ pub enum Error {
         /// Which packing's section of the checkpoint holds that line (0: the first; see
         /// [`PackSettings::seeds`]).
         packing: usize,
-        /// What differs, with the option that resumes the checkpoint where one does.
-        message: String,
+        /// What differs.
+        mismatch: Mismatch,
     },
     /// Shard states that do not merge: which state is at fault, the line of its file that
     /// shows it, and how it differs.
@@ -275,7 +275,9 @@ impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Error::Search(what) => f.write_str(what),
-            Error::Checkpoint { line, message, .. } => write!(f, "the '{line}' line: {message}"),
+            Error::Checkpoint { line, mismatch, .. } => {
+                write!(f, "the '{line}' line: {mismatch}")
+            }
             Error::Merge { message, .. } => f.write_str(message),
             Error::EmptyBudget(budget) => {
                 let what = match budget {
@@ -304,9 +306,9 @@ impl Error {
     /// Returns the error of a checkpoint that does not belong to the packing it was given to.
     pub(crate) fn checkpoint(m: PackMismatch) -> Error {
         Error::Checkpoint {
-            message: m.to_string(),
             line: m.line,
             packing: m.packing,
+            mismatch: m.mismatch,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! A hunt's state: the settings that decide what a scan keeps ([`Scan`]) and, per job, how
 //! far it has scanned its shard of the candidate space and the valid magics it keeps,
-//! ranked for the packer. `crate::io` writes and reads its file; [`SearchState::merge`]
+//! ranked for the packer. `state_file.rs` writes and reads its file; [`SearchState::merge`]
 //! combines shards.
 
 use crate::geometry::{relevant_bits, square_name, Piece};

@@ -6,7 +6,7 @@ use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::line_of;
-use crate::pack::{Mismatch, PackCheckpoint, PackHooks, PackMismatch};
+use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
 use crate::search::state::*;
 use crate::search::*;
 
@@ -234,7 +234,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     let Error::Checkpoint {
         line,
         packing,
-        message,
+        mismatch,
     } = e
     else {
         panic!("{e}")
@@ -245,15 +245,11 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         .unwrap()
         + 1;
     assert_eq!(line_of(saved[9].as_bytes(), &line), Some(pack_line));
-    let settings_differ = PackMismatch {
-        line: "pack".into(),
-        packing: 0,
-        mismatch: Mismatch::Settings {
-            saved: o.limits.pack,
-            given: more.pack,
-        },
+    let differs = Mismatch::Iterations {
+        saved: o.limits.pack.iterations,
+        asked: 41,
     };
-    assert_eq!((packing, message), (0, settings_differ.to_string()));
+    assert_eq!((packing, mismatch), (0, differs));
 }
 
 #[test]
@@ -288,10 +284,10 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
         "{e}"
     );
     let e = SearchState::parse("s.state", PackCheckpoint::file_text(&end).as_bytes());
-    assert!(e
-        .unwrap_err()
-        .to_string()
-        .contains("this is a pack checkpoint"));
+    let e = e.unwrap_err();
+    assert!(e.to_string().ends_with("this is a pack checkpoint"), "{e}");
+    // The reader names no command: it says what the file is, the CLI what resumes it.
+    assert_eq!(e.instead, Some(crate::HuntFile::PackCheckpoint));
 }
 
 #[test]

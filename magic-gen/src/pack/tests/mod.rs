@@ -1,6 +1,7 @@
 //! The packer's tests: fitting, layouts and annealing moves here; checkpoints, several
-//! packings and threads in `runs.rs`.
+//! packings and threads in `runs.rs`; the checkpoint's file in `checkpoint_file.rs`.
 
+mod checkpoint_file;
 mod runs;
 
 use std::sync::atomic::AtomicBool;

@@ -18,22 +18,49 @@ fn a_checkpoint_of_another_packing_is_refused_at_its_line() {
     // what differs (the CLI names the option from the two settings).
     let saved = packing(50, false);
     let changed = [
-        packing(60, false),
-        PackSettings { seed: 3, ..saved },
-        packing(50, true),
-        PackSettings {
-            spread: 0.03,
-            ..saved
-        },
-        PackSettings {
-            short_spans: true,
-            ..saved
-        },
+        (
+            packing(60, false),
+            Mismatch::Iterations {
+                saved: 50,
+                asked: 60,
+            },
+        ),
+        (
+            PackSettings { seed: 3, ..saved },
+            Mismatch::Seed { saved: 9, asked: 3 },
+        ),
+        (
+            packing(50, true),
+            Mismatch::NegativeOffsets {
+                saved: false,
+                asked: true,
+            },
+        ),
+        (
+            PackSettings {
+                spread: 0.03,
+                ..saved
+            },
+            Mismatch::Spread {
+                saved: 0.0,
+                asked: 0.03,
+            },
+        ),
+        (
+            PackSettings {
+                short_spans: true,
+                ..saved
+            },
+            Mismatch::ShortSpans {
+                saved: false,
+                asked: true,
+            },
+        ),
     ];
-    for given in changed {
+    for (given, differs) in changed {
         let e = refused(&pools, given, c);
         assert_eq!(e.line, "pack");
-        assert_eq!(e.mismatch, Mismatch::Settings { saved, given }, "{e}");
+        assert_eq!(e.mismatch, differs, "{e}");
     }
     let mut other = pools.clone();
     other[3][1].magic ^= 1 << 40;
@@ -206,9 +233,11 @@ fn a_checkpoint_of_another_seed_count_is_refused_at_its_section() {
     for given in [seeds(three, 2), seeds(three, 4), seeds(three, 1)] {
         let e = packed_seeds(&pools, given, c, &go, 2).unwrap_err();
         assert_eq!((e.line.as_str(), e.packing), ("pack", 0));
-        let saved = c[0].settings;
-        assert_eq!(saved.seeds, 3);
-        assert_eq!(e.mismatch, Mismatch::Settings { saved, given }, "{e}");
+        let differs = Mismatch::Seeds {
+            saved: 3,
+            asked: given.seeds,
+        };
+        assert_eq!(e.mismatch, differs, "{e}");
     }
     // Damage in a later packing's section is found there.
     let mut damaged = c.clone();

@@ -1,14 +1,16 @@
-//! The packer's checkpoint: everything the annealing needs to go on after a move, so a run
-//! resumed from it makes exactly the moves an uninterrupted run makes. One section of text
-//! per packing, written last in a search state file (`state_file.rs`) or alone in the file
-//! of `magic-gen pack --state`. Its specification is `docs/formats.md` ("The pack
+//! The packer's checkpoint file: everything the annealing needs to go on after a move, so
+//! a run resumed from it makes exactly the moves an uninterrupted run makes (floats as
+//! their bits). One section of text per packing, written last in a search state file
+//! (`crate::search`'s `state_file.rs`) or alone in the file of a repack's checkpoint. Read
+//! through `crate::io`'s line reader; its specification is `docs/formats.md` ("The pack
 //! checkpoint file"), the one place it is written.
 
-use crate::pack::{pool_name, PackCheckpoint, PackSettings, PackSquare};
+use crate::io::{read_error, HuntFile, Lines, ReadError, Record};
 
-use super::lines::{error, Lines, ReadError, Record};
+use super::checkpoint::{pool_name, PackCheckpoint, PackSquare};
+use super::settings::PackSettings;
 
-/// The first line of a pack checkpoint file (`magic-gen pack --state`).
+/// The first line of a pack checkpoint file alone (a repack's).
 const FILE_HEADER: &str = "magic-gen-pack 1";
 
 /// Returns `text` if `on`, else nothing: a flag written only when set.
@@ -22,7 +24,7 @@ fn on(on: bool, text: &str) -> &str {
 
 impl PackCheckpoint {
     /// Appends the checkpoint's lines to `out`.
-    pub(super) fn write_lines(&self, out: &mut String) {
+    fn write_lines(&self, out: &mut String) {
         out.push_str(&format!(
             "pack seed {} iterations {} negative-offsets {} spread {}{}{} pools {:#018x} squares {}\n",
             self.settings.seed,
@@ -57,14 +59,14 @@ impl PackCheckpoint {
     }
 
     /// Appends the lines of every packing's checkpoint to `out`, in order.
-    pub(super) fn write_sections(packings: &[PackCheckpoint], out: &mut String) {
+    pub(crate) fn write_sections(packings: &[PackCheckpoint], out: &mut String) {
         for p in packings {
             p.write_lines(out);
         }
     }
 
     /// Returns the checkpoints of a run's packings (one per seed, in seed order) as the
-    /// file `magic-gen pack --state` writes.
+    /// file of a repack's checkpoint.
     pub fn file_text(packings: &[PackCheckpoint]) -> String {
         let mut out = format!("{FILE_HEADER}\n");
         PackCheckpoint::write_sections(packings, &mut out);
@@ -78,15 +80,19 @@ impl PackCheckpoint {
         match lines.next() {
             Some((_, t)) if t.trim() == FILE_HEADER => {}
             Some((line, t)) => {
-                let hint = if t.starts_with("magic-gen-state") {
-                    ": this is a search state, resumed by `magic-gen search --resume`"
-                } else {
-                    ""
+                let instead = t
+                    .starts_with("magic-gen-state")
+                    .then_some(HuntFile::SearchState);
+                let hint = match instead {
+                    Some(_) => ": this is a search state",
+                    None => "",
                 };
-                return Err(lines.at(
+                let mut e = lines.at(
                     line,
                     format!("not a magic-gen pack checkpoint (expected '{FILE_HEADER}'){hint}"),
-                ));
+                );
+                e.instead = instead;
+                return Err(e);
             }
             None => return Err(lines.whole("empty file".into())),
         }
@@ -95,7 +101,7 @@ impl PackCheckpoint {
 
     /// Parses the sections of a run's packings, each from its `pack` line on, and checks
     /// that there are as many as the first one's seed count says.
-    pub(super) fn parse_sections(
+    pub(crate) fn parse_sections(
         file: &str,
         lines: &[(usize, &str)],
     ) -> Result<Vec<PackCheckpoint>, ReadError> {
@@ -129,18 +135,16 @@ impl PackCheckpoint {
                         ),
                     ),
                 };
-            return Err(error(file, line, message));
+            return Err(read_error(file, line, message));
         }
         Ok(packings)
     }
 
     /// Parses the checkpoint's lines (numbered as in `file`, blank lines left out), as
     /// [`PackCheckpoint::write_lines`] writes them.
-    pub(super) fn parse_lines(
-        file: &str,
-        lines: &[(usize, &str)],
-    ) -> Result<PackCheckpoint, ReadError> {
-        let missing = |message: &str| error(file, None, format!("{message}: a truncated file?"));
+    fn parse_lines(file: &str, lines: &[(usize, &str)]) -> Result<PackCheckpoint, ReadError> {
+        let missing =
+            |message: &str| read_error(file, None, format!("{message}: a truncated file?"));
         let mut lines = Lines::numbered(file, lines.to_vec());
         let head = lines
             .record("pack")

@@ -1,16 +1,19 @@
 //! The search state file: a hunt's [`SearchState`] written as text at every checkpoint
 //! (atomically, by the caller), read back to resume, and combined across shards by
 //! [`SearchState::merge`]. A state saved while the packer runs (version 2) ends with the
-//! packer's checkpoint (`checkpoint_file.rs`). Its specification is `docs/formats.md` ("The
-//! search state file"), the one place it is written.
+//! packer's checkpoint (`crate::pack`'s `checkpoint_file.rs`). Every field round-trips
+//! exactly, so a resumed run goes on bit for bit. Read through `crate::io`'s line reader;
+//! its specification is `docs/formats.md` ("The search state file"), the one place it is
+//! written.
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
+use crate::io::{parse_hex, read_error, HuntFile, Lines, ReadError, Record};
 use crate::pack::{PackCheckpoint, PackSettings};
-use crate::search::state::{Budget, Found, Job, Scan, Shard};
-use crate::search::{allowed_bits, Options, PolishSettings, SearchState};
 
-use super::lines::{error, parse_hex, Lines, ReadError, Record};
+use super::candidates::Shard;
+use super::options::{Budget, Options, PolishSettings, Scan};
+use super::state::{allowed_bits, Found, Job, SearchState};
 
 /// The first line of a state file without a pack checkpoint, and of one with it.
 const HEADER: &str = "magic-gen-state 1";
@@ -296,7 +299,7 @@ impl SearchState {
             .map(|(p, sq)| format!("{p} {}", square_name(sq)))
             .collect();
         match missing.first() {
-            Some(first) => Err(error(
+            Some(first) => Err(read_error(
                 file,
                 None,
                 format!(
@@ -316,18 +319,22 @@ fn read_version(lines: &mut Lines) -> Result<bool, ReadError> {
         Some((_, HEADER)) => Ok(false),
         Some((_, HEADER_WITH_PACK)) => Ok(true),
         Some((line, t)) => {
-            let hint = if t.starts_with("magic-gen-pack") {
-                ": this is a pack checkpoint, resumed by `magic-gen pack SET --resume FILE`"
-            } else {
-                ""
+            let instead = t
+                .starts_with("magic-gen-pack")
+                .then_some(HuntFile::PackCheckpoint);
+            let hint = match instead {
+                Some(_) => ": this is a pack checkpoint",
+                None => "",
             };
-            Err(lines.at(
+            let mut e = lines.at(
                 line,
                 format!(
                     "not a magic-gen search state (expected '{HEADER}' or \
                      '{HEADER_WITH_PACK}'){hint}"
                 ),
-            ))
+            );
+            e.instead = instead;
+            Err(e)
         }
         None => Err(lines.whole("empty file".into())),
     }
@@ -376,3 +383,6 @@ fn read_scan(lines: &mut Lines) -> Result<Scan, ReadError> {
         patience,
     })
 }
+
+#[cfg(test)]
+mod tests;

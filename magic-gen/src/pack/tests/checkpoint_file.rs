@@ -1,9 +1,7 @@
-//! The files' tests: a pack checkpoint through its text, damaged files.
+//! The checkpoint file's tests: a pack checkpoint through its text, damaged files, several
+//! packings' sections.
 
-use std::sync::atomic::AtomicBool;
-
-use crate::pack::test_support::{packed, packed_from, packed_seeds, packing, random_pools};
-use crate::pack::{PackCheckpoint, PackSettings};
+use super::*;
 
 /// Returns `c` written to a checkpoint file and read back.
 fn through_text(c: &PackCheckpoint) -> PackCheckpoint {
@@ -115,7 +113,11 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
         every[20..21]
     );
     let state = "magic-gen-state 1\nvariant black\n";
-    assert!(error(state).contains("this is a search state"));
+    assert!(error(state).ends_with("this is a search state"));
+    let e = PackCheckpoint::parse_file("p.pack", state.as_bytes()).unwrap_err();
+    assert_eq!(e.instead, Some(crate::HuntFile::SearchState));
+    let e = PackCheckpoint::parse_file("p.pack", b"pack seed 1\n").unwrap_err();
+    assert_eq!(e.instead, None);
     assert_eq!(through_text(&every[20]), every[20]);
     // A packing from the input's layout says so on its line, and only then.
     let mut warm = every[20].clone();
@@ -176,75 +178,4 @@ fn a_checkpoint_of_several_packings_has_a_section_each_and_refuses_a_missing_one
     );
     assert!(error(&text.replacen(" seeds 3", " seeds 0", 1))
         .starts_with("p.pack:2: seeds '0' is not a number in 1..=1024"));
-}
-
-#[test]
-fn a_state_with_index_bits_past_its_square_s_is_refused_at_the_line() {
-    use crate::index::Variant;
-    use crate::search::{Options, SearchState};
-    // Measuring a white find's blocked slots at 40 bits would allocate 2^40 slots: the
-    // reader refuses the line first (found by the `state` fuzz target).
-    let text = SearchState::new(&Options::for_variant(Variant::White))
-        .unwrap()
-        .to_text();
-    let line = 1 + text
-        .lines()
-        .position(|l| l.starts_with("job rook a1 "))
-        .unwrap();
-    for (bits, allowed) in [("40", "1..=12"), ("13", "1..=12"), ("0", "1..=12")] {
-        let bad = text.replacen("job rook a1 12 ", &format!("job rook a1 {bits} "), 1);
-        let e = SearchState::parse("s.state", bad.as_bytes()).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!("s.state:{line}: index bits {bits} out of range for rook a1: {allowed}")
-        );
-    }
-}
-
-#[test]
-fn a_state_s_record_reads_its_values_by_place_and_names_the_one_that_is_wrong() {
-    use crate::index::Variant;
-    use crate::search::{Options, SearchState};
-    let mut options = Options::for_variant(Variant::Black);
-    options.limits.polish.evolve = 3000;
-    let text = SearchState::new(&options).unwrap().to_text();
-    let line_of = |start: &str| 1 + text.lines().position(|l| l.starts_with(start)).unwrap();
-    let (job, finish) = (line_of("job rook a1 "), line_of("finish "));
-    let error = |from: &str, to: &str| {
-        assert!(text.contains(from), "{from}");
-        let bad = text.replacen(from, to, 1);
-        SearchState::parse("s.state", bad.as_bytes())
-            .unwrap_err()
-            .to_string()
-    };
-    // A value that reads as a key is still the value of the key before it.
-    assert_eq!(
-        error(
-            "job rook a1 12 next 0 done 0",
-            "job rook a1 12 next done done 0"
-        ),
-        format!("s.state:{job}: next 'done' is not a number")
-    );
-    assert_eq!(
-        error(
-            "job rook a1 12 next 0 done 0",
-            "job rook a1 12 next 0 done 2"
-        ),
-        format!("s.state:{job}: done must be 0 or 1, found '2'")
-    );
-    assert_eq!(
-        error(
-            "job rook a1 12 next 0 done 0",
-            "job rook a1 12 done 0 next 0"
-        ),
-        format!("s.state:{job}: unexpected line 'job rook a1 12 done 0 next 0'")
-    );
-    assert_eq!(
-        error(" short-spans 0 ", " short-spans yes "),
-        format!("s.state:{finish}: short-spans must be 0 or 1, found 'yes'")
-    );
-    assert_eq!(
-        error(" evolve 3000\n", " evolve many\n"),
-        format!("s.state:{finish}: evolve 'many' is not a number")
-    );
 }

@@ -1,0 +1,72 @@
+//! The state file's tests: damaged lines refused at their line, naming the value at fault.
+
+use crate::index::Variant;
+
+use super::super::{Options, SearchState};
+
+#[test]
+fn a_state_with_index_bits_past_its_square_s_is_refused_at_the_line() {
+    // Measuring a white find's blocked slots at 40 bits would allocate 2^40 slots: the
+    // reader refuses the line first (found by the `state` fuzz target).
+    let text = SearchState::new(&Options::for_variant(Variant::White))
+        .unwrap()
+        .to_text();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("job rook a1 "))
+        .unwrap();
+    for (bits, allowed) in [("40", "1..=12"), ("13", "1..=12"), ("0", "1..=12")] {
+        let bad = text.replacen("job rook a1 12 ", &format!("job rook a1 {bits} "), 1);
+        let e = SearchState::parse("s.state", bad.as_bytes()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("s.state:{line}: index bits {bits} out of range for rook a1: {allowed}")
+        );
+    }
+}
+
+#[test]
+fn a_state_s_record_reads_its_values_by_place_and_names_the_one_that_is_wrong() {
+    let mut options = Options::for_variant(Variant::Black);
+    options.limits.polish.evolve = 3000;
+    let text = SearchState::new(&options).unwrap().to_text();
+    let line_of = |start: &str| 1 + text.lines().position(|l| l.starts_with(start)).unwrap();
+    let (job, finish) = (line_of("job rook a1 "), line_of("finish "));
+    let error = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        let bad = text.replacen(from, to, 1);
+        SearchState::parse("s.state", bad.as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    // A value that reads as a key is still the value of the key before it.
+    assert_eq!(
+        error(
+            "job rook a1 12 next 0 done 0",
+            "job rook a1 12 next done done 0"
+        ),
+        format!("s.state:{job}: next 'done' is not a number")
+    );
+    assert_eq!(
+        error(
+            "job rook a1 12 next 0 done 0",
+            "job rook a1 12 next 0 done 2"
+        ),
+        format!("s.state:{job}: done must be 0 or 1, found '2'")
+    );
+    assert_eq!(
+        error(
+            "job rook a1 12 next 0 done 0",
+            "job rook a1 12 done 0 next 0"
+        ),
+        format!("s.state:{job}: unexpected line 'job rook a1 12 done 0 next 0'")
+    );
+    assert_eq!(
+        error(" short-spans 0 ", " short-spans yes "),
+        format!("s.state:{finish}: short-spans must be 0 or 1, found 'yes'")
+    );
+    assert_eq!(
+        error(" evolve 3000\n", " evolve many\n"),
+        format!("s.state:{finish}: evolve 'many' is not a number")
+    );
+}
