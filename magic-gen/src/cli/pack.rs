@@ -15,7 +15,7 @@ use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
     claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
-    summarise, tell_failed_save, write_atomic, write_set,
+    summarise, tell_failed_save, write_failed, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::verify::read_and_verify;
@@ -81,12 +81,6 @@ pub struct PackCommandArgs {
     /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-/// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
-fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| e.to_string())
 }
 
 /// Returns the error for a checkpoint read from `path` that does not fit the run
@@ -308,7 +302,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
     let also = Also::read(&args.also)?;
-    let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
+    let resume = args
+        .resume
+        .as_deref()
+        .map(PackCheckpoint::read_file)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
     // recorded as if given.
     let settings = args.pack.apply(PackSettings {
@@ -327,7 +326,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     };
     let shown = Shown::new();
     let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
-        Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes())
+        Some(path) => PackCheckpoint::save_file(path, c)
+            .map_err(|e| write_failed(&e))
             .inspect_err(|e| tell_failed_save(e)),
         None => Ok(()),
     };

@@ -15,8 +15,8 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, 
 use magic_gen::Provenance;
 
 use super::output::{
-    claim_stdout_for, failed_save, given, is_regular_file, shell_quote, show, state_file,
-    summarise, tell_failed_save, write_atomic, write_set,
+    claim_stdout_for, failed_save, given, shell_quote, show, state_file, summarise,
+    tell_failed_save, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -28,8 +28,7 @@ type Resumed = (SearchState, Vec<PackCheckpoint>);
 /// Reads a search state file, and the packer's checkpoint in it if there is one; errors
 /// name the file and line.
 pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| e.to_string())
+    SearchState::read_file(path).map_err(|e| e.to_string())
 }
 
 /// Where a run of `search` starts: the state, the packer's checkpoint saved with it (empty:
@@ -74,14 +73,9 @@ fn initial_state(args: &SearchArgs, resumed: Option<Resumed>) -> Result<Start, S
     })
 }
 
-/// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
-/// unless the file holds that text already (a finished state resumed is left untouched).
+/// Saves `state` ([`SearchState::save`]), its failure worded.
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
-    let text = state.to_text_with(pack);
-    if is_regular_file(path) && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(());
-    }
-    write_atomic(path, text.as_bytes())
+    state.save(path, pack).map_err(|e| write_failed(&e))
 }
 
 /// Returns the command that finishes an unfinished run of `args` whose state is saved in

@@ -16,6 +16,7 @@ mod provenance;
 mod set_file;
 mod set_rust;
 mod set_text;
+mod write;
 
 #[cfg(feature = "search")]
 mod checkpoint_file;
@@ -29,6 +30,8 @@ pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
 pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
+pub(crate) use write::write_if_changed;
+pub use write::{check_writable, write_atomic, WriteError};
 
 #[cfg(all(test, feature = "search"))]
 mod tests;
