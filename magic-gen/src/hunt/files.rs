@@ -1,12 +1,12 @@
 //! The files a hunt keeps: its state (with the packer's checkpoint once it packs) and a
 //! repack's checkpoint, saved atomically and read back with errors that name the file and
-//! line.
+//! line, and the line of such a file an error of a hunt points to.
 
 use std::path::Path;
 
-use crate::io::{write_atomic, write_if_changed, ReadError, WriteError};
+use crate::io::{line_of, write_atomic, write_if_changed, ReadError, WriteError};
 use crate::pack::PackCheckpoint;
-use crate::search::SearchState;
+use crate::search::{Error, SearchState};
 
 /// Returns the bytes of `path`, or the error that names it.
 fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
@@ -40,5 +40,29 @@ impl PackCheckpoint {
     /// Saves the checkpoints of a repack's `packings` to `path` atomically.
     pub fn save_file(path: &Path, packings: &[PackCheckpoint]) -> Result<(), WriteError> {
         write_atomic(path, PackCheckpoint::file_text(packings).as_bytes())
+    }
+}
+
+impl Error {
+    /// Returns the line of the file this error is about that shows it, read from the
+    /// file's `bytes` (the parsed state or checkpoint keeps no line numbers): of a
+    /// checkpoint that does not fit, the line in its packing's section (which starts at
+    /// its `pack` line); of states that do not merge, the line of the state at fault.
+    pub fn line_in(&self, bytes: &[u8]) -> Option<usize> {
+        match self {
+            Error::Checkpoint { line, packing, .. } => {
+                let text = String::from_utf8_lossy(bytes);
+                let skip = text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
+                    .nth(*packing)
+                    .map_or(0, |(at, _)| at);
+                let rest: Vec<&str> = text.lines().skip(skip).collect();
+                line_of(rest.join("\n").as_bytes(), line).map(|l| l + skip)
+            }
+            Error::Merge { line, .. } => line_of(bytes, line.as_deref()?),
+            _ => None,
+        }
     }
 }
