@@ -34,7 +34,7 @@ pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
-    emit_rust, line_of, parse_emitted, parse_interchange, read_set_file, read_set_file_with_lines,
+    emit_rust, parse_emitted, parse_interchange, read_set_file, read_set_file_with_lines,
     read_set_stream, render_set_file, set_from_magics, write_interchange, Credit, CreditError,
     CreditedSet, EntryLines, Magic, Provenance, ReadError, Squares, NOT_RECORDED,
 };

@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
-use magic_gen::{line_of, CreditedSet, MagicSet, Provenance};
+use magic_gen::{CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
@@ -84,30 +84,12 @@ pub struct PackCommandArgs {
 }
 
 /// Returns the error for a checkpoint read from `path` that does not fit the run
-/// ([`Error::Checkpoint`]), at the line of `path` it points to.
+/// ([`Error::Checkpoint`]), at the line of `path` it points to ([`Error::line_in`]).
 pub fn mismatch_at(path: &Path, error: &Error) -> String {
-    let Error::Checkpoint {
-        line: key,
-        packing,
-        message,
-    } = error
-    else {
+    let Error::Checkpoint { message, .. } = error else {
         return error.to_string();
     };
-    // Read again for the line: the parsed checkpoint keeps no line numbers. The packing's
-    // section starts at its `pack` line, the first of the file's sections at the first one.
-    let line = std::fs::read(path).ok().and_then(|bytes| {
-        let text = String::from_utf8_lossy(&bytes);
-        let skip = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
-            .nth(*packing)
-            .map_or(0, |(at, _)| at);
-        let rest: Vec<&str> = text.lines().skip(skip).collect();
-        line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
-    });
-    match line {
+    match std::fs::read(path).ok().and_then(|b| error.line_in(&b)) {
         Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
         None => format!("{}: cannot resume: {message}", show(path)),
     }

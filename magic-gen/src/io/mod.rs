@@ -25,11 +25,14 @@ mod state_file;
 
 pub use credit::{Credit, CreditError, Squares, NOT_RECORDED};
 pub use entries::EntryLines;
-pub use lines::{line_of, ReadError};
+#[cfg(feature = "search")]
+pub(crate) use lines::line_of;
+pub use lines::ReadError;
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
 pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
+#[cfg(feature = "search")]
 pub(crate) use write::write_if_changed;
 pub use write::{check_writable, write_atomic, WriteError};
 

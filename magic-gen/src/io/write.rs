@@ -170,6 +170,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
 /// Writes `contents` to `path` as [`write_atomic`] does, unless `path` is a regular file
 /// (a symlink to one included) that holds them already: a finished state saved again is
 /// left untouched. (Reading a FIFO to compare would wait for a writer.)
+#[cfg(feature = "search")]
 pub(crate) fn write_if_changed(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     let regular = fs::metadata(path).is_ok_and(|m| m.is_file());
     if regular && fs::read(path).is_ok_and(|old| old == contents) {

@@ -225,7 +225,7 @@ pub enum Error {
     /// line at fault and what differs.
     Checkpoint {
         /// How the line at fault starts (`"pack"`, `"pack-progress"`, `"pack-square rook
-        /// a1"`), for [`crate::line_of`].
+        /// a1"`), for [`Error::line_in`].
         line: String,
         /// Which packing's section of the checkpoint holds that line (0: the first; see
         /// [`PackSettings::seeds`]).
@@ -242,7 +242,7 @@ pub enum Error {
         /// same shard).
         with: usize,
         /// How the line at fault starts (`"seed"`, `"job rook e4"`), for
-        /// [`crate::line_of`]; `None` when the state as a whole is at fault.
+        /// [`Error::line_in`]; `None` when the state as a whole is at fault.
         line: Option<String>,
         /// How it differs.
         message: String,
