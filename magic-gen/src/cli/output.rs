@@ -11,8 +11,8 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
 use magic_gen::{
-    relevant_mask, render_set_file, square_name, write_atomic, EntryLines, MagicSet, Piece,
-    Provenance, WriteError,
+    render_set_file, square_name, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report,
+    WriteError,
 };
 
 /// Set once a command writes its set to standard output (`--out -`): from then on its
@@ -227,10 +227,8 @@ pub fn summarise(outcome: &SearchOutcome) {
             (Some(lo), Some(hi)) => format!("{lo}..{hi}"),
             _ => String::new(),
         };
-        let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
-        let standard: u64 = (0..64u8)
-            .map(|sq| 1u64 << relevant_mask(piece, sq).count_ones())
-            .sum();
+        let total = r.range_total(piece);
+        let standard = Report::standard_total(piece);
         say!(
             "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
             piece.name(),

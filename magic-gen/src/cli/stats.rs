@@ -166,13 +166,12 @@ fn print_set(args: &StatsArgs, checked: &Checked, measured: &PerSquare) -> Resul
     say!("{}: {} set", show(file), set.variant);
     print_size(v);
     for piece in Piece::ALL {
-        let bits = &r.bits[piece.index()];
-        let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
         say!(
-            "\n{piece}: index bits per square; {} squares below the mask popcount; ranges of 2^bits add up to {total} entries",
-            r.squares_below_popcount(piece)
+            "\n{piece}: index bits per square; {} squares below the mask popcount; ranges of 2^bits add up to {} entries",
+            r.squares_below_popcount(piece),
+            r.range_total(piece)
         );
-        say!("{}", board(piece, bits).trim_end());
+        say!("{}", board(piece, &r.bits[piece.index()]).trim_end());
     }
     say!(
         "\nlegend: N = index bits; {BELOW} = fewer than the mask popcount (denser than standard), {ABOVE} = more (fixed shift), blank = equal"
@@ -197,11 +196,8 @@ fn print_set(args: &StatsArgs, checked: &Checked, measured: &PerSquare) -> Resul
             );
         }
     }
-    let spans: usize = r.squares.iter().flatten().map(|u| u.span()).sum();
-    say!(
-        "sum of spans {spans}: interleaving saves {} entries over ranges end to end",
-        spans.saturating_sub(r.table_len)
-    );
+    let (spans, saving) = r.spans_and_saving();
+    say!("sum of spans {spans}: interleaving saves {saving} entries over ranges end to end");
     if let Some(path) = &args.picture {
         write_output(path, svg(v).as_bytes())?;
         if !is_stdio(path) {
