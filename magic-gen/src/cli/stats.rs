@@ -2,7 +2,6 @@
 //! each square's measures; a hunt's pools measured; two compared square by square. The
 //! measures are `magic_gen::measure`'s; this file prints them.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,16 +44,9 @@ enum Source {
     Pools(Pools),
 }
 
-/// Returns true if `path` is a file that begins as a search state does.
-fn is_state_file(path: &Path) -> bool {
-    let mut start = [0u8; 32];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start));
-    read.is_ok_and(|n| SearchState::looks_like_state(&start[..n]))
-}
-
 /// Reads `path` (`-`: a set from standard input) as a verified set or a state's pools.
 fn read_source(path: &Path) -> Result<Source, String> {
-    if is_stdio(path) || !is_state_file(path) {
+    if is_stdio(path) || !SearchState::is_state_file(path) {
         return Ok(Source::Set(Box::new(read_and_verify(path)?)));
     }
     let (state, _) = read_state(path)?;

@@ -23,6 +23,15 @@ impl SearchState {
         SearchState::parse_with_pack(&path.display().to_string(), &read(path)?)
     }
 
+    /// Returns true if `path` is a file that begins as a state file does (a set file, or
+    /// a file that cannot be read, does not).
+    pub fn is_state_file(path: &Path) -> bool {
+        use std::io::Read as _;
+        let mut start = [0u8; 32];
+        let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start));
+        read.is_ok_and(|n| SearchState::looks_like_state(&start[..n]))
+    }
+
     /// Saves this state, with the packer's checkpoint `pack` unless empty, to `path`
     /// atomically, unless the file holds that text already (a finished state resumed is
     /// left untouched).
