@@ -175,6 +175,16 @@ pub fn tell_failed_save(error: &str) {
     tell!("error: {error}: stopping the run; the set it has will be verified and written");
 }
 
+/// Returns the outcome of a save of a run's state or checkpoint, a failure worded and
+/// said at once ([`tell_failed_save`]).
+pub fn save_failed_told(saved: Result<(), WriteError>) -> Result<(), String> {
+    saved.map_err(|e| {
+        let e = write_failed(&e);
+        tell_failed_save(&e);
+        e
+    })
+}
+
 /// Returns the error a run ends with after a save of its state or checkpoint failed: the
 /// failure, and where the work it did is kept (`out`, the set written).
 pub fn failed_save(error: &str, out: Option<&Path>) -> String {

@@ -14,8 +14,8 @@ use magic_gen::{CreditedSet, MagicSet, Provenance};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, shell_quote, show, state_file,
-    summarise, tell_failed_save, write_failed, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, save_failed_told, shell_quote, show,
+    state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::verify::read_and_verify;
@@ -277,27 +277,16 @@ fn worded(args: &PackCommandArgs, error: Error) -> String {
     }
 }
 
-/// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack`]) with a progress
-/// display and checkpoints, then report and write the set.
-pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
-    claim_stdout_for(args.out.as_deref());
-    let state_path = checked(args, matches)?;
-    let (set, before, input) = read_and_verify(&args.file)?;
-    let also = Also::read(&args.also)?;
-    let resume = args
-        .resume
-        .as_deref()
-        .map(PackCheckpoint::read_file)
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
-    // recorded as if given.
+/// Returns the repack `args` ask for: its stages before the packing, the sets of --also
+/// whose magics join the pools, and unless given a packing that can improve the set
+/// (PackSettings::REPACK_MOVES moves, recorded as if given).
+fn repack_of<'a>(args: &PackCommandArgs, also: &'a Also) -> Repack<'a> {
     let settings = args.pack.apply(PackSettings {
         iterations: PackSettings::REPACK_MOVES,
         from_input: args.from_input,
         ..PackSettings::default()
     });
-    let repack = Repack {
+    Repack {
         stages: RepackStage::stages_for(args.rooks_first, args.holes),
         also: &also.sets,
         limits: Limits {
@@ -305,12 +294,23 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             pack: settings,
             ..Limits::default()
         },
-    };
+    }
+}
+
+/// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack`]) with a progress
+/// display and checkpoints, then report and write the set.
+pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+    claim_stdout_for(args.out.as_deref());
+    let state_path = checked(args, matches)?;
+    let (set, before, input) = read_and_verify(&args.file)?;
+    let also = Also::read(&args.also)?;
+    let resume = args.resume.as_deref().map(PackCheckpoint::read_file);
+    let resume = resume.transpose().map_err(|e| e.to_string())?;
+    let repack = repack_of(args, &also);
+    let settings = repack.limits.pack;
     let shown = Shown::new();
     let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
-        Some(path) => PackCheckpoint::save_file(path, c)
-            .map_err(|e| write_failed(&e))
-            .inspect_err(|e| tell_failed_save(e)),
+        Some(path) => save_failed_told(PackCheckpoint::save_file(path, c)),
         None => Ok(()),
     };
     let every = Duration::from_secs_f64(args.checkpoint.max(0.1));

@@ -15,8 +15,8 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, 
 use magic_gen::Provenance;
 
 use super::output::{
-    claim_stdout_for, failed_save, given, shell_quote, show, state_file, summarise,
-    tell_failed_save, write_failed, write_set,
+    claim_stdout_for, failed_save, given, save_failed_told, shell_quote, show, state_file,
+    summarise, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -237,7 +237,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
     let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
-        (Some(path), Some(st)) => save_state(path, st, pack).inspect_err(|e| tell_failed_save(e)),
+        (Some(path), Some(st)) => save_failed_told(st.save(path, pack)),
         _ => Ok(()),
     };
     let hooks = Hooks {
