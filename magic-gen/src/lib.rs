@@ -28,7 +28,7 @@ pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
     subsets, Piece,
 };
-pub use index::{magic_hash, pdep, pext, table_index, Variant};
+pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet, MAX_TABLE_LEN};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
