@@ -180,6 +180,36 @@ impl Report {
             })
             .count()
     }
+
+    /// Returns the entries the ranges of 2^bits of `piece`'s squares add up to: the table
+    /// of ranges laid end to end.
+    pub fn range_total(&self, piece: Piece) -> u64 {
+        self.bits[piece.index()].iter().map(|&b| 1u64 << b).sum()
+    }
+
+    /// Returns the entries the ranges of `piece`'s squares add up to with standard bits
+    /// (each square's mask popcount), laid end to end: what the bits chosen compare with.
+    pub fn standard_total(piece: Piece) -> u64 {
+        (0..64u8)
+            .map(|sq| 1u64 << relevant_mask(piece, sq).count_ones())
+            .sum()
+    }
+
+    /// Returns the percentage of the table's slots some occupancy reaches (0 for an empty
+    /// table).
+    pub fn fill_percent(&self) -> f64 {
+        match self.table_len {
+            0 => 0.0,
+            len => 100.0 * self.slots_used as f64 / len as f64,
+        }
+    }
+
+    /// Returns the spans (first to last slot) of all squares added up, and the entries
+    /// the table saves over those spans laid end to end: what interleaving them gains.
+    pub fn spans_and_saving(&self) -> (usize, usize) {
+        let spans: usize = self.squares.iter().flatten().map(|u| u.span()).sum();
+        (spans, spans.saturating_sub(self.table_len))
+    }
 }
 
 /// A verified set with its filled attack table (unused slots hold 0).

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{self, Hooks};
-use magic_gen::pack::PackCheckpoint;
+use magic_gen::hunt::{self, Hooks, HuntCut};
 use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
-use magic_gen::{line_of, Provenance, Step};
+use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
@@ -68,43 +67,31 @@ fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, String> {
 }
 
 /// Returns the merge of the shard `states` read from `args.states`, and the shards
-/// missing from it (refused unless `--partial`); errors name the file and line at fault.
+/// missing from it, refused unless `--partial` ([`SearchState::merge_partial`]); errors
+/// name the file and line at fault.
 fn merge_shards(
     args: &MergeArgs,
     states: &[SearchState],
 ) -> Result<(SearchState, Vec<String>), String> {
-    let mut merged = SearchState::merge(states).map_err(|e| {
-        let Error::Merge {
-            state, with, line, ..
-        } = &e
-        else {
+    let (merged, missing) = SearchState::merge_partial(states).map_err(|e| {
+        let Error::Merge { state, with, .. } = &e else {
             return e.to_string();
         };
         let path = &args.states[*state];
-        // Read again for the line at fault: the parsed state keeps no line numbers.
-        let line = line
-            .as_deref()
-            .and_then(|key| line_of(&fs::read(path).ok()?, key));
+        let line = fs::read(path).ok().and_then(|bytes| e.line_in(&bytes));
         let place = line.map_or(show(path), |l| format!("{}:{l}", show(path)));
         let with = show(&args.states[*with]);
         format!("{place}: cannot merge with {with}: {e}")
     })?;
-    let count = states[0].scan.shard.count;
-    let have: Vec<u32> = states.iter().map(|s| s.scan.shard.index).collect();
-    let missing: Vec<String> = (0..count)
-        .filter(|i| !have.contains(i))
-        .map(|i| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        let (given, missing) = (states.len(), missing.join(", "));
-        if !args.partial {
-            return Err(format!(
-                "{given} of the search's {count} shards given; missing {missing}: merge them \
-                 all, or give --partial for a set of part of the search"
-            ));
-        }
-        // The state says so on its command line, which a resume or merge carries on.
-        merged.command = format!("partial merge of {given} of {count} shards, missing {missing}");
+    let missing: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
+    if !missing.is_empty() && !args.partial {
+        return Err(format!(
+            "{} of the search's {} shards given; missing {}: merge them all, or give \
+             --partial for a set of part of the search",
+            states.len(),
+            merged.scan.shard.count,
+            missing.join(", ")
+        ));
     }
     Ok((merged, missing))
 }
@@ -125,19 +112,41 @@ fn unfinished_note(
         )
     });
     // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
-    let (climbed, climbs) = outcome.polish;
-    let cut = if climbed < climbs {
-        Some(format!(
-            "the polish stopped after {climbed} of {climbs} climbs"
-        ))
-    } else {
-        (made < total).then(|| format!("the packing stopped after {made} of {total} moves"))
+    let cut = match HuntCut::of_finish(outcome) {
+        Some(HuntCut::Polish { climbed, climbs }) => {
+            format!("the polish stopped after {climbed} of {climbs} climbs")
+        }
+        Some(HuntCut::Packing { made, total }) => {
+            format!("the packing stopped after {made} of {total} moves")
+        }
+        _ => return partial,
     };
-    let cut = cut.map(|what| format!("{what}; rerun `{recorded}`"));
-    match (partial, cut) {
-        (Some(p), Some(c)) => Some(format!("{p}; then {c}")),
-        (p, c) => p.or(c),
+    let cut = format!("{cut}; rerun `{recorded}`");
+    Some(match partial {
+        Some(p) => format!("{p}; then {cut}"),
+        None => cut,
+    })
+}
+
+/// Returns the header of the merge of the shard `states`, made by `shard_steps`, which
+/// ended with `outcome`: the shards' commands, then the merge's `recorded` command.
+fn provenance(
+    shard_steps: Vec<Vec<Step>>,
+    states: &[SearchState],
+    missing: &[String],
+    (outcome, recorded): (&SearchOutcome, Step),
+) -> Provenance {
+    let shards = (states.len(), states[0].scan.shard.count, missing);
+    Provenance {
+        seed: Some(states[0].scan.seed),
+        unfinished: unfinished_note(outcome, shards, &recorded),
+        steps: shard_steps
+            .into_iter()
+            .flatten()
+            .chain([recorded])
+            .collect(),
+        // The shards searched from nothing: no other author's magics.
+        credits: Vec::new(),
     }
 }
 
@@ -176,32 +185,17 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         first.scan.shard.count,
         if missing.is_empty() { "" } else { " (partial)" },
     );
-    let search = without_shard(&Step::parse_chain(&first.command).unwrap_or_default());
     say!(
-        "merged {} of {count} shards{partial} of `{search}`",
-        states.len()
+        "merged {} of {count} shards{partial} of `{}`",
+        states.len(),
+        first.search_command()
     );
     summarise(&outcome);
     // Where the merged state is saved never changes the set.
     let command = MergeArgs::augment_args(clap::Command::new("merge"));
-    let recorded = recorded_command(
-        &command,
-        matches,
-        &["state", "threads", "progress_every"],
-        &[],
-    );
-    let shards = (states.len(), count, &missing[..]);
-    let provenance = Provenance {
-        seed: Some(first.scan.seed),
-        unfinished: unfinished_note(&outcome, shards, &recorded),
-        steps: shard_steps
-            .into_iter()
-            .flatten()
-            .chain([recorded])
-            .collect(),
-        // The shards searched from nothing: no other author's magics.
-        credits: Vec::new(),
-    };
+    let unrecorded = ["state", "threads", "progress_every"];
+    let recorded = recorded_command(&command, matches, &unrecorded, &[]);
+    let provenance = provenance(shard_steps, &states, &missing, (&outcome, recorded));
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     if shown.stopped() {
@@ -228,29 +222,4 @@ fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> Result<Vec<Vec<S
         Ok(steps)
     });
     each.collect()
-}
-
-/// Returns the commands of a shard, `steps`, without its `--shard K/N`: the search that all
-/// the shards are parts of.
-fn without_shard(steps: &[Step]) -> String {
-    let steps: Vec<Step> = steps.iter().map(|s| s.without("--shard")).collect();
-    Step::chain_line(&steps)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_shard;
-    use magic_gen::Step;
-
-    #[test]
-    fn the_search_of_a_shard_is_its_command_without_the_shard() {
-        let steps = Step::parse_chain(
-            "magic-gen search --variant black --shard 0/2 --out 'a b.rs' --seed 1",
-        )
-        .unwrap();
-        assert_eq!(
-            without_shard(&steps),
-            "magic-gen search --variant black --out 'a b.rs' --seed 1"
-        );
-    }
 }

@@ -1,7 +1,7 @@
-//! Output helpers: the recorded command line, paths as given, atomic writes, and the
-//! summary of a searched set.
+//! Output helpers: the recorded command line, paths as given, the wording of failed
+//! writes (the writing itself is `magic_gen::write_atomic`'s), and the summary of a
+//! searched set.
 
-use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,8 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::search::SearchOutcome;
 use magic_gen::{
-    relevant_mask, render_set_file, square_name, EntryLines, MagicSet, Piece, Provenance, Step,
+    render_set_file, square_name, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report,
+    Step, WriteError,
 };
 
 /// Set once a command writes its set to standard output (`--out -`): from then on its
@@ -49,10 +50,10 @@ pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), Strin
     read.map_err(|e| e.to_string())
 }
 
-/// Writes `contents` to `path` atomically ([`write_atomic`]), or to standard output for `-`.
+/// Writes `contents` to `path` atomically ([`magic_gen::write_atomic`]), or to standard output for `-`.
 pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
     if !is_stdio(path) {
-        return write_atomic(path, contents);
+        return write_atomic(path, contents).map_err(|e| write_failed(&e));
     }
     let mut out = std::io::stdout().lock();
     out.write_all(contents)
@@ -114,121 +115,23 @@ pub fn show(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// What a path given to write names.
-enum Destination {
-    /// A regular file, or nothing yet: written atomically, by a rename over it. A symlink
-    /// has been followed to this, the file it names, so that the link stays a link.
-    File(PathBuf),
-    /// A FIFO, a device or a socket: written straight through, as a shell's `>` does, since
-    /// a rename would replace it with a regular file (`--out /dev/null` run as root).
-    Special(PathBuf),
-}
-
-/// Symlinks followed before a path is taken to loop, as the kernel's own limit.
-const SYMLINK_HOPS: usize = 40;
-
-/// Returns what `path` names for writing, symlinks followed; a directory is an error.
-fn destination(path: &Path) -> Result<Destination, String> {
-    let mut target = path.to_path_buf();
-    for _ in 0..SYMLINK_HOPS {
-        let meta = match fs::symlink_metadata(&target) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Destination::File(target))
-            }
-            Err(e) => return Err(format!("{}: cannot write: {e}", show(path))),
-        };
-        let kind = meta.file_type();
-        if kind.is_symlink() {
-            let link =
-                fs::read_link(&target).map_err(|e| format!("{}: cannot write: {e}", show(path)))?;
-            // A relative link is relative to the folder the link is in.
-            target = match target.parent() {
-                Some(dir) => dir.join(link),
-                None => link,
-            };
-        } else if kind.is_dir() {
-            return Err(format!(
-                "{}: cannot write: is a directory (give a file name)",
-                show(path)
-            ));
-        } else if kind.is_file() {
-            return Ok(Destination::File(target));
-        } else {
-            return Ok(Destination::Special(target));
+/// Words a failed write as every command says it, naming the path as given.
+pub fn write_failed(e: &WriteError) -> String {
+    let path = show(e.path());
+    match e {
+        WriteError::Io { error, .. } => format!("{path}: cannot write: {error}"),
+        WriteError::Directory { .. } => {
+            format!("{path}: cannot write: is a directory (give a file name)")
         }
+        WriteError::SymlinkLoop { hops, .. } => {
+            format!("{path}: cannot write: more than {hops} symbolic links in a row")
+        }
+        WriteError::NotAFileName { .. } => format!("{path}: not a file name"),
+        WriteError::NoDirectory { dir, .. } => format!(
+            "{path}: cannot write: directory {} does not exist",
+            show(dir)
+        ),
     }
-    Err(format!(
-        "{}: cannot write: more than {SYMLINK_HOPS} symbolic links in a row",
-        show(path)
-    ))
-}
-
-/// Writes `contents` to `path` without replacing what is there: atomically for a regular
-/// file or a new path (a temporary file in the same directory, flushed to disk, then
-/// renamed over it; on failure the temporary file is removed and the old file is left as
-/// it was), to the file a symlink names (the link stays), and straight through for a FIFO
-/// or a device (never replaced). A directory is refused.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let target = match destination(path)? {
-        Destination::File(target) => target,
-        Destination::Special(target) => {
-            return fs::OpenOptions::new()
-                .write(true)
-                .open(&target)
-                .and_then(|mut f| f.write_all(contents).and_then(|()| f.flush()))
-                .map_err(|e| format!("{}: cannot write: {e}", show(path)));
-        }
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", show(path)))?;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp_name = name.to_os_string();
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut f = File::create(&tmp)?;
-        if let Some(n) = crash_after_bytes() {
-            // The test hook: die like a killed process, part of the way through the write.
-            f.write_all(&contents[..n.min(contents.len())])?;
-            f.sync_all()?;
-            std::process::abort();
-        }
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, &target)?;
-        // Make the rename itself durable where the platform allows opening a directory.
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", show(path))
-    })
-}
-
-/// Returns true if `path` is a regular file (a symlink to one included): the only kind of
-/// output worth reading back to see whether it holds a text already (reading a FIFO would
-/// wait for a writer).
-pub fn is_regular_file(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.is_file())
-}
-
-/// The environment variable that makes [`write_atomic`] abort the process after writing
-/// this many bytes of the temporary file: how `tests/atomic_write.rs` crashes a run in the
-/// middle of a write deterministically, instead of hoping a timed kill lands there.
-pub const CRASH_AFTER_BYTES: &str = "MAGIC_GEN_CRASH_AFTER_BYTES";
-
-/// Returns the byte count of [`CRASH_AFTER_BYTES`], if set to a number.
-fn crash_after_bytes() -> Option<usize> {
-    std::env::var(CRASH_AFTER_BYTES).ok()?.parse().ok()
 }
 
 /// Returns the file a run saves its state or checkpoint to (`state`, else the `resume`
@@ -245,35 +148,29 @@ pub fn state_file(
     Ok(state)
 }
 
-/// Fails early if `out` cannot be written: a directory, or a file (a symlink's target)
-/// whose directory does not exist; before a long search, not after it.
+/// Fails early if `out` cannot be written ([`magic_gen::check_writable`]; standard
+/// output always can): before a long search, not after it.
 pub fn check_writable(out: &Path) -> Result<(), String> {
     if is_stdio(out) {
         return Ok(());
     }
-    let target = match destination(out)? {
-        Destination::File(target) => target,
-        Destination::Special(_) => return Ok(()),
-    };
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}: cannot write: directory {} does not exist",
-            show(out),
-            show(dir)
-        ))
-    }
+    magic_gen::check_writable(out).map_err(|e| write_failed(&e))
 }
 
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds
 /// down (which the failure set off: see `magic_gen::hunt::Hooks::save`).
 pub fn tell_failed_save(error: &str) {
     tell!("error: {error}: stopping the run; the set it has will be verified and written");
+}
+
+/// Returns the outcome of a save of a run's state or checkpoint, a failure worded and
+/// said at once ([`tell_failed_save`]).
+pub fn save_failed_told(saved: Result<(), WriteError>) -> Result<(), String> {
+    saved.map_err(|e| {
+        let e = write_failed(&e);
+        tell_failed_save(&e);
+        e
+    })
 }
 
 /// Returns the error a run ends with after a save of its state or checkpoint failed: the
@@ -328,10 +225,8 @@ pub fn summarise(outcome: &SearchOutcome) {
             (Some(lo), Some(hi)) => format!("{lo}..{hi}"),
             _ => String::new(),
         };
-        let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
-        let standard: u64 = (0..64u8)
-            .map(|sq| 1u64 << relevant_mask(piece, sq).count_ones())
-            .sum();
+        let total = r.range_total(piece);
+        let standard = Report::standard_total(piece);
         say!(
             "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
             piece.name(),

@@ -10,12 +10,12 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
-use magic_gen::{line_of, CreditedSet, MagicSet, Provenance, Step};
+use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, show, state_file, summarise,
-    tell_failed_save, write_atomic, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, save_failed_told, show, state_file,
+    summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -86,36 +86,17 @@ pub struct PackCommandArgs {
 
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
 fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    PackCheckpoint::parse_file(&show(path), &bytes).map_err(|e| read_error_worded(&e))
+    PackCheckpoint::read_file(path).map_err(|e| read_error_worded(&e))
 }
 
 /// Returns the error for a checkpoint read from `path` that does not fit the run
-/// ([`Error::Checkpoint`]), at the line of `path` it points to.
+/// ([`Error::Checkpoint`]), at the line of `path` it points to ([`Error::line_in`]).
 pub fn mismatch_at(path: &Path, error: &Error) -> String {
-    let Error::Checkpoint {
-        line: key,
-        packing,
-        mismatch,
-    } = error
-    else {
+    let Error::Checkpoint { mismatch, .. } = error else {
         return error.to_string();
     };
-    // Read again for the line: the parsed checkpoint keeps no line numbers. The packing's
-    // section starts at its `pack` line, the first of the file's sections at the first one.
-    let line = std::fs::read(path).ok().and_then(|bytes| {
-        let text = String::from_utf8_lossy(&bytes);
-        let skip = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| l.split_whitespace().next() == Some("pack"))
-            .nth(*packing)
-            .map_or(0, |(at, _)| at);
-        let rest: Vec<&str> = text.lines().skip(skip).collect();
-        line_of(rest.join("\n").as_bytes(), key).map(|l| l + skip)
-    });
     let message = mismatch_worded(mismatch);
-    match line {
+    match std::fs::read(path).ok().and_then(|b| error.line_in(&b)) {
         Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
         None => format!("{}: cannot resume: {message}", show(path)),
     }
@@ -303,6 +284,26 @@ fn worded(args: &PackCommandArgs, error: Error) -> String {
     }
 }
 
+/// Returns the repack `args` ask for: its stages before the packing, the sets of --also
+/// whose magics join the pools, and unless given a packing that can improve the set
+/// (PackSettings::REPACK_MOVES moves, recorded as if given).
+fn repack_of<'a>(args: &PackCommandArgs, also: &'a Also) -> Repack<'a> {
+    let settings = args.pack.apply(PackSettings {
+        iterations: PackSettings::REPACK_MOVES,
+        from_input: args.from_input,
+        ..PackSettings::default()
+    });
+    Repack {
+        stages: RepackStage::stages_for(args.rooks_first, args.holes),
+        also: &also.sets,
+        limits: Limits {
+            threads: threads_or_all(args.threads),
+            pack: settings,
+            ..Limits::default()
+        },
+    }
+}
+
 /// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack`]) with a progress
 /// display and checkpoints, then report and write the set.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
@@ -311,26 +312,11 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let (set, before, input) = read_and_verify(&args.file)?;
     let also = Also::read(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    // Unless given, a packing that can improve the set: PackSettings::REPACK_MOVES moves,
-    // recorded as if given.
-    let settings = args.pack.apply(PackSettings {
-        iterations: PackSettings::REPACK_MOVES,
-        from_input: args.from_input,
-        ..PackSettings::default()
-    });
-    let repack = Repack {
-        stages: RepackStage::stages_for(args.rooks_first, args.holes),
-        also: &also.sets,
-        limits: Limits {
-            threads: threads_or_all(args.threads),
-            pack: settings,
-            ..Limits::default()
-        },
-    };
+    let repack = repack_of(args, &also);
+    let settings = repack.limits.pack;
     let shown = Shown::new();
     let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
-        Some(path) => write_atomic(path, PackCheckpoint::file_text(c).as_bytes())
-            .inspect_err(|e| tell_failed_save(e)),
+        Some(path) => save_failed_told(PackCheckpoint::save_file(path, c)),
         None => Ok(()),
     };
     let every = Duration::from_secs_f64(args.checkpoint.max(0.1));

@@ -2,7 +2,6 @@
 //! (standard error not a terminal: Slurm, nohup), each with the stage, its fraction done,
 //! its rate and the time left, and what a stopped run is finishing.
 
-use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -10,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::{Progress, Stage};
+use magic_gen::search::{Progress, Stage, StageRate};
 
 use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;
@@ -39,15 +38,6 @@ const HOLD_AT: &str = "MAGIC_GEN_HOLD_AT";
 
 /// A run shorter than this shows no progress bar.
 const BAR_DELAY: Duration = Duration::from_secs(1);
-
-/// The first moments of a stage, left out of its rate: threads starting, first blocks.
-const WARM_UP: Duration = Duration::from_secs(1);
-
-/// How long a stage's rate must have been measured before it gives a time left.
-const STEADY: Duration = Duration::from_secs(2);
-
-/// The stretch of the latest samples a rate is measured over.
-const WINDOW: Duration = Duration::from_secs(60);
 
 /// Steps of the bar: its position is the fraction of the stage done, in these.
 const BAR_STEPS: u64 = 10_000;
@@ -92,24 +82,6 @@ pub struct Watched<'a> {
     pub scan: Option<Option<f64>>,
 }
 
-/// Returns the fraction of the scan done, 0 to 1: of the candidate budget if it is a count,
-/// of the time budget if there is one (whichever is further: the scan stops at the first
-/// spent), else of the jobs (fancy and plain until found).
-fn scan_fraction(scan: &Progress, seconds: Option<f64>, elapsed: Duration) -> f64 {
-    let budget = scan.budget.load(Ordering::Relaxed);
-    let of_budget = (budget > 0).then(|| scan.spent.load(Ordering::Relaxed) as f64 / budget as f64);
-    let of_time = seconds.map(|s| elapsed.as_secs_f64() / s.max(1e-3));
-    let fraction = match (of_budget, of_time) {
-        (Some(b), Some(t)) => b.max(t),
-        (Some(f), None) | (None, Some(f)) => f,
-        (None, None) => {
-            let total = scan.jobs.load(Ordering::Relaxed).max(1);
-            scan.jobs_done.load(Ordering::Relaxed) as f64 / total as f64
-        }
-    };
-    fraction.clamp(0.0, 1.0)
-}
-
 /// Returns how far the scan's squares are: `3 of 128 squares done` where squares end at
 /// their first finds; where each scans its whole budget (a count, or `timed`: seconds)
 /// and none is done yet, the candidates each has tried (`1.05M of 4.19M candidates a
@@ -148,8 +120,9 @@ fn per_second(rate: f64, what: &str) -> String {
     }
 }
 
-/// Returns the running stage, its fraction done (if it counts its steps) and what it has
-/// done, as a progress line says it; `rate` is its steps per second.
+/// Returns the running stage, its fraction done (if it counts its steps:
+/// [`Progress::fraction_done`]) and what it has done, as a progress line says it; `rate`
+/// is its steps per second.
 fn state_of(
     w: &Watched,
     start: Instant,
@@ -160,36 +133,23 @@ fn state_of(
     let Some((stage, done, total)) = p.stage() else {
         return (Stage::Scan, None, "starting".into());
     };
-    let of = |done: u64, total: u64| (total > 0).then(|| (done as f64 / total as f64).min(1.0));
-    match stage {
+    let text = match stage {
         Stage::Scan => {
             let Some(seconds) = w.scan else {
                 return (stage, None, String::new());
             };
             let tried = p.candidates.load(Ordering::Relaxed) as f64;
-            let text = format!(
+            format!(
                 "{}, {:.1}M candidates tried, {:.2}M a second, {} reached",
                 squares_done(p, seconds.is_some()),
                 tried / 1e6,
                 tried / 1e6 / start.elapsed().as_secs_f64().max(1e-3),
                 p.reached.load(Ordering::Relaxed)
-            );
-            (stage, Some(scan_fraction(p, seconds, since)), text)
+            )
         }
-        Stage::Polish => {
-            let text = format!("{done} of {total} climbs{}", per_second(rate, "climbs"));
-            (stage, of(done, total), text)
-        }
-        Stage::Pools => (
-            stage,
-            of(done, total),
-            format!("{done} of {total} pools measured"),
-        ),
-        Stage::Holes => (
-            stage,
-            of(done, total),
-            format!("{done} of {total} squares given magics for the holes"),
-        ),
+        Stage::Polish => format!("{done} of {total} climbs{}", per_second(rate, "climbs")),
+        Stage::Pools => format!("{done} of {total} pools measured"),
+        Stage::Holes => format!("{done} of {total} squares given magics for the holes"),
         Stage::Packing => {
             let moves = p.moves.load(Ordering::Relaxed);
             let total = p.moves_total.load(Ordering::Relaxed);
@@ -202,66 +162,15 @@ fn state_of(
                 true => " before the spans are shortened",
                 false => "",
             };
-            let text = format!(
+            format!(
                 "{moves} of {total} moves{}, best {best} entries{spans}",
                 per_second(rate, "moves")
-            );
-            (stage, of(moves, total), text)
+            )
         }
-        Stage::Verification | Stage::Writing => (stage, None, String::new()),
-    }
-}
-
-/// A stage's rate, measured over its latest samples once past its first moments, and the
-/// time left that follows from it.
-struct Rate {
-    stage: Stage,
-    began: Instant,
-    /// (when, fraction done, steps done) of the latest samples, oldest first.
-    samples: VecDeque<(Instant, f64, u64)>,
-}
-
-impl Rate {
-    /// Returns the rate of `stage`, begun `began`, with no samples yet.
-    fn new(stage: Stage, began: Instant) -> Rate {
-        Rate {
-            stage,
-            began,
-            samples: VecDeque::new(),
-        }
-    }
-
-    /// Takes a sample at `now`: `fraction` and `steps` done.
-    fn sample(&mut self, now: Instant, fraction: f64, steps: u64) {
-        if now.duration_since(self.began) < WARM_UP {
-            return;
-        }
-        self.samples.push_back((now, fraction, steps));
-        while self.samples.len() > 2 && now.duration_since(self.samples[0].0) > WINDOW {
-            self.samples.pop_front();
-        }
-    }
-
-    /// Returns the steps per second over the samples (0 before two).
-    fn steps_per_second(&self) -> f64 {
-        match (self.samples.front(), self.samples.back()) {
-            (Some(a), Some(b)) if b.0 > a.0 => {
-                b.2.saturating_sub(a.2) as f64 / (b.0 - a.0).as_secs_f64()
-            }
-            _ => 0.0,
-        }
-    }
-
-    /// Returns the time left at the measured rate, once measured for [`STEADY`] and moving.
-    fn left(&self) -> Option<Duration> {
-        let (a, b) = (self.samples.front()?, self.samples.back()?);
-        let over = b.0.duration_since(a.0);
-        if over < STEADY || b.1 <= a.1 {
-            return None;
-        }
-        let per_second = (b.1 - a.1) / over.as_secs_f64();
-        Duration::try_from_secs_f64((1.0 - b.1) / per_second).ok()
-    }
+        Stage::Verification | Stage::Writing => String::new(),
+    };
+    let scan_seconds = w.scan.flatten();
+    (stage, p.fraction_done(scan_seconds, since), text)
 }
 
 /// Returns `d` as a person reads it: `45 s`, `3 min 20 s`, `2 h 5 min`, `16 d 2 h`.
@@ -316,7 +225,7 @@ fn report(
 fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     let batch = batch_log();
     let mut bar: Option<ProgressBar> = None;
-    let mut rate: Option<Rate> = None;
+    let mut rate: Option<StageRate> = None;
     let mut last_line = Instant::now();
     // The stage of the last line printed, and whether it said the run is stopping.
     let mut printed: Option<(Stage, bool)> = None;
@@ -328,17 +237,13 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
         let now = Instant::now();
         let stage = w.progress.stage().map_or(Stage::Scan, |(s, ..)| s);
         if rate.as_ref().is_none_or(|r| r.stage != stage) {
-            rate = Some(Rate::new(stage, now));
+            rate = Some(StageRate::new(stage, now));
         }
         let r = rate.as_mut().expect("set above");
         let per_second = r.steps_per_second();
         let (stage, fraction, text) = state_of(w, start, now.duration_since(r.began), per_second);
-        let steps = match stage {
-            Stage::Packing => w.progress.moves.load(Ordering::Relaxed),
-            _ => w.progress.stage().map_or(0, |(_, d, _)| d),
-        };
         if let Some(f) = fraction {
-            r.sample(now, f, steps);
+            r.sample(now, f, w.progress.steps_done());
         }
         let stopping = w.progress.stop.load(Ordering::Relaxed);
         let line = report(stage, fraction, &text, r.left(), stopping);

@@ -16,8 +16,8 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, 
 use magic_gen::{Provenance, Step};
 
 use super::output::{
-    claim_stdout_for, failed_save, given, is_regular_file, show, state_file, summarise,
-    tell_failed_save, write_atomic, write_set,
+    claim_stdout_for, failed_save, given, save_failed_told, show, state_file, summarise,
+    write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -31,8 +31,7 @@ type Resumed = (SearchState, Vec<PackCheckpoint>);
 /// Reads a search state file, and the packer's checkpoint in it if there is one; errors
 /// name the file and line.
 pub fn read_state(path: &Path) -> Result<(SearchState, Vec<PackCheckpoint>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", show(path)))?;
-    SearchState::parse_with_pack(&show(path), &bytes).map_err(|e| read_error_worded(&e))
+    SearchState::read_file(path).map_err(|e| read_error_worded(&e))
 }
 
 /// Where a run of `search` starts: the state, the packer's checkpoint saved with it (empty:
@@ -85,14 +84,9 @@ fn initial_state(
     })
 }
 
-/// Saves `state`, with the packer's checkpoint `pack` unless empty, to `path` atomically,
-/// unless the file holds that text already (a finished state resumed is left untouched).
+/// Saves `state` ([`SearchState::save`]), its failure worded.
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
-    let text = state.to_text_with(pack);
-    if is_regular_file(path) && std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(());
-    }
-    write_atomic(path, text.as_bytes())
+    state.save(path, pack).map_err(|e| write_failed(&e))
 }
 
 /// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
@@ -243,7 +237,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     // The run's stop flag is the scan's, handed to every later stage.
     let shown = Shown::new();
     let mut save = |st: Option<&SearchState>, pack: &[PackCheckpoint]| match (&state_path, st) {
-        (Some(path), Some(st)) => save_state(path, st, pack).inspect_err(|e| tell_failed_save(e)),
+        (Some(path), Some(st)) => save_failed_told(st.save(path, pack)),
         _ => Ok(()),
     };
     let hooks = Hooks {

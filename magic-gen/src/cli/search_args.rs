@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use clap::Args;
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::state::{Budget, Shard};
+use magic_gen::search::state::Shard;
 use magic_gen::search::{Limits, Options, PolishSettings, SearchState};
 use magic_gen::{Piece, Variant};
 
@@ -152,17 +152,6 @@ impl SearchArgs {
             .unwrap_or(Variant::Fancy)
     }
 
-    /// Returns the squares that get `--bits`: empty (all 128) unless --piece or --square
-    /// narrow it.
-    fn targets(&self) -> Vec<(Piece, u8)> {
-        match (self.piece, self.square) {
-            (Some(p), Some(s)) => vec![(p, s)],
-            (Some(p), None) => (0..64).map(|s| (p, s)).collect(),
-            (None, Some(s)) => Piece::ALL.iter().map(|&p| (p, s)).collect(),
-            (None, None) => Vec::new(),
-        }
-    }
-
     /// Returns the options of a fresh search: the preset's (or the variant's defaults,
     /// `Options::for_variant`) with every option given in their place, on all cores unless
     /// --threads says otherwise; the command that reproduces it is
@@ -197,25 +186,15 @@ impl SearchArgs {
             );
         }
         if let Some(seed) = self.seed {
-            // The packing is seeded by the scan's seed unless the preset or --pack-seed
-            // says otherwise.
-            if o.limits.pack.seed == o.scan.seed {
-                o.limits.pack.seed = seed;
-            }
-            o.scan.seed = seed;
+            o.reseed(seed);
         }
         o.scan.shard = self.shard.unwrap_or(Shard::WHOLE);
-        o.scan.budget = match (self.candidates, self.seconds) {
-            (Some(n), _) => Budget::Candidates(n),
-            // A time budget without a count scans until the time is up, unless a preset
-            // gives the count.
-            (None, Some(_)) if self.preset.is_none() => Budget::Candidates(u64::MAX),
-            (None, _) => o.scan.budget,
-        };
+        let timed = self.seconds.is_some();
+        o.budget_for(self.candidates, timed, self.preset.is_some());
         o.scan.pool = self.pool.unwrap_or(o.scan.pool);
         o.scan.sparse = self.sparse_pool.map_or(o.scan.sparse, usize::from);
         o.scan.patience = self.patience.unwrap_or(o.scan.patience);
-        o.targets = self.targets();
+        o.targets = Options::targets_of(self.piece, self.square);
         if self.bits.is_some() || self.bits_under.is_some() {
             (o.bits, o.bits_under) = (self.bits, self.bits_under);
         }
@@ -277,6 +256,7 @@ impl SearchArgs {
 pub(super) mod tests {
     use super::*;
     use clap::{ArgMatches, FromArgMatches};
+    use magic_gen::search::state::Budget;
 
     /// Parses `magic-gen search ARGS...` with clap.
     pub fn matches(args: &[&str]) -> ArgMatches {

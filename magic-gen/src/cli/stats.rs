@@ -2,7 +2,6 @@
 //! each square's measures; a hunt's pools measured; two compared square by square. The
 //! measures are `magic_gen::measure`'s; this file prints them.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,16 +44,9 @@ enum Source {
     Pools(Pools),
 }
 
-/// Returns true if `path` is a file that begins as a search state does.
-fn is_state_file(path: &Path) -> bool {
-    let mut start = [0u8; 32];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start));
-    read.is_ok_and(|n| SearchState::looks_like_state(&start[..n]))
-}
-
 /// Reads `path` (`-`: a set from standard input) as a verified set or a state's pools.
 fn read_source(path: &Path) -> Result<Source, String> {
-    if is_stdio(path) || !is_state_file(path) {
+    if is_stdio(path) || !SearchState::is_state_file(path) {
         return Ok(Source::Set(Box::new(read_and_verify(path)?)));
     }
     let (state, _) = read_state(path)?;
@@ -166,13 +158,12 @@ fn print_set(args: &StatsArgs, checked: &Checked, measured: &PerSquare) -> Resul
     say!("{}: {} set", show(file), set.variant);
     print_size(v);
     for piece in Piece::ALL {
-        let bits = &r.bits[piece.index()];
-        let total: u64 = bits.iter().map(|&b| 1u64 << b).sum();
         say!(
-            "\n{piece}: index bits per square; {} squares below the mask popcount; ranges of 2^bits add up to {total} entries",
-            r.squares_below_popcount(piece)
+            "\n{piece}: index bits per square; {} squares below the mask popcount; ranges of 2^bits add up to {} entries",
+            r.squares_below_popcount(piece),
+            r.range_total(piece)
         );
-        say!("{}", board(piece, bits).trim_end());
+        say!("{}", board(piece, &r.bits[piece.index()]).trim_end());
     }
     say!(
         "\nlegend: N = index bits; {BELOW} = fewer than the mask popcount (denser than standard), {ABOVE} = more (fixed shift), blank = equal"
@@ -197,11 +188,8 @@ fn print_set(args: &StatsArgs, checked: &Checked, measured: &PerSquare) -> Resul
             );
         }
     }
-    let spans: usize = r.squares.iter().flatten().map(|u| u.span()).sum();
-    say!(
-        "sum of spans {spans}: interleaving saves {} entries over ranges end to end",
-        spans.saturating_sub(r.table_len)
-    );
+    let (spans, saving) = r.spans_and_saving();
+    say!("sum of spans {spans}: interleaving saves {saving} entries over ranges end to end");
     if let Some(path) = &args.picture {
         write_output(path, svg(v).as_bytes())?;
         if !is_stdio(path) {

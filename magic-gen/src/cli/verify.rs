@@ -60,11 +60,7 @@ pub fn print_size(v: &Verified) {
         r.table_len,
         r.kib(8)
     );
-    let fill = if r.table_len == 0 {
-        0.0
-    } else {
-        100.0 * r.slots_used as f64 / r.table_len as f64
-    };
+    let fill = r.fill_percent();
     say!("slots used:   {} ({fill:.1}% of the table)", r.slots_used);
     say!("holes:        {} (slots no occupancy reaches)", r.holes());
 }

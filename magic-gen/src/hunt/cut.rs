@@ -61,15 +61,23 @@ impl HuntCut {
     /// unfinished; `None` if every one finished (a stop after the last step).
     pub fn of(state: &SearchState, outcome: &SearchOutcome) -> Option<HuntCut> {
         let open = state.jobs_left();
-        let (climbed, climbs) = outcome.polish;
-        let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
         if open > 0 {
-            Some(HuntCut::Scan {
+            return Some(HuntCut::Scan {
                 open,
                 jobs: state.job_count(),
                 budget: state.budget_used(),
-            })
-        } else if climbed < climbs {
+            });
+        }
+        HuntCut::of_finish(outcome)
+    }
+
+    /// Returns the first stage after the scan (the polish, then the packing) that the
+    /// finish ending with `outcome` left unfinished, as of a merge ([`crate::hunt::finish`]);
+    /// `None` if both finished.
+    pub fn of_finish(outcome: &SearchOutcome) -> Option<HuntCut> {
+        let (climbed, climbs) = outcome.polish;
+        let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
+        if climbed < climbs {
             Some(HuntCut::Polish { climbed, climbs })
         } else if made < total {
             Some(HuntCut::Packing { made, total })

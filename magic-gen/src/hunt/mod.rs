@@ -8,6 +8,7 @@
 //! each variant's defaults ([`crate::search::Options::for_variant`]).
 
 mod cut;
+mod files;
 mod pipeline;
 mod presets;
 mod repack;

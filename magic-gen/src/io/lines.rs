@@ -389,12 +389,7 @@ impl std::error::Error for FieldError {}
 
 /// Returns the 1-based number of the first line of a state file's `bytes` that is `key` or
 /// starts with `key` and a space: where a merge or checkpoint error points.
-///
-/// ```
-/// let state = b"magic-gen-state 1\nvariant black\nseed 1\n";
-/// assert_eq!(magic_gen::line_of(state, "seed"), Some(3));
-/// assert_eq!(magic_gen::line_of(state, "pool"), None);
-/// ```
+#[cfg(feature = "search")]
 pub fn line_of(bytes: &[u8], key: &str) -> Option<usize> {
     let text = String::from_utf8_lossy(bytes);
     let with_space = format!("{key} ");

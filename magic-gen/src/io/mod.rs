@@ -17,14 +17,18 @@ mod set_file;
 mod set_rust;
 mod set_text;
 mod step;
+mod write;
 
 pub use credit::{Credit, CreditError, Squares, NOT_RECORDED};
 pub use entries::EntryLines;
-pub use lines::{line_of, HuntFile, ReadError};
 #[cfg(feature = "search")]
-pub(crate) use lines::{parse_hex, read_error, Lines, Record};
+pub(crate) use lines::{line_of, parse_hex, read_error, Lines, Record};
+pub use lines::{HuntFile, ReadError};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
 pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
 pub use set_text::{parse_interchange, write_interchange};
 pub use step::Step;
+#[cfg(feature = "search")]
+pub(crate) use write::write_if_changed;
+pub use write::{check_writable, write_atomic, WriteError};

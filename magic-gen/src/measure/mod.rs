@@ -27,6 +27,6 @@ mod tests;
 
 #[cfg(feature = "search")]
 pub use pools::{PoolMember, Pools};
-pub use squares::{
-    compare, measure_magic, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally,
-};
+#[cfg(test)]
+use squares::measure_magic;
+pub use squares::{compare, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally};

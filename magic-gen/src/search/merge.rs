@@ -1,7 +1,9 @@
 //! Merging the states of a hunt's shards into the state of one run over the whole space.
 
 use crate::geometry::square_name;
+use crate::io::Step;
 
+use super::candidates::Shard;
 use super::options::Error;
 use super::state::{Job, Scan, SearchState};
 
@@ -56,6 +58,131 @@ impl SearchState {
             message: e.message,
         })
     }
+
+    /// Returns the merge of `states` ([`SearchState::merge`]) and the shards of their
+    /// search missing from them, in order. A merge with shards missing is a partial one,
+    /// and its state says so on its command line, which a resume or merge carries on.
+    pub fn merge_partial(states: &[SearchState]) -> Result<(SearchState, Vec<Shard>), Error> {
+        let mut merged = SearchState::merge(states)?;
+        let count = merged.scan.shard.count;
+        let missing: Vec<Shard> = (0..count)
+            .filter(|&i| states.iter().all(|s| s.scan.shard.index != i))
+            .map(|index| Shard { index, count })
+            .collect();
+        if !missing.is_empty() {
+            let names: Vec<String> = missing.iter().map(Shard::to_string).collect();
+            merged.command = format!(
+                "partial merge of {} of {count} shards, missing {}",
+                states.len(),
+                names.join(", ")
+            );
+        }
+        Ok((merged, missing))
+    }
+
+    /// Returns the command of the search this state is a shard of: its recorded commands
+    /// without `--shard K/N` (as recorded where they do not read as commands).
+    pub fn search_command(&self) -> String {
+        match Step::parse_chain(&self.command) {
+            Ok(steps) => {
+                let steps: Vec<Step> = steps.iter().map(|s| s.without("--shard")).collect();
+                Step::chain_line(&steps)
+            }
+            Err(_) => self.command.clone(),
+        }
+    }
+}
+
+/// What the shards of one search share.
+const SHARED: &str =
+    "the shards of one search share variant, seed, shard count, budget, pool, patience and jobs";
+
+/// Returns the error of state `i` at the line starting `line`, for `message`.
+fn fault(i: usize, line: &str, message: String) -> MergeError {
+    MergeError {
+        state: i,
+        with: 0,
+        line: Some(line.to_string()),
+        message: format!("{message} ({SHARED})"),
+    }
+}
+
+/// Returns why the scan settings of `this`, state `i`, differ from the first state's,
+/// `that`, if they do.
+fn settings_differ(i: usize, this: &Scan, that: &Scan) -> Option<MergeError> {
+    // In the order of the file's header; the line at fault starts with the first word.
+    let settings = [
+        (
+            "variant",
+            this.variant.to_string(),
+            that.variant.to_string(),
+        ),
+        ("seed", this.seed.to_string(), that.seed.to_string()),
+        (
+            "shard count",
+            this.shard.count.to_string(),
+            that.shard.count.to_string(),
+        ),
+        ("budget", this.budget.to_string(), that.budget.to_string()),
+        ("pool", this.pool_text(), that.pool_text()),
+        (
+            "patience",
+            this.patience.to_string(),
+            that.patience.to_string(),
+        ),
+    ];
+    if let Some((what, a, b)) = settings.iter().find(|(_, a, b)| a != b) {
+        let line = what.split(' ').next().unwrap_or(what);
+        return Some(fault(i, line, format!("{what} {a} differs from its {b}")));
+    }
+    // Anything else the scan holds must match too.
+    let others = Scan {
+        shard: that.shard,
+        ..*this
+    };
+    (others != *that).then(|| MergeError {
+        state: i,
+        with: 0,
+        line: None,
+        message: format!("other settings than its own ({SHARED})"),
+    })
+}
+
+/// Returns why the jobs of `s`, state `i`, differ from those of the first state, if they
+/// do: the first job of another piece, square or bits, or a count of jobs apart.
+fn jobs_differ(i: usize, s: &SearchState, first: &SearchState) -> Option<MergeError> {
+    let key = |j: &Job| (j.piece, j.square, j.bits);
+    let jobs = s.jobs.len().max(first.jobs.len());
+    let k = (0..jobs).find(|&k| s.jobs.get(k).map(key) != first.jobs.get(k).map(key))?;
+    let theirs = match first.jobs.get(k) {
+        Some(j) => format!("{} {} with {} bits", j.piece, square_name(j.square), j.bits),
+        None => "none".into(),
+    };
+    Some(match s.jobs.get(k) {
+        Some(j) => {
+            let square = square_name(j.square);
+            fault(
+                i,
+                &format!("job {} {square}", j.piece),
+                format!(
+                    "job {} {square} with {} bits, where its job {} is {theirs}",
+                    j.piece,
+                    j.bits,
+                    k + 1
+                ),
+            )
+        }
+        None => MergeError {
+            state: i,
+            with: 0,
+            line: None,
+            message: format!(
+                "{} jobs, where it has {} ({SHARED})",
+                s.jobs.len(),
+                first.jobs.len()
+            ),
+        },
+    })
 }
 
 /// Returns the merge of `states`, as [`SearchState::merge`] does, or why they do not merge.
@@ -68,95 +195,31 @@ fn merge_states(states: &[SearchState]) -> Result<SearchState, MergeError> {
             message: "nothing to merge".into(),
         });
     };
-    const SHARED: &str =
-        "the shards of one search share variant, seed, shard count, budget, pool, patience and jobs";
+    // Each shard's index, with the first state that has it.
     let mut seen = Vec::new();
     for (i, s) in states.iter().enumerate() {
-        let fault = |line: &str, message: String| MergeError {
-            state: i,
-            with: 0,
-            line: Some(line.to_string()),
-            message: format!("{message} ({SHARED})"),
-        };
-        let (this, that) = (&s.scan, &first.scan);
-        // In the order of the file's header; the line at fault starts with the first word.
-        let settings = [
-            (
-                "variant",
-                this.variant.to_string(),
-                that.variant.to_string(),
-            ),
-            ("seed", this.seed.to_string(), that.seed.to_string()),
-            (
-                "shard count",
-                this.shard.count.to_string(),
-                that.shard.count.to_string(),
-            ),
-            ("budget", this.budget.to_string(), that.budget.to_string()),
-            ("pool", this.pool_text(), that.pool_text()),
-            (
-                "patience",
-                this.patience.to_string(),
-                that.patience.to_string(),
-            ),
-        ];
-        if let Some((what, a, b)) = settings.iter().find(|(_, a, b)| a != b) {
-            let line = what.split(' ').next().unwrap_or(what);
-            return Err(fault(line, format!("{what} {a} differs from its {b}")));
+        let differs = settings_differ(i, &s.scan, &first.scan);
+        if let Some(e) = differs.or_else(|| jobs_differ(i, s, first)) {
+            return Err(e);
         }
-        // Anything else the scan holds must match too.
-        if (Scan {
-            shard: that.shard,
-            ..*this
-        }) != *that
-        {
-            return Err(MergeError {
-                state: i,
-                with: 0,
-                line: None,
-                message: format!("other settings than its own ({SHARED})"),
-            });
-        }
-        let key = |j: &Job| (j.piece, j.square, j.bits);
-        let jobs = s.jobs.len().max(first.jobs.len());
-        if let Some(k) = (0..jobs).find(|&k| s.jobs.get(k).map(key) != first.jobs.get(k).map(key)) {
-            let theirs = match first.jobs.get(k) {
-                Some(j) => format!("{} {} with {} bits", j.piece, square_name(j.square), j.bits),
-                None => "none".into(),
-            };
-            return Err(match s.jobs.get(k) {
-                Some(j) => fault(
-                    &format!("job {} {}", j.piece, square_name(j.square)),
-                    format!(
-                        "job {} {} with {} bits, where its job {} is {theirs}",
-                        j.piece,
-                        square_name(j.square),
-                        j.bits,
-                        k + 1
-                    ),
-                ),
-                None => MergeError {
-                    state: i,
-                    with: 0,
-                    line: None,
-                    message: format!(
-                        "{} jobs, where it has {} ({SHARED})",
-                        s.jobs.len(),
-                        first.jobs.len()
-                    ),
-                },
-            });
-        }
-        if let Some(&(_, earlier)) = seen.iter().find(|&&(index, _)| index == this.shard.index) {
+        let index = s.scan.shard.index;
+        if let Some(&(_, earlier)) = seen.iter().find(|&&(at, _)| at == index) {
             return Err(MergeError {
                 state: i,
                 with: earlier,
                 line: Some("shard".into()),
-                message: format!("shard {} given twice", this.shard),
+                message: format!("shard {} given twice", s.scan.shard),
             });
         }
-        seen.push((this.shard.index, i));
+        seen.push((index, i));
     }
+    Ok(combined(states))
+}
+
+/// Returns the states of one search's distinct shards, checked by [`merge_states`], as
+/// one: each job done where every shard's is, with the best finds of all.
+fn combined(states: &[SearchState]) -> SearchState {
+    let first = &states[0];
     let mut merged = first.clone();
     merged.command = format!(
         "merge of {} of {} shards",
@@ -176,5 +239,24 @@ fn merge_states(states: &[SearchState]) -> Result<SearchState, MergeError> {
             }
         }
     }
-    Ok(merged)
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::{Options, SearchState};
+    use crate::Variant;
+
+    #[test]
+    fn the_search_of_a_shard_is_its_command_without_the_shard() {
+        let mut state = SearchState::new(&Options::for_variant(Variant::Plain)).unwrap();
+        state.command =
+            "magic-gen search --variant black --shard 0/2 --out 'a b.rs' --seed 1".into();
+        assert_eq!(
+            state.search_command(),
+            "magic-gen search --variant black --out 'a b.rs' --seed 1"
+        );
+        state.command = "magic-gen search --seed 1".into();
+        assert_eq!(state.search_command(), "magic-gen search --seed 1");
+    }
 }

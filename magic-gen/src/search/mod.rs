@@ -36,7 +36,7 @@ mod state_file;
 mod table;
 mod workers;
 
-pub use crate::stages::{Progress, Stage};
+pub use crate::stages::{Progress, Stage, StageRate};
 pub(crate) use finish::finish;
 pub use finish::SearchOutcome;
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};

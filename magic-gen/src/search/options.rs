@@ -146,6 +146,40 @@ impl Options {
 }
 
 impl Options {
+    /// Seeds the scan's random streams with `seed`, and the packing's too unless it has a
+    /// seed of its own (a preset's), as the packing follows the scan's seed by default.
+    pub fn reseed(&mut self, seed: u64) {
+        if self.limits.pack.seed == self.scan.seed {
+            self.limits.pack.seed = seed;
+        }
+        self.scan.seed = seed;
+    }
+
+    /// Gives the scan a budget of `candidates` a square if given; else, where the run has
+    /// a time budget and these options do not fix the count (a variant's defaults, not a
+    /// preset's), a count without end, so that the scan goes on until the time is up.
+    pub fn budget_for(&mut self, candidates: Option<u64>, timed: bool, count_fixed: bool) {
+        self.scan.budget = match candidates {
+            Some(n) => Budget::Candidates(n),
+            None if timed && !count_fixed => Budget::Candidates(u64::MAX),
+            None => self.scan.budget,
+        };
+    }
+
+    /// Returns the squares that get the bits asked of `piece`'s squares, of `square` (of
+    /// both pieces), or of that one square; empty (all 128, [`Options::targets`]) if
+    /// neither narrows it.
+    pub fn targets_of(piece: Option<Piece>, square: Option<u8>) -> Vec<(Piece, u8)> {
+        match (piece, square) {
+            (Some(p), Some(s)) => vec![(p, s)],
+            (Some(p), None) => (0..64).map(|s| (p, s)).collect(),
+            (None, Some(s)) => Piece::ALL.iter().map(|&p| (p, s)).collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+}
+
+impl Options {
     /// Refuses a fresh scan whose budget tries no candidate (a count of 0, or 0 seconds):
     /// it could find nothing, and would still polish and pack the nothing found. (A resumed
     /// scan may be given 0 seconds: it goes straight on to finish what its state holds.)
@@ -225,7 +259,7 @@ pub enum Error {
     /// line at fault and what differs.
     Checkpoint {
         /// How the line at fault starts (`"pack"`, `"pack-progress"`, `"pack-square rook
-        /// a1"`), for [`crate::line_of`].
+        /// a1"`), for [`Error::line_in`].
         line: String,
         /// Which packing's section of the checkpoint holds that line (0: the first; see
         /// [`PackSettings::seeds`]).
@@ -242,7 +276,7 @@ pub enum Error {
         /// same shard).
         with: usize,
         /// How the line at fault starts (`"seed"`, `"job rook e4"`), for
-        /// [`crate::line_of`]; `None` when the state as a whole is at fault.
+        /// [`Error::line_in`]; `None` when the state as a whole is at fault.
         line: Option<String>,
         /// How it differs.
         message: String,
@@ -409,5 +443,37 @@ impl std::fmt::Display for Budget {
             Budget::UntilFound => f.write_str("until-found"),
             Budget::Candidates(n) => write!(f, "candidates {n}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hunt::Preset;
+
+    #[test]
+    fn the_packing_follows_the_scans_seed_unless_it_has_its_own() {
+        let mut o = Options::for_variant(Variant::Black);
+        o.reseed(7);
+        assert_eq!((o.scan.seed, o.limits.pack.seed), (7, 7));
+        // The white record's packing has a seed of its own.
+        let mut o = Preset::RecordWhite.options();
+        o.reseed(7);
+        assert_eq!((o.scan.seed, o.limits.pack.seed), (7, 1));
+    }
+
+    #[test]
+    fn a_time_budget_scans_until_the_time_is_up_unless_the_count_is_fixed() {
+        let mut o = Options::for_variant(Variant::Black);
+        o.budget_for(None, true, false);
+        assert_eq!(o.scan.budget, Budget::Candidates(u64::MAX));
+        let mut o = Preset::Record.options();
+        o.budget_for(None, true, true);
+        assert_eq!(o.scan.budget, Budget::Candidates(33_554_432));
+        o.budget_for(Some(5), true, true);
+        assert_eq!(o.scan.budget, Budget::Candidates(5));
+        assert_eq!(Options::targets_of(Some(Piece::Rook), None).len(), 64);
+        assert_eq!(Options::targets_of(None, Some(3)).len(), 2);
+        assert!(Options::targets_of(None, None).is_empty());
     }
 }

@@ -5,10 +5,17 @@ use std::time::Duration;
 use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
-use crate::line_of;
+use crate::io::line_of;
 use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
 use crate::search::state::*;
 use crate::search::*;
+
+#[test]
+fn a_key_is_found_at_the_first_line_it_starts() {
+    let state = b"magic-gen-state 1\nvariant black\nseed 1\nseeds 2\n";
+    assert_eq!(line_of(state, "seed"), Some(3));
+    assert_eq!(line_of(state, "pool"), None);
+}
 
 #[test]
 fn black_sets_may_shift_per_square() {
