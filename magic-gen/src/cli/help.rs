@@ -3,6 +3,8 @@
 //! and a run cannot disagree. They depend on the variant, the preset or the state resumed,
 //! which clap's own defaults cannot say, so they are notes on the options' help.
 
+use std::fmt::Display;
+
 use clap::{Arg, Command};
 use magic_gen::pack::PackSettings;
 use magic_gen::search::state::Budget;
@@ -20,9 +22,27 @@ fn note(arg: Arg, note: &str) -> Arg {
     }
 }
 
+/// The notes of one command's options: the argument's id and its default, as said.
+type Notes = Vec<(&'static str, String)>;
+
+/// Returns `command` with each of `notes` after its argument's help.
+fn noted(command: Command, notes: Notes) -> Command {
+    notes
+        .into_iter()
+        .fold(command, |c, (id, text)| c.mut_arg(id, |a| note(a, &text)))
+}
+
 /// Returns `cli` with the defaults of its `search`, `merge` and `pack` commands in their
 /// help.
 pub fn with_defaults(cli: Command) -> Command {
+    cli.mut_subcommand("search", |c| noted(c, search_notes()))
+        .mut_subcommand("merge", |c| noted(c, merge_notes()))
+        .mut_subcommand("pack", |c| noted(c, pack_notes()))
+}
+
+/// The defaults of `search`: the variant's (black for the scan and finishing options of
+/// packed sets), or the preset's, or the resumed state's.
+fn search_notes() -> Notes {
     let packed = Options::for_variant(Variant::Black);
     let fresh = Options::for_variant(Variant::Fancy);
     let candidates = match packed.scan.budget {
@@ -30,93 +50,55 @@ pub fn with_defaults(cli: Command) -> Command {
         Budget::UntilFound => 0,
     };
     let (polish, pack) = (packed.limits.polish, packed.limits.pack);
-    let resumed = "a resumed search: as its state records";
-    let merged = "as the shards' states record, which is";
-    cli.mut_subcommand("search", |c| {
-        c.mut_arg("variant", |a| {
-            note(a, &format!("{}, or the preset's", fresh.scan.variant))
-        })
-        .mut_arg("candidates", |a| {
-            note(
-                a,
-                &format!(
-                    "fancy and plain: until the first valid magic; black and white: \
-                         {candidates}, or until --seconds if given; or the preset's"
-                ),
-            )
-        })
-        .mut_arg("pool", |a| {
-            note(a, &format!("{}, or the preset's", packed.scan.pool))
-        })
-        .mut_arg("sparse_pool", |a| {
-            note(a, &format!("{}, or the preset's", packed.scan.sparse))
-        })
-        .mut_arg("patience", |a| {
-            note(a, &format!("{}, or the preset's", packed.scan.patience))
-        })
-        .mut_arg("polish", |a| {
-            note(a, &format!("{}, or the preset's; {resumed}", polish.polish))
-        })
-        .mut_arg("clump", |a| {
-            note(a, &format!("{}, or the preset's; {resumed}", polish.clump))
-        })
-        .mut_arg("evolve", |a| {
-            note(a, &format!("{}, or the preset's; {resumed}", polish.evolve))
-        })
-        .mut_arg("pack_iterations", |a| {
-            note(
-                a,
-                &format!("{}, or the preset's; {resumed}", pack.iterations),
-            )
-        })
-        .mut_arg("pack_spread", |a| {
-            note(a, &format!("{}, or the preset's; {resumed}", pack.spread))
-        })
-        .mut_arg("pack_seeds", |a| {
-            note(a, &format!("{}, or the preset's; {resumed}", pack.seeds))
-        })
-        .mut_arg("seed", |a| {
-            note(a, &format!("{}, or the preset's", fresh.scan.seed))
-        })
-    })
-    .mut_subcommand("merge", |c| {
-        c.mut_arg("polish", |a| {
-            note(
-                a,
-                &format!(
-                    "{merged} {} for a plain black or white search",
-                    polish.polish
-                ),
-            )
-        })
-        .mut_arg("clump", |a| note(a, &format!("{merged} {}", polish.clump)))
-        .mut_arg("evolve", |a| {
-            note(a, &format!("{merged} {}", polish.evolve))
-        })
-        .mut_arg("pack_iterations", |a| {
-            note(
-                a,
-                &format!(
-                    "{merged} {} for a plain black or white search",
-                    pack.iterations
-                ),
-            )
-        })
-        .mut_arg("pack_spread", |a| {
-            note(a, &format!("{merged} {}", pack.spread))
-        })
-        .mut_arg("pack_seeds", |a| {
-            note(a, &format!("{merged} {}", pack.seeds))
-        })
-    })
-    .mut_subcommand("pack", |c| {
-        let pack = PackSettings::default();
-        c.mut_arg("pack_iterations", |a| {
-            note(a, &PackSettings::REPACK_MOVES.to_string())
-        })
-        .mut_arg("pack_spread", |a| note(a, &pack.spread.to_string()))
-        .mut_arg("pack_seeds", |a| note(a, &pack.seeds.to_string()))
-    })
+    let preset = |v: &dyn Display| format!("{v}, or the preset's");
+    let resumed =
+        |v: &dyn Display| format!("{v}, or the preset's; a resumed search: as its state records");
+    vec![
+        ("variant", preset(&fresh.scan.variant)),
+        (
+            "candidates",
+            format!(
+                "fancy and plain: until the first valid magic; black and white: \
+                 {candidates}, or until --seconds if given; or the preset's"
+            ),
+        ),
+        ("pool", preset(&packed.scan.pool)),
+        ("sparse_pool", preset(&packed.scan.sparse)),
+        ("patience", preset(&packed.scan.patience)),
+        ("polish", resumed(&polish.polish)),
+        ("clump", resumed(&polish.clump)),
+        ("evolve", resumed(&polish.evolve)),
+        ("pack_iterations", resumed(&pack.iterations)),
+        ("pack_spread", resumed(&pack.spread)),
+        ("pack_seeds", resumed(&pack.seeds)),
+        ("seed", preset(&fresh.scan.seed)),
+    ]
+}
+
+/// The defaults of `merge`: what the shards' states record.
+fn merge_notes() -> Notes {
+    let packed = Options::for_variant(Variant::Black);
+    let (polish, pack) = (packed.limits.polish, packed.limits.pack);
+    let merged = |v: &dyn Display| format!("as the shards' states record, which is {v}");
+    let plain = " for a plain black or white search";
+    vec![
+        ("polish", merged(&polish.polish) + plain),
+        ("clump", merged(&polish.clump)),
+        ("evolve", merged(&polish.evolve)),
+        ("pack_iterations", merged(&pack.iterations) + plain),
+        ("pack_spread", merged(&pack.spread)),
+        ("pack_seeds", merged(&pack.seeds)),
+    ]
+}
+
+/// The defaults of `pack`: a repack's.
+fn pack_notes() -> Notes {
+    let pack = PackSettings::default();
+    vec![
+        ("pack_iterations", PackSettings::REPACK_MOVES.to_string()),
+        ("pack_spread", pack.spread.to_string()),
+        ("pack_seeds", pack.seeds.to_string()),
+    ]
 }
 
 #[cfg(test)]

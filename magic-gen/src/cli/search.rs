@@ -264,14 +264,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         .stopped()
         .then(|| HuntCut::of(&state, &outcome))
         .flatten();
-    let provenance = Provenance {
-        seed: Some(state.scan.seed),
-        // A resumed state records the run that started it, then every resume.
-        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, (args, matches), &history)),
-        steps: history,
-        // A search from nothing holds no other author's magics.
-        credits: Vec::new(),
-    };
+    let provenance = provenance(&state, cut, saved_to, (args, matches), history);
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {
@@ -284,6 +277,25 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         stopped,
         (state_path.as_deref(), args, matches),
     ))
+}
+
+/// Returns the header of the set of a run of `args` on `state`, made by the steps of
+/// `history` and stopped where `cut` says (if it was), its state saved to `saved_to`.
+fn provenance(
+    state: &SearchState,
+    cut: Option<HuntCut>,
+    saved_to: Option<&Path>,
+    (args, matches): (&SearchArgs, &ArgMatches),
+    history: Vec<Step>,
+) -> Provenance {
+    Provenance {
+        seed: Some(state.scan.seed),
+        // A resumed state records the run that started it, then every resume.
+        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, (args, matches), &history)),
+        steps: history,
+        // A search from nothing holds no other author's magics.
+        credits: Vec::new(),
+    }
 }
 
 /// Writes the set of `outcome` with its header `provenance` to `out`; an error says where
