@@ -32,7 +32,7 @@ mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-use crate::geometry::Piece;
+use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
@@ -80,10 +80,10 @@ pub(crate) fn pack(
     let (best, checkpoints) = pack_seeds(pools, (order, own), &key, resume, hooks)?;
     let mut set = MagicSet::new(variant);
     for (i, c) in best.choices().iter().enumerate() {
-        let piece = Piece::ALL[i / 64];
+        let s = SetSquare::from_index(i);
         if let Some((k, start)) = *c {
             let p = &pools[i][k];
-            *set.entry_mut(piece, (i % 64) as u8) = Entry {
+            *set.entry_mut(s.piece, s.square) = Entry {
                 magic: p.magic,
                 bits: p.bits,
                 offset: start as i64 - p.first as i64,

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::geometry::{square_name, Piece};
+use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
@@ -385,9 +385,8 @@ pub(crate) fn finish(
         }
         if let Some(i) = pools.iter().position(|p| p.is_empty()) {
             return Err(Error::Search(format!(
-                "the state has no job for {} {}",
-                Piece::ALL[i / 64],
-                square_name((i % 64) as u8)
+                "the state has no job for {}",
+                SetSquare::from_index(i)
             )));
         }
         let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::geometry::Piece;
+use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::pack::{Pattern, Table};
 use crate::set::{Entry, MagicSet};
@@ -18,11 +18,14 @@ use super::table::{EpochTable, SquareData};
 /// Returns the pattern and start (the slot its first used index lands on) of every square
 /// of the packed, verified `set`, rook a1 first.
 pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
-    (0..128)
-        .map(|i| {
-            let (piece, sq) = square(i);
-            let e = set.entry(piece, sq);
-            let p = pattern(&SquareData::new(piece, sq, set.variant), e.magic, e.bits);
+    SetSquare::all()
+        .map(|s| {
+            let e = set.entry(s.piece, s.square);
+            let p = pattern(
+                &SquareData::new(s.piece, s.square, set.variant),
+                e.magic,
+                e.bits,
+            );
             let start = (e.offset + p.first as i64) as usize;
             (p, start)
         })
@@ -123,24 +126,19 @@ pub(crate) fn rooks_first(
     for i in bishops {
         let own = placed[i].0.clone();
         let at = table.first_fit(&own, own.lowest_start(negative_offsets));
-        let (start, p) = draw.lowest_fit(&table, (at, own), square(i), progress);
+        let (start, p) = draw.lowest_fit(&table, (at, own), SetSquare::from_index(i), progress);
         table.place(&p, start);
         placed[i] = (p, start);
     }
     set_of(set, &placed)
 }
 
-/// Returns the piece and square of the `i`-th square of a layout, rooks first.
-fn square(i: usize) -> (Piece, u8) {
-    (Piece::ALL[i / 64], (i % 64) as u8)
-}
-
 /// Returns `set` with each square's magic, bits and offset from `placed` (pattern and start).
 fn set_of(set: &MagicSet, placed: &[(Pattern, usize)]) -> MagicSet {
     let mut out = set.clone();
     for (i, (p, start)) in placed.iter().enumerate() {
-        let (piece, sq) = square(i);
-        *out.entry_mut(piece, sq) = Entry {
+        let s = SetSquare::from_index(i);
+        *out.entry_mut(s.piece, s.square) = Entry {
             magic: p.magic,
             bits: p.bits,
             offset: *start as i64 - p.first as i64,
@@ -170,7 +168,7 @@ impl Draw {
     ) -> usize {
         let (own, at) = placed[i].clone();
         table.remove(&own, at);
-        let (start, p) = self.lowest_fit(table, (at, own), square(i), progress);
+        let (start, p) = self.lowest_fit(table, (at, own), SetSquare::from_index(i), progress);
         table.place(&p, start);
         placed[i] = (p, start);
         end(&placed[i])
@@ -185,18 +183,18 @@ impl Draw {
         self,
         table: &Table,
         own: (usize, Pattern),
-        (piece, sq): (Piece, u8),
+        square: SetSquare,
         progress: &Progress,
     ) -> (usize, Pattern) {
-        let data = SquareData::new(piece, sq, self.variant);
+        let data = SquareData::new(square.piece, square.square, self.variant);
         let mut entries = data.entries();
         let bits = own.1.bits;
         let mut epoch = EpochTable::new(bits);
         let stream = Stream {
             seed: self.seed,
             variant: self.variant,
-            piece,
-            square: sq,
+            piece: square.piece,
+            square: square.square,
             bits,
         };
         let mut best = own;

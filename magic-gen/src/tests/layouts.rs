@@ -88,11 +88,8 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
     let both = pack(std::slice::from_ref(&pinned));
     assert!(crate::verify(&both).is_ok());
     let from = |set: &MagicSet, source: &MagicSet| {
-        (0..128)
-            .filter(|&i| {
-                let (piece, sq) = (crate::Piece::ALL[i / 64], (i % 64) as u8);
-                set.entry(piece, sq).magic == source.entry(piece, sq).magic
-            })
+        crate::geometry::SetSquare::all()
+            .filter(|s| set.entry(s.piece, s.square).magic == source.entry(s.piece, s.square).magic)
             .count()
     };
     // Alone, every magic is the input's; with the pinned set beside it, each square takes one

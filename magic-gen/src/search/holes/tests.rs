@@ -1,6 +1,7 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
+use crate::geometry::{Piece, SetSquare};
 use crate::verify::verify;
 
 use crate::pack::test_support::published_set as published;
@@ -109,10 +110,8 @@ fn rooks_first_moves_the_last_rook_past_the_bishops_and_lays_the_bishops_into_ho
     assert_eq!(rooks_end(&after), 88_055);
     assert!(after[..64].iter().zip(&before).all(|(a, b)| a <= b));
     // With no other magics drawn, every square keeps its own.
-    assert!((0..128).all(|i| {
-        let (piece, sq) = square(i);
-        out.entry(piece, sq).magic == set.entry(piece, sq).magic
-    }));
+    assert!(SetSquare::all()
+        .all(|s| out.entry(s.piece, s.square).magic == set.entry(s.piece, s.square).magic));
     // The bishops go into the rooks' holes, the largest first; three central ones find
     // none and end above the rooks.
     let above = (64..128).filter(|&i| after[i] > 88_055).count();
