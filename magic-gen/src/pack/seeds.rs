@@ -14,13 +14,30 @@ use super::pattern::Pattern;
 use super::run::{anneal, PackHooks, SavePack};
 use crate::stages::Progress;
 
+/// The layout every packing starts from: the order its squares are placed in, each at its
+/// first fit, and the pool member each takes.
+pub(super) struct Start {
+    /// The squares (indices of the pools) in placing order.
+    pub order: Vec<usize>,
+    /// Which member of its pool each square takes.
+    pub members: Members,
+}
+
+/// Which member of its pool each square of a [`Start`] takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Members {
+    /// Its own magic, the first member: the layout of a repacked set's `starts`.
+    Own,
+    /// The member the greedy pass picks, the one that grows the table least.
+    Greedy,
+}
+
 /// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
-/// each going on from its section of `resume`, or all from the layout of `start`'s order
-/// when `resume` is empty (greedy, or every square's first member where `start.1`), with
-/// the key of each.
+/// each going on from its section of `resume`, or all from the layout of `start` when
+/// `resume` is empty, with the key of each.
 fn annealers<'a>(
     pools: &'a [Vec<Pattern>],
-    (order, own): (Vec<usize>, bool),
+    Start { order, members }: Start,
     key: &PackKey,
     resume: &[PackCheckpoint],
 ) -> Result<Vec<(Annealer<'a>, PackKey)>, PackMismatch> {
@@ -32,12 +49,13 @@ fn annealers<'a>(
     if resume.is_empty() {
         let negative_offsets = key.settings.negative_offsets;
         // The greedy pass does not depend on the seed: made once for every packing. From
-        // the input (`own`), every square starts with its own magic, the first member.
-        let member: Vec<usize> = if own {
-            vec![0; pools.len()]
-        } else {
-            let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
-            greedy.iter().map(|&(k, _)| k).collect()
+        // the input, every square starts with its own magic, the first member.
+        let member: Vec<usize> = match members {
+            Members::Own => vec![0; pools.len()],
+            Members::Greedy => {
+                let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
+                greedy.iter().map(|&(k, _)| k).collect()
+            }
         };
         return Ok(keys
             .map(|key| {
@@ -114,7 +132,7 @@ fn run_one<'a>(
 /// last move.
 pub(super) fn pack_seeds<'a>(
     pools: &'a [Vec<Pattern>],
-    start: (Vec<usize>, bool),
+    start: Start,
     key: &PackKey,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,

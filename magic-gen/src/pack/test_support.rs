@@ -11,7 +11,7 @@ use crate::index::{table_index, Variant};
 use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
 
-use super::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
+use super::{pack, PackCheckpoint, PackHooks, PackInput, PackMismatch, PackSettings, Pattern};
 
 /// Random pools of combs: runs of used slots with holes between them, the shape that
 /// interleaves (and whose greedy order leaves room to gain).
@@ -131,7 +131,7 @@ pub(crate) fn saving_every(
         checkpoint: Some((every, &mut save)),
         threads,
     };
-    let (set, end) = pack(Variant::Black, (pools, &[]), &settings, resume, &mut hooks)?;
+    let (set, end) = pack(black(pools, &[]), &settings, resume, &mut hooks)?;
     Ok((set, saved, end))
 }
 
@@ -140,6 +140,15 @@ pub(crate) fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: 
     let stop = AtomicBool::new(false);
     let packing = packing(iterations, negative_offsets);
     packed_from(pools, packing, None, &stop).unwrap().0
+}
+
+/// Returns the black packing of `pools` from the input layout `starts` (empty: none).
+pub(crate) fn black<'a>(pools: &'a [Vec<Pattern>], starts: &'a [Option<usize>]) -> PackInput<'a> {
+    PackInput {
+        variant: Variant::Black,
+        pools,
+        starts,
+    }
 }
 
 /// Returns the pool member `set` gives square `i` of `pools`.

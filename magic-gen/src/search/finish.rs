@@ -10,7 +10,7 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
-use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
+use crate::pack::{pack, PackCheckpoint, PackHooks, PackInput, PackSettings, Pattern};
 use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
@@ -390,7 +390,12 @@ pub(crate) fn finish(
             )));
         }
         let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
-        let mut outcome = pack_pools((variant, &pools, &[]), &limits.pack, resume, hooks, stages)?;
+        let input = PackInput {
+            variant,
+            pools: &pools,
+            starts: &[],
+        };
+        let mut outcome = pack_pools(input, &limits.pack, resume, hooks, stages)?;
         outcome.polish = climbs;
         return Ok(outcome);
     } else {
@@ -499,16 +504,19 @@ pub(crate) fn repack(
             pools.push(pool);
         }
     }
-    let input = (variant, pools.as_slice(), starts.as_slice());
+    let input = PackInput {
+        variant,
+        pools: &pools,
+        starts: &starts,
+    };
     pack_pools(input, settings, resume, hooks, Vec::new())
 }
 
-/// Returns the outcome of packing `pools` of `variant` as `settings` say (from the layout
-/// of `starts`, each square's first used slot, if it asks and they are given), going on
-/// from `resume` unless it is empty, with the packing's and the verification's times after
-/// `stages`.
+/// Returns the outcome of packing `input`'s pools as `settings` say (from the layout of its
+/// `starts` if it asks and they are given), going on from `resume` unless it is empty, with
+/// the packing's and the verification's times after `stages`.
 fn pack_pools(
-    (variant, pools, starts): (Variant, &[Vec<Pattern>], &[Option<usize>]),
+    input: PackInput,
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
@@ -518,7 +526,7 @@ fn pack_pools(
         // Its moves are counted in the progress's own counters.
         progress.begin(Stage::Packing, 0);
     }
-    let (packed, packing) = timed(|| pack(variant, (pools, starts), settings, resume, hooks));
+    let (packed, packing) = timed(|| pack(input, settings, resume, hooks));
     let (set, end) = packed.map_err(Error::checkpoint)?;
     stages.push(("packing", packing));
     outcome(set, Vec::new(), end, stages, hooks.progress)
