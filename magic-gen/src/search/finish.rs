@@ -14,7 +14,7 @@ use crate::pack::{pack, PackCheckpoint, PackHooks, PackInput, PackSettings, Patt
 use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
-use super::climb::{clump_climb, density_climb};
+use super::climb::{clump_climb, density_climb, Effort};
 use super::evolve::evolve_pool;
 use super::options::{Error, Limits, PolishSettings};
 use super::slots::used_slots;
@@ -281,7 +281,10 @@ impl Polish<'_> {
                 f.magic,
                 &mut rng,
                 &mut climbs.table,
-                (self.polish.polish, self.stop),
+                Effort {
+                    steps: self.polish.polish,
+                    stop: self.stop,
+                },
             );
             self.count();
             keep(out, m);
@@ -301,7 +304,10 @@ impl Polish<'_> {
                 f.magic,
                 &mut rng,
                 &mut climbs.table,
-                (self.clump, self.stop),
+                Effort {
+                    steps: self.clump,
+                    stop: self.stop,
+                },
             );
             self.count();
             if let Some(m) = climbed.filter(|&m| m != f.magic) {
@@ -320,7 +326,10 @@ impl Polish<'_> {
             out,
             &mut rng,
             &mut climbs.table,
-            (self.polish.evolve, self.stop),
+            Effort {
+                steps: self.polish.evolve,
+                stop: self.stop,
+            },
         );
         self.count();
         for m in evolved {

@@ -153,7 +153,7 @@ fn a_pool_evolves_below_the_512_slots_of_every_scanned_find_on_bishop_e4() {
         &finds[..8],
         &mut rng,
         &mut table,
-        (EVALUATIONS, None),
+        Effort::unstopped(EVALUATIONS),
     );
     let fewest = magics
         .iter()
