@@ -2,7 +2,7 @@
 //! run on up to the hooks' threads, each from the one greedy layout. The shortest final
 //! table wins, ties to the lowest seed, so the result never depends on the thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use super::anneal::Annealer;
 use super::checkpoint::{Mismatch, PackCheckpoint, PackKey, PackMismatch};
 use super::layout::{pack_in_order, Layout};
 use super::pattern::Pattern;
-use super::run::{anneal, PackHooks, SavePack};
+use super::run::{anneal, MoveThreads, PackHooks, SavePack};
 use crate::stages::Progress;
 
 /// The layout every packing starts from: the order its squares are placed in, each at its
@@ -106,16 +106,23 @@ struct Ended<'a> {
     best: Layout<'a>,
 }
 
-/// Runs `annealer` until done or `stop`, counting in `progress` and handing its
-/// checkpoints to `publish` every `every` and at its end, on a helper thread too if `pair`.
+/// Runs `annealer` on `threads` until done or `progress`'s stop, counting in `progress` and
+/// handing its checkpoints to `publish` every `every` and at its end.
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
-    watch: (Option<&AtomicBool>, Option<&Progress>),
-    (every, pair): (Option<Duration>, bool),
+    progress: Option<&Progress>,
+    every: Option<Duration>,
+    threads: MoveThreads,
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
-    anneal(annealer, key, watch, every.map(|e| (e, publish)), pair);
+    anneal(
+        annealer,
+        key,
+        progress,
+        every.map(|e| (e, publish)),
+        threads,
+    );
     let mut best = annealer.best_layout();
     if key.settings.short_spans {
         best.shorten_spans();
@@ -147,10 +154,14 @@ pub(super) fn pack_seeds<'a>(
             .iter()
             .map(|(a, key)| Mutex::new(a.checkpoint(key)))
             .collect(),
-        watch: (hooks.progress.map(|p| &p.stop), hooks.progress),
+        progress: hooks.progress,
         every: save.as_ref().map(|(every, _)| *every),
         // A packing takes a helper thread where there are two threads for each.
-        pair: hooks.threads >= 2 * packings.len(),
+        threads: if hooks.threads >= 2 * packings.len() {
+            MoveThreads::Two
+        } else {
+            MoveThreads::One
+        },
     };
     let threads = hooks.threads.clamp(1, packings.len());
     let ended = if threads == 1 {
@@ -183,15 +194,15 @@ fn count_at_start(packings: &[(Annealer, PackKey)], key: &PackKey, progress: &Pr
     progress.best_len.store(best, Ordering::Relaxed);
 }
 
-/// What the packings of one run share: each one's latest checkpoint, the stop flag and
-/// progress they watch, how often they publish a checkpoint (none: nothing saves), and
-/// whether each takes a helper thread.
+/// What the packings of one run share: each one's latest checkpoint, the progress (and
+/// its stop flag) they watch, how often they publish a checkpoint (none: nothing saves),
+/// and the threads each makes its moves on.
 struct Packings<'w> {
     /// The latest checkpoint of each packing, as a save writes them.
     slots: Vec<Mutex<PackCheckpoint>>,
-    watch: (Option<&'w AtomicBool>, Option<&'w Progress>),
+    progress: Option<&'w Progress>,
     every: Option<Duration>,
-    pair: bool,
+    threads: MoveThreads,
 }
 
 impl Packings<'_> {
@@ -219,8 +230,14 @@ impl Packings<'_> {
             self.publish(i, c);
             also();
         };
-        let how = (self.every, self.pair);
-        run_one(&mut annealer, &key, self.watch, how, &mut publish)
+        run_one(
+            &mut annealer,
+            &key,
+            self.progress,
+            self.every,
+            self.threads,
+            &mut publish,
+        )
     }
 
     /// Runs the packings one after the other on this thread, saving every checkpoint one
