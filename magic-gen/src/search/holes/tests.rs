@@ -13,10 +13,7 @@ fn published_black() -> MagicSet {
 
 /// Returns each square's end (one past its last used slot) in `set`.
 fn ends(set: &MagicSet) -> Vec<i64> {
-    layout_of(set)
-        .iter()
-        .map(|(p, start)| (start + p.extent()) as i64)
-        .collect()
+    layout_of(set).iter().map(|p| p.end() as i64).collect()
 }
 
 #[test]
@@ -79,7 +76,7 @@ fn a_stop_returns_the_set_as_it_stands() {
 fn squares_are_taken_highest_end_first() {
     let placed = layout_of(&published_black());
     let order = highest_end_first(&placed);
-    let end = |i: usize| placed[i].1 + placed[i].0.extent();
+    let end = |i: usize| placed[i].end();
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(sorted, (0..128).collect::<Vec<_>>());
