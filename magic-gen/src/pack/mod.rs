@@ -77,13 +77,13 @@ pub(crate) fn pack(
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
-    // From the input's layout: each square's own magic (the first member), in the order
-    // whose first fits give that layout.
     let PackInput {
         variant,
         pools,
         starts,
     } = input;
+    // From the input's layout: each square's own magic (the first member), in the order
+    // whose first fits give that layout.
     let start = if settings.from_input && !starts.is_empty() {
         Start {
             order: input_order(pools, starts, settings.negative_offsets),

@@ -378,7 +378,11 @@ pub(crate) fn finish(
                 progress.advance(1);
             }
             let data = SquareData::new(job.piece, job.square, variant);
-            let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
+            let at = SetSquare {
+                piece: job.piece,
+                square: job.square,
+            };
+            let pool = &mut pools[at.index()];
             let before = pool.len();
             pool.extend(
                 magics
