@@ -87,6 +87,44 @@ pub fn parse_square(s: &str) -> Option<u8> {
     }
 }
 
+/// One square of a set: a piece and its square. A set's 128 squares are numbered rook
+/// a1..h8 (0..64) then bishop a1..h8 (64..128), the order of its entries, pools and jobs;
+/// the arithmetic between the two lives here only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct SetSquare {
+    /// The piece.
+    pub piece: Piece,
+    /// Its square, a1 = 0.
+    pub square: u8,
+}
+
+impl SetSquare {
+    /// Returns the square of number `i` (0..128).
+    pub const fn from_index(i: usize) -> SetSquare {
+        SetSquare {
+            piece: Piece::ALL[i / 64],
+            square: (i % 64) as u8,
+        }
+    }
+
+    /// Returns its number in 0..128.
+    pub const fn index(self) -> usize {
+        self.piece.index() * 64 + self.square as usize
+    }
+
+    /// Returns the 128 squares of a set in their order, rook a1 first.
+    pub fn all() -> impl Iterator<Item = SetSquare> {
+        (0..128).map(SetSquare::from_index)
+    }
+}
+
+impl fmt::Display for SetSquare {
+    /// "rook e4", as files and messages name a square of a set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.piece, square_name(self.square))
+    }
+}
+
 /// Returns the attacks of `piece` on `sq` given `occupied`, by walking each ray until it
 /// leaves the board or hits a blocker (the blocker itself is attacked). The reference
 /// every table is checked against.
@@ -251,5 +289,21 @@ mod tests {
         for bad in ["", "e", "e9", "i1", "e44", "4e", "é4"] {
             assert_eq!(parse_square(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn set_squares_number_rooks_then_bishops() {
+        let all: Vec<SetSquare> = SetSquare::all().collect();
+        assert_eq!(all.len(), 128);
+        for (i, s) in all.iter().enumerate() {
+            assert_eq!(s.index(), i);
+            assert_eq!(SetSquare::from_index(i), *s);
+        }
+        let e4 = SetSquare {
+            piece: Piece::Rook,
+            square: 28,
+        };
+        assert_eq!((all[28], e4.to_string()), (e4, "rook e4".to_string()));
+        assert_eq!(all[127].to_string(), "bishop h8");
     }
 }

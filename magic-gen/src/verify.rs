@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece};
+use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece, SetSquare};
 use crate::index::{table_index, Variant};
 use crate::set::{check_entry, EntryError, MagicSet};
 
@@ -324,7 +324,7 @@ impl Fill {
         failures: &mut Vec<Failure>,
     ) -> SquareUse {
         let mask = relevant_mask(piece, sq);
-        let me = (piece.index() * 64 + sq as usize) as u8;
+        let me = SetSquare { piece, square: sq }.index() as u8;
         let mut reported = 0;
         let mut reach = SquareUse {
             first: usize::MAX,
@@ -356,13 +356,14 @@ impl Fill {
             let Some((other, other_occupancy)) = self.write(i, me, occ, attacks) else {
                 continue;
             };
+            let other = SetSquare::from_index(other);
             if reported < FAILURES_PER_SQUARE {
                 failures.push(Failure::Collision(Collision {
                     piece,
                     square: sq,
                     occupancy: occ,
-                    other_piece: Piece::ALL[other / 64],
-                    other_square: (other % 64) as u8,
+                    other_piece: other.piece,
+                    other_square: other.square,
                     other_occupancy,
                     index: i,
                 }));

@@ -2,7 +2,7 @@
 //! check that a checkpoint belongs to the packing it is given to. The annealer takes and
 //! resumes it (`anneal.rs`); its file is written and read in `checkpoint_file.rs`.
 
-use crate::geometry::{square_name, Piece};
+use crate::geometry::SetSquare;
 use crate::index::Variant;
 
 use super::pattern::Pattern;
@@ -262,7 +262,7 @@ impl std::error::Error for PackMismatch {}
 
 /// Returns the name of pool `i` (`rook a1`).
 pub(crate) fn pool_name(i: usize) -> String {
-    format!("{} {}", Piece::ALL[i / 64], square_name((i % 64) as u8))
+    SetSquare::from_index(i).to_string()
 }
 
 impl PackCheckpoint {

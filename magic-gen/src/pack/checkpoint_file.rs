@@ -5,6 +5,7 @@
 //! through `crate::io`'s line reader; its specification is `docs/formats.md` ("The pack
 //! checkpoint file"), the one place it is written.
 
+use crate::geometry::SetSquare;
 use crate::io::{read_error, HuntFile, Lines, ReadError, Record};
 
 use super::checkpoint::{pool_name, PackCheckpoint, PackSquare};
@@ -259,7 +260,7 @@ fn read_square_lines(lines: Lines, count: usize) -> Result<Vec<PackSquare>, Read
     while let Some(f) = lines.record("pack-square") {
         let f = f?;
         let (piece, sq) = f.piece_square(0)?;
-        let square = piece.index() * 64 + sq as usize;
+        let square = SetSquare { piece, square: sq }.index();
         if squares.last().is_some_and(|last| last.square >= square) {
             return Err(f.error(format!(
                 "{piece} {} is out of order (squares go rook a1 to bishop h8, once each)",

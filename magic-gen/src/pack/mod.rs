@@ -32,7 +32,7 @@ mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-use crate::geometry::Piece;
+use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
@@ -45,7 +45,20 @@ pub use settings::PackSettings;
 
 use checkpoint::{pools_digest, PackKey};
 use layout::input_order;
-use seeds::pack_seeds;
+use seeds::{pack_seeds, Members, Start};
+
+/// What a packing packs: one pool of patterns per square of a set of `variant` (rook a1
+/// first; an empty pool leaves its square out) and, when it repacks a set, where that set
+/// has each square's first used slot (empty: no input layout; `None`: below slot 0).
+#[derive(Clone, Copy)]
+pub(crate) struct PackInput<'a> {
+    /// The variant of the set to make.
+    pub variant: Variant,
+    /// Each square's pool.
+    pub pools: &'a [Vec<Pattern>],
+    /// Each square's first used slot in the input set.
+    pub starts: &'a [Option<usize>],
+}
 
 /// Packs one pool per piece and square (rook a1..h8, then bishop a1..h8) into a set of
 /// `variant`, each square taking the bits of the member chosen: a greedy pass (squares by
@@ -59,31 +72,41 @@ use seeds::pack_seeds;
 /// set). The result depends only on the pools, `starts` and `settings`, never on the
 /// threads or on where a run was stopped and resumed.
 pub(crate) fn pack(
-    variant: Variant,
-    (pools, starts): (&[Vec<Pattern>], &[Option<usize>]),
+    input: PackInput,
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), PackMismatch> {
+    let PackInput {
+        variant,
+        pools,
+        starts,
+    } = input;
     // From the input's layout: each square's own magic (the first member), in the order
     // whose first fits give that layout.
-    let (order, own) = if settings.from_input && !starts.is_empty() {
-        (input_order(pools, starts, settings.negative_offsets), true)
+    let start = if settings.from_input && !starts.is_empty() {
+        Start {
+            order: input_order(pools, starts, settings.negative_offsets),
+            members: Members::Own,
+        }
     } else {
-        (widest_first(pools), false)
+        Start {
+            order: widest_first(pools),
+            members: Members::Greedy,
+        }
     };
     let key = PackKey {
         settings: *settings,
         pools: pools_digest(variant, pools),
-        squares: order.len(),
+        squares: start.order.len(),
     };
-    let (best, checkpoints) = pack_seeds(pools, (order, own), &key, resume, hooks)?;
+    let (best, checkpoints) = pack_seeds(pools, start, &key, resume, hooks)?;
     let mut set = MagicSet::new(variant);
     for (i, c) in best.choices().iter().enumerate() {
-        let piece = Piece::ALL[i / 64];
+        let s = SetSquare::from_index(i);
         if let Some((k, start)) = *c {
             let p = &pools[i][k];
-            *set.entry_mut(piece, (i % 64) as u8) = Entry {
+            *set.entry_mut(s.piece, s.square) = Entry {
                 magic: p.magic,
                 bits: p.bits,
                 offset: start as i64 - p.first as i64,

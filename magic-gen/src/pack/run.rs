@@ -1,7 +1,7 @@
 //! One packing's annealing run: the annealer's moves until done or stopped, and the hooks
 //! through which a run reports progress, stops and saves checkpoints.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::anneal::Annealer;
@@ -29,28 +29,36 @@ pub(crate) struct PackHooks<'a> {
     pub threads: usize,
 }
 
+/// The threads a packing makes its moves on. Never changes the result.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum MoveThreads {
+    /// One move at a time on the packing's own thread.
+    One,
+    /// Two at a time: a helper thread tries the next move ahead (the same moves, see
+    /// `pair.rs`).
+    Two,
+}
+
 /// Where a packing's checkpoints go while it runs: how often, and the function given each.
 pub(super) type Publish<'p> = (Duration, &'p mut dyn FnMut(PackCheckpoint));
 
-/// Makes the annealer's moves until its run is done or `stop` is set, adding each move to
-/// `progress` and handing a checkpoint to `publish` at its intervals and once more at the
-/// end (a packing shorter than an interval would otherwise be saved at move 0, and a
-/// resume would make its moves again): two at a time with a helper thread if `pair` (the
-/// same moves, see `pair.rs`).
+/// Makes the annealer's moves on `threads` until its run is done or `progress`'s stop flag
+/// is set, adding each move to `progress` and handing a checkpoint to `publish` at its
+/// intervals and once more at the end (a packing shorter than an interval would otherwise
+/// be saved at move 0, and a resume would make its moves again).
 pub(super) fn anneal(
     annealer: &mut Annealer,
     key: &PackKey,
-    (stop, progress): (Option<&AtomicBool>, Option<&Progress>),
+    progress: Option<&Progress>,
     publish: Option<Publish>,
-    pair: bool,
+    threads: MoveThreads,
 ) {
-    let watch = (stop, progress);
-    if pair && !annealer.finished() {
+    if threads == MoveThreads::Two && !annealer.finished() {
         with_helper(annealer, |annealer, helper| {
-            moves(annealer, key, watch, publish, |a| helper.step_two(a));
+            moves(annealer, key, progress, publish, |a| helper.step_two(a));
         });
     } else {
-        moves(annealer, key, watch, publish, |a| {
+        moves(annealer, key, progress, publish, |a| {
             a.step();
             1
         });
@@ -61,11 +69,11 @@ pub(super) fn anneal(
 fn moves(
     annealer: &mut Annealer,
     key: &PackKey,
-    (stop, progress): (Option<&AtomicBool>, Option<&Progress>),
+    progress: Option<&Progress>,
     mut publish: Option<Publish>,
     mut step: impl FnMut(&mut Annealer) -> u64,
 ) {
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = || progress.is_some_and(|p| p.stop.load(Ordering::Relaxed));
     let mut last = Instant::now();
     while !annealer.finished() && !stopped() {
         let made = step(annealer);

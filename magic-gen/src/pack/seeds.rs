@@ -2,7 +2,7 @@
 //! run on up to the hooks' threads, each from the one greedy layout. The shortest final
 //! table wins, ties to the lowest seed, so the result never depends on the thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -11,16 +11,33 @@ use super::anneal::Annealer;
 use super::checkpoint::{Mismatch, PackCheckpoint, PackKey, PackMismatch};
 use super::layout::{pack_in_order, Layout};
 use super::pattern::Pattern;
-use super::run::{anneal, PackHooks, SavePack};
+use super::run::{anneal, MoveThreads, PackHooks, SavePack};
 use crate::stages::Progress;
 
+/// The layout every packing starts from: the order its squares are placed in, each at its
+/// first fit, and the pool member each takes.
+pub(super) struct Start {
+    /// The squares (indices of the pools) in placing order.
+    pub order: Vec<usize>,
+    /// Which member of its pool each square takes.
+    pub members: Members,
+}
+
+/// Which member of its pool each square of a [`Start`] takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Members {
+    /// Its own magic, the first member: the layout of a repacked set's `starts`.
+    Own,
+    /// The member the greedy pass picks, the one that grows the table least.
+    Greedy,
+}
+
 /// Returns the annealers of the packings `key` asks for (`key.settings.seeds` of them),
-/// each going on from its section of `resume`, or all from the layout of `start`'s order
-/// when `resume` is empty (greedy, or every square's first member where `start.1`), with
-/// the key of each.
+/// each going on from its section of `resume`, or all from the layout of `start` when
+/// `resume` is empty, with the key of each.
 fn annealers<'a>(
     pools: &'a [Vec<Pattern>],
-    (order, own): (Vec<usize>, bool),
+    Start { order, members }: Start,
     key: &PackKey,
     resume: &[PackCheckpoint],
 ) -> Result<Vec<(Annealer<'a>, PackKey)>, PackMismatch> {
@@ -32,12 +49,13 @@ fn annealers<'a>(
     if resume.is_empty() {
         let negative_offsets = key.settings.negative_offsets;
         // The greedy pass does not depend on the seed: made once for every packing. From
-        // the input (`own`), every square starts with its own magic, the first member.
-        let member: Vec<usize> = if own {
-            vec![0; pools.len()]
-        } else {
-            let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
-            greedy.iter().map(|&(k, _)| k).collect()
+        // the input, every square starts with its own magic, the first member.
+        let member: Vec<usize> = match members {
+            Members::Own => vec![0; pools.len()],
+            Members::Greedy => {
+                let (greedy, _) = pack_in_order(pools, &order, negative_offsets);
+                greedy.iter().map(|&(k, _)| k).collect()
+            }
         };
         return Ok(keys
             .map(|key| {
@@ -88,16 +106,23 @@ struct Ended<'a> {
     best: Layout<'a>,
 }
 
-/// Runs `annealer` until done or `stop`, counting in `progress` and handing its
-/// checkpoints to `publish` every `every` and at its end, on a helper thread too if `pair`.
+/// Runs `annealer` on `threads` until done or `progress`'s stop, counting in `progress` and
+/// handing its checkpoints to `publish` every `every` and at its end.
 fn run_one<'a>(
     annealer: &mut Annealer<'a>,
     key: &PackKey,
-    watch: (Option<&AtomicBool>, Option<&Progress>),
-    (every, pair): (Option<Duration>, bool),
+    progress: Option<&Progress>,
+    every: Option<Duration>,
+    threads: MoveThreads,
     publish: &mut dyn FnMut(PackCheckpoint),
 ) -> Ended<'a> {
-    anneal(annealer, key, watch, every.map(|e| (e, publish)), pair);
+    anneal(
+        annealer,
+        key,
+        progress,
+        every.map(|e| (e, publish)),
+        threads,
+    );
     let mut best = annealer.best_layout();
     if key.settings.short_spans {
         best.shorten_spans();
@@ -114,7 +139,7 @@ fn run_one<'a>(
 /// last move.
 pub(super) fn pack_seeds<'a>(
     pools: &'a [Vec<Pattern>],
-    start: (Vec<usize>, bool),
+    start: Start,
     key: &PackKey,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
@@ -129,10 +154,14 @@ pub(super) fn pack_seeds<'a>(
             .iter()
             .map(|(a, key)| Mutex::new(a.checkpoint(key)))
             .collect(),
-        watch: (hooks.progress.map(|p| &p.stop), hooks.progress),
+        progress: hooks.progress,
         every: save.as_ref().map(|(every, _)| *every),
         // A packing takes a helper thread where there are two threads for each.
-        pair: hooks.threads >= 2 * packings.len(),
+        threads: if hooks.threads >= 2 * packings.len() {
+            MoveThreads::Two
+        } else {
+            MoveThreads::One
+        },
     };
     let threads = hooks.threads.clamp(1, packings.len());
     let ended = if threads == 1 {
@@ -165,15 +194,15 @@ fn count_at_start(packings: &[(Annealer, PackKey)], key: &PackKey, progress: &Pr
     progress.best_len.store(best, Ordering::Relaxed);
 }
 
-/// What the packings of one run share: each one's latest checkpoint, the stop flag and
-/// progress they watch, how often they publish a checkpoint (none: nothing saves), and
-/// whether each takes a helper thread.
+/// What the packings of one run share: each one's latest checkpoint, the progress (and
+/// its stop flag) they watch, how often they publish a checkpoint (none: nothing saves),
+/// and the threads each makes its moves on.
 struct Packings<'w> {
     /// The latest checkpoint of each packing, as a save writes them.
     slots: Vec<Mutex<PackCheckpoint>>,
-    watch: (Option<&'w AtomicBool>, Option<&'w Progress>),
+    progress: Option<&'w Progress>,
     every: Option<Duration>,
-    pair: bool,
+    threads: MoveThreads,
 }
 
 impl Packings<'_> {
@@ -201,8 +230,14 @@ impl Packings<'_> {
             self.publish(i, c);
             also();
         };
-        let how = (self.every, self.pair);
-        run_one(&mut annealer, &key, self.watch, how, &mut publish)
+        run_one(
+            &mut annealer,
+            &key,
+            self.progress,
+            self.every,
+            self.threads,
+            &mut publish,
+        )
     }
 
     /// Runs the packings one after the other on this thread, saving every checkpoint one

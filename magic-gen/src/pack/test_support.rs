@@ -6,12 +6,12 @@ use std::time::Duration;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::geometry::{relevant_mask, subsets, Piece};
+use crate::geometry::{relevant_mask, subsets, Piece, SetSquare};
 use crate::index::{table_index, Variant};
-use crate::set::MagicSet;
+use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
 
-use super::{pack, PackCheckpoint, PackHooks, PackMismatch, PackSettings, Pattern};
+use super::{pack, PackCheckpoint, PackHooks, PackInput, PackMismatch, PackSettings, Pattern};
 
 /// Random pools of combs: runs of used slots with holes between them, the shape that
 /// interleaves (and whose greedy order leaves room to gain).
@@ -131,7 +131,7 @@ pub(crate) fn saving_every(
         checkpoint: Some((every, &mut save)),
         threads,
     };
-    let (set, end) = pack(Variant::Black, (pools, &[]), &settings, resume, &mut hooks)?;
+    let (set, end) = pack(black(pools, &[]), &settings, resume, &mut hooks)?;
     Ok((set, saved, end))
 }
 
@@ -142,16 +142,31 @@ pub(crate) fn packed(pools: &[Vec<Pattern>], iterations: u64, negative_offsets: 
     packed_from(pools, packing, None, &stop).unwrap().0
 }
 
+/// Returns the black packing of `pools` from the input layout `starts` (empty: none).
+pub(crate) fn black<'a>(pools: &'a [Vec<Pattern>], starts: &'a [Option<usize>]) -> PackInput<'a> {
+    PackInput {
+        variant: Variant::Black,
+        pools,
+        starts,
+    }
+}
+
 /// Returns the pool member `set` gives square `i` of `pools`.
 pub(crate) fn member<'p>(pools: &'p [Vec<Pattern>], set: &MagicSet, i: usize) -> &'p Pattern {
-    let e = set.entries[i / 64][i % 64];
-    pools[i].iter().find(|p| p.magic == e.magic).unwrap()
+    let magic = entry(set, i).magic;
+    pools[i].iter().find(|p| p.magic == magic).unwrap()
+}
+
+/// Returns the entry of `set` for square `i` (0..128) of a set.
+fn entry(set: &MagicSet, i: usize) -> Entry {
+    let s = SetSquare::from_index(i);
+    *set.entry(s.piece, s.square)
 }
 
 /// Returns the table length of `set`, packed from `pools`.
 pub(crate) fn table_len(pools: &[Vec<Pattern>], set: &MagicSet) -> usize {
     (0..pools.len())
-        .map(|i| (set.entries[i / 64][i % 64].offset + member(pools, set, i).end as i64) as usize)
+        .map(|i| (entry(set, i).offset + member(pools, set, i).end as i64) as usize)
         .max()
         .unwrap()
 }
@@ -160,7 +175,7 @@ pub(crate) fn table_len(pools: &[Vec<Pattern>], set: &MagicSet) -> usize {
 pub(crate) fn assert_no_slot_shared(pools: &[Vec<Pattern>], set: &MagicSet) {
     let mut taken = vec![false; table_len(pools, set)];
     for i in 0..pools.len() {
-        let (e, p) = (set.entries[i / 64][i % 64], member(pools, set, i));
+        let (e, p) = (entry(set, i), member(pools, set, i));
         for &(w, bits) in &p.words {
             for b in 0..64 {
                 if bits >> b & 1 != 0 {

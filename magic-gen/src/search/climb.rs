@@ -40,6 +40,23 @@ pub(super) fn flip_one_to_three(magic: u64, r: u64) -> u64 {
 /// seen within milliseconds, and the look costs nothing next to the moves.
 const STOP_CHECK_EVERY: u32 = 1024;
 
+/// How long a climb or an evolution runs: its `steps` (a climb's patience or moves, an
+/// evolution's evaluations), fewer if `stop` is set first.
+#[derive(Clone, Copy)]
+pub(crate) struct Effort<'s, N> {
+    /// The patience, moves or evaluations asked for.
+    pub steps: N,
+    /// The flag that ends it early once set.
+    pub stop: Option<&'s AtomicBool>,
+}
+
+impl<N> Effort<'_, N> {
+    /// Returns the effort of `steps` that nothing stops early.
+    pub(crate) const fn unstopped(steps: N) -> Self {
+        Effort { steps, stop: None }
+    }
+}
+
 /// Returns true if `stop` is set, looking only when `moves` is a multiple of
 /// [`STOP_CHECK_EVERY`].
 fn stopped(stop: Option<&AtomicBool>, moves: u32) -> bool {
@@ -57,7 +74,10 @@ pub(crate) fn density_climb(
     start: u64,
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
-    (patience, stop): (u32, Option<&AtomicBool>),
+    Effort {
+        steps: patience,
+        stop,
+    }: Effort<u32>,
 ) -> (u64, (u32, u32)) {
     use rand_xoshiro::rand_core::RngCore;
     let score = |(used, span): (u32, u32)| pack_cost(used, span);
@@ -107,7 +127,7 @@ pub(crate) fn clump_climb(
     start: u64,
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
-    (moves, stop): (u32, Option<&AtomicBool>),
+    Effort { steps: moves, stop }: Effort<u32>,
 ) -> Option<u64> {
     use rand_xoshiro::rand_core::RngCore;
     let (blocked, mut spread) = table.clumped(entries, start, bits)?;

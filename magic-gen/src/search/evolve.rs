@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::climb::flip_one_to_three;
+use super::climb::{flip_one_to_three, Effort};
 use super::table::EpochTable;
 
 /// The weights of a pool's evolution ([`EvolveSettings::used_weights`], in quarters of a
@@ -35,7 +35,10 @@ pub(crate) fn evolve_pool(
     seeds: &[u64],
     rng: &mut Xoshiro256PlusPlus,
     table: &mut EpochTable,
-    (evaluations, stop): (u64, Option<&AtomicBool>),
+    Effort {
+        steps: evaluations,
+        stop,
+    }: Effort<u64>,
 ) -> Vec<u64> {
     let settings = EvolveSettings {
         evaluations,

@@ -5,16 +5,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::geometry::{square_name, Piece};
+use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
-use crate::pack::{pack, PackCheckpoint, PackHooks, PackSettings, Pattern};
+use crate::pack::{pack, PackCheckpoint, PackHooks, PackInput, PackSettings, Pattern};
 use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
-use super::climb::{clump_climb, density_climb};
+use super::climb::{clump_climb, density_climb, Effort};
 use super::evolve::evolve_pool;
 use super::options::{Error, Limits, PolishSettings};
 use super::slots::used_slots;
@@ -281,7 +281,10 @@ impl Polish<'_> {
                 f.magic,
                 &mut rng,
                 &mut climbs.table,
-                (self.polish.polish, self.stop),
+                Effort {
+                    steps: self.polish.polish,
+                    stop: self.stop,
+                },
             );
             self.count();
             keep(out, m);
@@ -301,7 +304,10 @@ impl Polish<'_> {
                 f.magic,
                 &mut rng,
                 &mut climbs.table,
-                (self.clump, self.stop),
+                Effort {
+                    steps: self.clump,
+                    stop: self.stop,
+                },
             );
             self.count();
             if let Some(m) = climbed.filter(|&m| m != f.magic) {
@@ -320,7 +326,10 @@ impl Polish<'_> {
             out,
             &mut rng,
             &mut climbs.table,
-            (self.polish.evolve, self.stop),
+            Effort {
+                steps: self.polish.evolve,
+                stop: self.stop,
+            },
         );
         self.count();
         for m in evolved {
@@ -369,7 +378,11 @@ pub(crate) fn finish(
                 progress.advance(1);
             }
             let data = SquareData::new(job.piece, job.square, variant);
-            let pool = &mut pools[job.piece.index() * 64 + job.square as usize];
+            let at = SetSquare {
+                piece: job.piece,
+                square: job.square,
+            };
+            let pool = &mut pools[at.index()];
             let before = pool.len();
             pool.extend(
                 magics
@@ -385,13 +398,17 @@ pub(crate) fn finish(
         }
         if let Some(i) = pools.iter().position(|p| p.is_empty()) {
             return Err(Error::Search(format!(
-                "the state has no job for {} {}",
-                Piece::ALL[i / 64],
-                square_name((i % 64) as u8)
+                "the state has no job for {}",
+                SetSquare::from_index(i)
             )));
         }
         let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
-        let mut outcome = pack_pools((variant, &pools, &[]), &limits.pack, resume, hooks, stages)?;
+        let input = PackInput {
+            variant,
+            pools: &pools,
+            starts: &[],
+        };
+        let mut outcome = pack_pools(input, &limits.pack, resume, hooks, stages)?;
         outcome.polish = climbs;
         return Ok(outcome);
     } else {
@@ -500,16 +517,19 @@ pub(crate) fn repack(
             pools.push(pool);
         }
     }
-    let input = (variant, pools.as_slice(), starts.as_slice());
+    let input = PackInput {
+        variant,
+        pools: &pools,
+        starts: &starts,
+    };
     pack_pools(input, settings, resume, hooks, Vec::new())
 }
 
-/// Returns the outcome of packing `pools` of `variant` as `settings` say (from the layout
-/// of `starts`, each square's first used slot, if it asks and they are given), going on
-/// from `resume` unless it is empty, with the packing's and the verification's times after
-/// `stages`.
+/// Returns the outcome of packing `input`'s pools as `settings` say (from the layout of its
+/// `starts` if it asks and they are given), going on from `resume` unless it is empty, with
+/// the packing's and the verification's times after `stages`.
 fn pack_pools(
-    (variant, pools, starts): (Variant, &[Vec<Pattern>], &[Option<usize>]),
+    input: PackInput,
     settings: &PackSettings,
     resume: &[PackCheckpoint],
     hooks: &mut PackHooks,
@@ -519,7 +539,7 @@ fn pack_pools(
         // Its moves are counted in the progress's own counters.
         progress.begin(Stage::Packing, 0);
     }
-    let (packed, packing) = timed(|| pack(variant, (pools, starts), settings, resume, hooks));
+    let (packed, packing) = timed(|| pack(input, settings, resume, hooks));
     let (set, end) = packed.map_err(Error::checkpoint)?;
     stages.push(("packing", packing));
     outcome(set, Vec::new(), end, stages, hooks.progress)

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::geometry::Piece;
+use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::pack::{Pattern, Table};
 use crate::set::{Entry, MagicSet};
@@ -15,31 +15,45 @@ use super::candidates::Stream;
 use super::finish::pattern;
 use super::table::{EpochTable, SquareData};
 
-/// Returns the pattern and start (the slot its first used index lands on) of every square
-/// of the packed, verified `set`, rook a1 first.
-pub(crate) fn layout_of(set: &MagicSet) -> Vec<(Pattern, usize)> {
-    (0..128)
-        .map(|i| {
-            let (piece, sq) = square(i);
-            let e = set.entry(piece, sq);
-            let p = pattern(&SquareData::new(piece, sq, set.variant), e.magic, e.bits);
-            let start = (e.offset + p.first as i64) as usize;
-            (p, start)
+/// Where a square's range lies in a layout: its pattern and its start, the slot its first
+/// used index lands on.
+#[derive(Clone)]
+pub(crate) struct Placement {
+    /// The slots its magic uses, from its first used index.
+    pub pattern: Pattern,
+    /// The slot its first used index lands on.
+    pub start: usize,
+}
+
+impl Placement {
+    /// Returns one past its last used slot.
+    pub(crate) fn end(&self) -> usize {
+        self.start + self.pattern.extent()
+    }
+}
+
+/// Returns the placement of every square of the packed, verified `set`, rook a1 first.
+pub(crate) fn layout_of(set: &MagicSet) -> Vec<Placement> {
+    SetSquare::all()
+        .map(|s| {
+            let e = set.entry(s.piece, s.square);
+            let pattern = pattern(
+                &SquareData::new(s.piece, s.square, set.variant),
+                e.magic,
+                e.bits,
+            );
+            let start = (e.offset + pattern.first as i64) as usize;
+            Placement { pattern, start }
         })
         .collect()
 }
 
-/// Returns the squares of `placed` (pattern and start each) by end, one past the last
-/// used slot, highest first; ties in square order.
-fn highest_end_first(placed: &[(Pattern, usize)]) -> Vec<usize> {
+/// Returns the squares of `placed` by end, one past the last used slot, highest first;
+/// ties in square order.
+fn highest_end_first(placed: &[Placement]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..placed.len()).collect();
-    order.sort_by_key(|&i| (core::cmp::Reverse(end(&placed[i])), i));
+    order.sort_by_key(|&i| (core::cmp::Reverse(placed[i].end()), i));
     order
-}
-
-/// Returns one past the last used slot of a square placed (pattern and start).
-fn end((p, start): &(Pattern, usize)) -> usize {
-    start + p.extent()
 }
 
 /// Returns `set` (black or white, verified) with magics chosen for its layout's holes:
@@ -68,8 +82,8 @@ pub(crate) fn into_holes(
     };
     let mut placed = layout_of(set);
     let mut table = Table::new();
-    for (p, start) in &placed {
-        table.place(p, *start);
+    for p in &placed {
+        table.place(&p.pattern, p.start);
     }
     progress.begin(Stage::Holes, 128);
     for i in highest_end_first(&placed) {
@@ -109,38 +123,34 @@ pub(crate) fn rooks_first(
     let mut placed = layout_of(set);
     let mut table = Table::new();
     for rook in &placed[..64] {
-        table.place(&rook.0, rook.1);
+        table.place(&rook.pattern, rook.start);
     }
     while !progress.stop.load(Ordering::Relaxed) {
         let top = highest_end_first(&placed[..64])[0];
-        let was = end(&placed[top]);
+        let was = placed[top].end();
         if draw.refit(&mut table, &mut placed, top, progress) >= was {
             break;
         }
     }
     let mut bishops: Vec<usize> = (64..128).collect();
-    bishops.sort_by_key(|&i| (core::cmp::Reverse(placed[i].0.used), i));
+    bishops.sort_by_key(|&i| (core::cmp::Reverse(placed[i].pattern.used), i));
     for i in bishops {
-        let own = placed[i].0.clone();
-        let at = table.first_fit(&own, own.lowest_start(negative_offsets));
-        let (start, p) = draw.lowest_fit(&table, (at, own), square(i), progress);
-        table.place(&p, start);
-        placed[i] = (p, start);
+        let pattern = placed[i].pattern.clone();
+        let start = table.first_fit(&pattern, pattern.lowest_start(negative_offsets));
+        let own = Placement { pattern, start };
+        let p = draw.lowest_fit(&table, own, SetSquare::from_index(i), progress);
+        table.place(&p.pattern, p.start);
+        placed[i] = p;
     }
     set_of(set, &placed)
 }
 
-/// Returns the piece and square of the `i`-th square of a layout, rooks first.
-fn square(i: usize) -> (Piece, u8) {
-    (Piece::ALL[i / 64], (i % 64) as u8)
-}
-
-/// Returns `set` with each square's magic, bits and offset from `placed` (pattern and start).
-fn set_of(set: &MagicSet, placed: &[(Pattern, usize)]) -> MagicSet {
+/// Returns `set` with each square's magic, bits and offset from `placed`.
+fn set_of(set: &MagicSet, placed: &[Placement]) -> MagicSet {
     let mut out = set.clone();
-    for (i, (p, start)) in placed.iter().enumerate() {
-        let (piece, sq) = square(i);
-        *out.entry_mut(piece, sq) = Entry {
+    for (i, Placement { pattern: p, start }) in placed.iter().enumerate() {
+        let s = SetSquare::from_index(i);
+        *out.entry_mut(s.piece, s.square) = Entry {
             magic: p.magic,
             bits: p.bits,
             offset: *start as i64 - p.first as i64,
@@ -164,39 +174,38 @@ impl Draw {
     fn refit(
         self,
         table: &mut Table,
-        placed: &mut [(Pattern, usize)],
+        placed: &mut [Placement],
         i: usize,
         progress: &Progress,
     ) -> usize {
-        let (own, at) = placed[i].clone();
-        table.remove(&own, at);
-        let (start, p) = self.lowest_fit(table, (at, own), square(i), progress);
-        table.place(&p, start);
-        placed[i] = (p, start);
-        end(&placed[i])
+        let own = placed[i].clone();
+        table.remove(&own.pattern, own.start);
+        let p = self.lowest_fit(table, own, SetSquare::from_index(i), progress);
+        table.place(&p.pattern, p.start);
+        placed[i] = p;
+        placed[i].end()
     }
 
-    /// Returns the start and pattern, among `own` (a pattern that fits `table` at its
-    /// start, or lower) and the valid magics of the first [`Draw::blocks`] blocks of the
+    /// Returns the placement, among `own` (one that fits `table` at its start, or lower) and the valid magics of the first [`Draw::blocks`] blocks of the
     /// candidate stream of `square`, whose used slots all land on free slots of `table`
     /// with the lowest end; ties keep the earlier candidate. Stops drawing candidates once
     /// `progress` is stopped.
     fn lowest_fit(
         self,
         table: &Table,
-        own: (usize, Pattern),
-        (piece, sq): (Piece, u8),
+        own: Placement,
+        square: SetSquare,
         progress: &Progress,
-    ) -> (usize, Pattern) {
-        let data = SquareData::new(piece, sq, self.variant);
+    ) -> Placement {
+        let data = SquareData::new(square.piece, square.square, self.variant);
         let mut entries = data.entries();
-        let bits = own.1.bits;
+        let bits = own.pattern.bits;
         let mut epoch = EpochTable::new(bits);
         let stream = Stream {
             seed: self.seed,
             variant: self.variant,
-            piece,
-            square: sq,
+            piece: square.piece,
+            square: square.square,
             bits,
         };
         let mut best = own;
@@ -204,18 +213,18 @@ impl Draw {
         let streamed = (0..self.blocks)
             .take_while(|_| !stopped())
             .flat_map(|block| stream.magics(block));
-        for magic in core::iter::once(best.1.magic).chain(streamed) {
+        for magic in core::iter::once(best.pattern.magic).chain(streamed) {
             if !epoch.accepts(&mut entries, magic, bits) {
                 continue;
             }
             let p = pattern(&data, magic, bits);
             // Only a start whose range ends below the best end so far.
-            let Some(limit) = (best.0 + best.1.extent()).checked_sub(p.extent()) else {
+            let Some(limit) = best.end().checked_sub(p.extent()) else {
                 continue;
             };
             let lowest = p.lowest_start(self.negative_offsets);
             if let Some(start) = table.first_fit_below(&p, lowest, limit) {
-                best = (start, p);
+                best = Placement { pattern: p, start };
             }
         }
         best

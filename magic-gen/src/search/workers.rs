@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::candidates::{Stream, BLOCK_LEN};
-use super::climb::{climb, climbs_per_block, density_climb};
+use super::climb::{climb, climbs_per_block, density_climb, Effort};
 use super::options::Limits;
 use super::state::{Budget, Found, Job, Scan, SearchState};
 use super::table::{EpochTable, SquareData};
@@ -161,7 +161,7 @@ fn keep_valid(scan: &Scan, job: &mut Job, scratch: &mut Scratch, block: &Block) 
             &mut scratch.table,
             // Not stopped inside: a stop ends the scan between blocks, where its state is
             // what a resume goes on from.
-            (scan.patience, None),
+            Effort::unstopped(scan.patience),
         );
         let mut found = Found {
             index,

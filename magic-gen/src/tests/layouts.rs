@@ -1,7 +1,7 @@
 //! Tests across the pipeline: the scan's real magics as the packer sees them.
 
-use crate::pack::{Pattern, Table};
-use crate::search::holes::layout_of;
+use crate::pack::Table;
+use crate::search::holes::{layout_of, Placement};
 use crate::{parse_interchange, MagicSet};
 
 /// Returns how many squares of `layout` no placing order puts at their own starts, each
@@ -9,15 +9,15 @@ use crate::{parse_interchange, MagicSet};
 /// next once its start is its lowest fit among those placed; placing it never takes
 /// that from another (no slot is shared, and starts below only fill up), so taking any
 /// such square first finds an order whenever there is one.
-fn unreachable(layout: &[(Pattern, usize)]) -> usize {
+fn unreachable(layout: &[Placement]) -> usize {
     let mut table = Table::new();
-    let mut left: Vec<&(Pattern, usize)> = layout.iter().collect();
+    let mut left: Vec<&Placement> = layout.iter().collect();
     while let Some(i) = left
         .iter()
-        .position(|(p, start)| table.first_fit(p, p.first) == *start)
+        .position(|p| table.first_fit(&p.pattern, p.pattern.first) == p.start)
     {
-        let (p, start) = left.remove(i);
-        table.place(p, *start);
+        let p = left.remove(i);
+        table.place(&p.pattern, p.start);
     }
     left.len()
 }
@@ -88,11 +88,8 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
     let both = pack(std::slice::from_ref(&pinned));
     assert!(crate::verify(&both).is_ok());
     let from = |set: &MagicSet, source: &MagicSet| {
-        (0..128)
-            .filter(|&i| {
-                let (piece, sq) = (crate::Piece::ALL[i / 64], (i % 64) as u8);
-                set.entry(piece, sq).magic == source.entry(piece, sq).magic
-            })
+        crate::geometry::SetSquare::all()
+            .filter(|s| set.entry(s.piece, s.square).magic == source.entry(s.piece, s.square).magic)
             .count()
     };
     // Alone, every magic is the input's; with the pinned set beside it, each square takes one

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::geometry::Piece;
+use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::io::line_of;
 use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
@@ -89,7 +89,7 @@ fn a_per_square_shift_may_also_take_the_fixed_shift() {
     // Each square packs a find of one of its jobs, with that job's bits.
     let mut fixed = 0;
     for (i, e) in out.set.entries.iter().flatten().enumerate() {
-        let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+        let SetSquare { piece, square: sq } = SetSquare::from_index(i);
         let job = state
             .jobs
             .iter()

@@ -293,13 +293,13 @@ fn a_packing_from_the_input_starts_from_its_layout_and_never_ends_longer() {
         ..packing_seeded(1, 300)
     };
     let mut hooks = PackHooks::default();
-    let (set, end) = pack(Variant::Black, (&pools, &starts), &warm, &[], &mut hooks).unwrap();
+    let (set, end) = pack(black(&pools, &starts), &warm, &[], &mut hooks).unwrap();
     assert!(table_len(&pools, &set) <= input.len());
     assert_no_slot_shared(&pools, &set);
     // Its first temperature is the warm one, kept in the checkpoint.
     assert!(f64::from_bits(end[0].temperature) < super::anneal::PACK_WARM);
     // Without starts, the setting packs from the greedy pass as a search does.
-    let cold = pack(Variant::Black, (&pools, &[]), &warm, &[], &mut hooks).unwrap();
+    let cold = pack(black(&pools, &[]), &warm, &[], &mut hooks).unwrap();
     assert_ne!(cold.0, set);
 }
 

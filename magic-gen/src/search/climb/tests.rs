@@ -12,7 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{
     climb, climbs_per_block, clump_climb, density_climb, flip_one_or_two, flip_one_to_three,
-    stopped, CLIMB_PATIENCE,
+    stopped, Effort, CLIMB_PATIENCE,
 };
 use crate::geometry::Piece;
 use crate::index::Variant;
@@ -163,7 +163,7 @@ fn a_density_climb_keeps_moves_that_do_not_cost_more_until_patience_runs_out() {
             start,
             &mut rng,
             &mut table,
-            (patience, None),
+            Effort::unstopped(patience),
         );
         // What it returns is the magic's own measure, never dearer than the start.
         assert_eq!(table.measure(&entries, magic, bits), Some(measured));
@@ -201,11 +201,21 @@ fn a_density_climb_from_an_invalid_start_or_told_to_stop_returns_at_once() {
         start,
         &mut rng,
         &mut table,
-        (40, Some(&stop)),
+        Effort {
+            steps: 40,
+            stop: Some(&stop),
+        },
     );
     assert_eq!(climb, (start, measured));
     // Magic 0 sends every key to slot 0.
-    let climb = density_climb(&entries, bits, 0, &mut rng, &mut table, (40, None));
+    let climb = density_climb(
+        &entries,
+        bits,
+        0,
+        &mut rng,
+        &mut table,
+        Effort::unstopped(40),
+    );
     assert_eq!(climb, (0, (u32::MAX, u32::MAX)));
     assert_eq!(rng, before);
     // Not told to stop, the same climb as without a flag.
@@ -216,10 +226,20 @@ fn a_density_climb_from_an_invalid_start_or_told_to_stop_returns_at_once() {
         start,
         &mut rng,
         &mut table,
-        (5, Some(&stop)),
+        Effort {
+            steps: 5,
+            stop: Some(&stop),
+        },
     );
     let mut rng = before.clone();
-    let plain = density_climb(&entries, bits, start, &mut rng, &mut table, (5, None));
+    let plain = density_climb(
+        &entries,
+        bits,
+        start,
+        &mut rng,
+        &mut table,
+        Effort::unstopped(5),
+    );
     assert_eq!(flagged, plain);
 }
 
@@ -236,8 +256,15 @@ fn a_clump_climb_returns_the_magic_of_the_fewest_blocked_slots_it_met() {
     for moves in [0, 1, 30, 300] {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(moves.into());
         let before = rng.clone();
-        let magic =
-            clump_climb(&entries, bits, start, &mut rng, &mut table, (moves, None)).unwrap();
+        let magic = clump_climb(
+            &entries,
+            bits,
+            start,
+            &mut rng,
+            &mut table,
+            Effort::unstopped(moves),
+        )
+        .unwrap();
         let fewer = blocked(&mut table, magic);
         assert!(fewer < start_blocked || magic == start);
         results.push((magic, fewer, draws(&before, &rng)));
@@ -261,11 +288,21 @@ fn a_clump_climb_returns_the_magic_of_the_fewest_blocked_slots_it_met() {
         start,
         &mut rng,
         &mut table,
-        (300, Some(&stop)),
+        Effort {
+            steps: 300,
+            stop: Some(&stop),
+        },
     );
     assert_eq!(climb, Some(start));
     assert_eq!(
-        clump_climb(&entries, bits, 0, &mut rng, &mut table, (300, None)),
+        clump_climb(
+            &entries,
+            bits,
+            0,
+            &mut rng,
+            &mut table,
+            Effort::unstopped(300)
+        ),
         None
     );
     assert_eq!(rng, Xoshiro256PlusPlus::seed_from_u64(1));

@@ -3,7 +3,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::geometry::Piece;
+use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::search::candidates::{sparse_candidate, Stream, BLOCK_LEN};
 use crate::search::table::SquareData;
@@ -153,7 +153,7 @@ fn a_pool_evolves_below_the_512_slots_of_every_scanned_find_on_bishop_e4() {
         &finds[..8],
         &mut rng,
         &mut table,
-        (EVALUATIONS, None),
+        Effort::unstopped(EVALUATIONS),
     );
     let fewest = magics
         .iter()
@@ -199,7 +199,7 @@ fn experiment() {
         } else {
             i
         };
-        let (piece, sq) = (Piece::ALL[i / 64], (i % 64) as u8);
+        let SetSquare { piece, square: sq } = SetSquare::from_index(i);
         let bits = if piece == Piece::Rook { 12 } else { 9 };
         let data = SquareData::new(piece, sq, Variant::Black);
         let mut entries = data.entries();

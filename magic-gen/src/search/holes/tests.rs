@@ -1,6 +1,7 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
+use crate::geometry::{Piece, SetSquare};
 use crate::verify::verify;
 
 use crate::pack::test_support::published_set as published;
@@ -12,10 +13,7 @@ fn published_black() -> MagicSet {
 
 /// Returns each square's end (one past its last used slot) in `set`.
 fn ends(set: &MagicSet) -> Vec<i64> {
-    layout_of(set)
-        .iter()
-        .map(|(p, start)| (start + p.extent()) as i64)
-        .collect()
+    layout_of(set).iter().map(|p| p.end() as i64).collect()
 }
 
 #[test]
@@ -78,7 +76,7 @@ fn a_stop_returns_the_set_as_it_stands() {
 fn squares_are_taken_highest_end_first() {
     let placed = layout_of(&published_black());
     let order = highest_end_first(&placed);
-    let end = |i: usize| placed[i].1 + placed[i].0.extent();
+    let end = |i: usize| placed[i].end();
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(sorted, (0..128).collect::<Vec<_>>());
@@ -109,10 +107,8 @@ fn rooks_first_moves_the_last_rook_past_the_bishops_and_lays_the_bishops_into_ho
     assert_eq!(rooks_end(&after), 88_055);
     assert!(after[..64].iter().zip(&before).all(|(a, b)| a <= b));
     // With no other magics drawn, every square keeps its own.
-    assert!((0..128).all(|i| {
-        let (piece, sq) = square(i);
-        out.entry(piece, sq).magic == set.entry(piece, sq).magic
-    }));
+    assert!(SetSquare::all()
+        .all(|s| out.entry(s.piece, s.square).magic == set.entry(s.piece, s.square).magic));
     // The bishops go into the rooks' holes, the largest first; three central ones find
     // none and end above the rooks.
     let above = (64..128).filter(|&i| after[i] > 88_055).count();
