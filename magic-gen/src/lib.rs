@@ -28,8 +28,8 @@ pub use geometry::{
     empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
     subsets, Piece,
 };
-pub use index::{magic_hash, pdep, pext, table_index, Variant};
-pub use set::{Entry, EntryError, MagicSet, MAX_TABLE_LEN};
+pub use index::{pdep, pext, table_index, Variant};
+pub use set::{Entry, EntryError, MagicSet};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{

@@ -27,6 +27,4 @@ mod tests;
 
 #[cfg(feature = "search")]
 pub use pools::{PoolMember, Pools};
-pub use squares::{
-    compare, measure_magic, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally,
-};
+pub use squares::{compare, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally};
