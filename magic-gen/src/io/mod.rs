@@ -18,7 +18,7 @@ mod set_rust;
 mod set_text;
 mod step;
 
-pub use credit::{Credit, CreditError, Squares, NOT_RECORDED};
+pub use credit::{Credit, CreditError, Squares};
 pub use entries::EntryLines;
 pub use lines::{line_of, HuntFile, ReadError};
 #[cfg(feature = "search")]

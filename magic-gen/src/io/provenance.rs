@@ -356,7 +356,7 @@ mod tests {
                 Credit::unrecorded("dir/un/credited.txt", squares(&[(Bishop, 5)])),
             ]
         );
-        assert_eq!(header.credits[1].authors, crate::io::NOT_RECORDED);
+        assert_eq!(header.credits[1].authors, crate::io::credit::NOT_RECORDED);
         assert_eq!(
             header.credit_summary()[2],
             "2 of 128 squares (rook 1, bishop 1): Published; Published's thread, 2017"
