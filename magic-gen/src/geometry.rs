@@ -173,7 +173,7 @@ pub const fn relevant_mask(piece: Piece, sq: u8) -> u64 {
 
 /// Returns the number of relevant squares of `piece` on `sq`: the index bits a perfect
 /// (PEXT or standard fancy) index needs.
-pub const fn relevant_bits(piece: Piece, sq: u8) -> u8 {
+pub(crate) const fn relevant_bits(piece: Piece, sq: u8) -> u8 {
     relevant_mask(piece, sq).count_ones() as u8
 }
 

@@ -149,7 +149,7 @@ pub const fn pdep(src: u64, mut mask: u64) -> u64 {
 /// Returns the magic hash of `occ` for a multiply variant, before the offset is added:
 /// `((occ & mask) * magic) >> (64 - bits)`, or with `occ | !mask` for black magics.
 #[inline]
-pub const fn magic_hash(black: bool, occ: u64, mask: u64, magic: u64, bits: u8) -> u64 {
+pub(crate) const fn magic_hash(black: bool, occ: u64, mask: u64, magic: u64, bits: u8) -> u64 {
     let variant = if black {
         Variant::Black
     } else {

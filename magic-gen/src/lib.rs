@@ -25,18 +25,17 @@ mod io;
 pub mod measure;
 
 pub use geometry::{
-    empty_board_attacks, parse_square, relevant_bits, relevant_mask, slow_attacks, square_name,
-    subsets, Piece,
+    empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
 };
 pub use index::{pdep, pext, table_index, Variant};
-pub use set::{Entry, EntryError, MagicSet, MAX_TABLE_LEN};
+pub use set::{Entry, EntryError, MagicSet};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
     emit_rust, parse_emitted, parse_interchange, read_set_file, read_set_file_with_lines,
     read_set_stream, render_set_file, set_from_magics, write_interchange, Credit, CreditError,
-    CreditedSet, EntryLines, HuntFile, Magic, Provenance, ReadError, Squares, Step, NOT_RECORDED,
+    CreditedSet, EntryLines, HuntFile, Magic, Provenance, ReadError, Squares, Step,
 };
 #[cfg(feature = "search")]
 mod annealing;

@@ -7,7 +7,7 @@ use crate::index::{table_index, Variant};
 /// Largest table a set may describe: 2^26 entries (512 MiB of u64), far above any real set,
 /// so that `offset + 2^bits` always fits in a `u32` and a `usize` on 32-bit targets.
 /// Offsets lie in `-2^12 < offset <= MAX_TABLE_LEN - 2^bits`.
-pub const MAX_TABLE_LEN: u64 = 1 << 26;
+pub(crate) const MAX_TABLE_LEN: u64 = 1 << 26;
 
 /// One square's index parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -227,7 +227,7 @@ pub enum EntryError {
         /// The offset found.
         offset: i64,
     },
-    /// The range runs past [`MAX_TABLE_LEN`].
+    /// The range runs past the longest table a set may describe (2^26 entries).
     PastTable {
         /// The offset found.
         offset: i64,

@@ -9,7 +9,7 @@ mod common;
 use std::fs;
 
 use common::{every_set, magic_gen, scratch, test_data, workspace, Published};
-use magic_gen::{read_set_file, Credit, MagicSet, Piece, Squares, NOT_RECORDED};
+use magic_gen::{read_set_file, Credit, MagicSet, Piece, Squares};
 
 /// Returns the squares of `set` whose magic and bits are those of `other`.
 fn same(set: &MagicSet, other: &MagicSet) -> Squares {
@@ -98,7 +98,7 @@ fn pack_also_credits_the_squares_that_took_another_sets_magics() {
     // The same magics from a file that credits no one: the credit names the file.
     let (_, header, _) = pack(&["pinned.txt", "--also", "uncredited.txt"], "u.txt");
     let credit = Credit::unrecorded("uncredited.txt", took);
-    assert_eq!(credit.authors, NOT_RECORDED);
+    assert_eq!(credit.authors, "not recorded");
     assert_eq!(header.credits, [credit]);
 
     // A packing with no other set keeps the credits (its magics are the input's), and so

@@ -35,13 +35,12 @@ pub fn board(piece: Piece, bits: &[u8; 64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use magic_gen::relevant_bits;
 
     #[test]
     fn rank_eight_is_on_top_and_markers_follow_the_popcount() {
         let mut bits = [0u8; 64];
         for sq in 0..64u8 {
-            bits[sq as usize] = relevant_bits(Piece::Rook, sq);
+            bits[sq as usize] = relevant_mask(Piece::Rook, sq).count_ones() as u8;
         }
         bits[56] = 11; // a8 one bit under its 12
         bits[28] = 12; // e4 two bits over its 10

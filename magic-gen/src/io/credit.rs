@@ -75,7 +75,7 @@ pub struct Credit {
 }
 
 /// The authors of magics taken from a set file whose header credits no one for them.
-pub const NOT_RECORDED: &str = "not recorded";
+pub(crate) const NOT_RECORDED: &str = "not recorded";
 
 /// Why a `credit:` header line cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]

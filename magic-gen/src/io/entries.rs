@@ -35,7 +35,7 @@ impl EntryLines {
     /// let mut offset = 0;
     /// for piece in Piece::ALL {
     ///     for sq in 0..64u8 {
-    ///         let bits = magic_gen::relevant_bits(piece, sq);
+    ///         let bits = magic_gen::relevant_mask(piece, sq).count_ones();
     ///         // A magic of 1 keeps only the key's top bits: every square collides.
     ///         text += &format!("{piece} {} 0x1 {bits} {offset}\n", magic_gen::square_name(sq));
     ///         offset += 1 << bits;

@@ -126,8 +126,9 @@ impl Provenance {
     /// the magics of the sets `others` to choose from: a square that kept `before`'s magic
     /// keeps its credit; one that took the magic of one of `others` (the first that has it)
     /// takes that set's credit of the square, or, where its header gives none, a credit
-    /// naming its file, the authors [not recorded](super::credit::NOT_RECORDED). A square
-    /// with a magic of none of them (found for it anew) has no credit.
+    /// naming its file, the authors "not recorded"
+    /// ([`Credit::unrecorded`](super::Credit::unrecorded)). A square with a magic of none
+    /// of them (found for it anew) has no credit.
     pub fn credit_taken(&mut self, before: &MagicSet, after: &MagicSet, others: &[CreditedSet]) {
         let key = |set: &MagicSet, piece: Piece, sq: u8| {
             let e = set.entry(piece, sq);
@@ -356,7 +357,7 @@ mod tests {
                 Credit::unrecorded("dir/un/credited.txt", squares(&[(Bishop, 5)])),
             ]
         );
-        assert_eq!(header.credits[1].authors, crate::io::NOT_RECORDED);
+        assert_eq!(header.credits[1].authors, crate::io::credit::NOT_RECORDED);
         assert_eq!(
             header.credit_summary()[2],
             "2 of 128 squares (rook 1, bishop 1): Published; Published's thread, 2017"

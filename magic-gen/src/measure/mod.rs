@@ -27,6 +27,4 @@ mod tests;
 
 #[cfg(feature = "search")]
 pub use pools::{PoolMember, Pools};
-#[cfg(test)]
-use squares::measure_magic;
 pub use squares::{compare, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally};

@@ -141,7 +141,7 @@ impl Occupancies {
 /// Returns where `magic` with `bits` index bits puts the occupancies of `piece` on `square`
 /// under `variant` (the magic is unused for PEXT), or a collision if it is no magic there.
 /// `bits` must be in the variant's range (as a set file's or a state file's reader checks).
-pub fn measure_magic(
+pub(crate) fn measure_magic(
     variant: Variant,
     piece: Piece,
     square: u8,

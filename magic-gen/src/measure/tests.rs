@@ -1,3 +1,4 @@
+use super::squares::measure_magic;
 use super::*;
 use crate::geometry::parse_square;
 use crate::geometry::Piece;
