@@ -113,6 +113,7 @@ impl SetSquare {
     }
 
     /// Returns the 128 squares of a set in their order, rook a1 first.
+    #[cfg(any(test, feature = "search"))]
     pub fn all() -> impl Iterator<Item = SetSquare> {
         (0..128).map(SetSquare::from_index)
     }
