@@ -35,6 +35,25 @@ pub enum HuntFile {
     PackCheckpoint,
 }
 
+#[cfg(feature = "search")]
+impl HuntFile {
+    /// Returns what it is, as messages name it.
+    fn name(self) -> &'static str {
+        match self {
+            HuntFile::SearchState => "search state",
+            HuntFile::PackCheckpoint => "pack checkpoint",
+        }
+    }
+
+    /// Returns the word its first line starts with.
+    fn first_word(self) -> &'static str {
+        match self {
+            HuntFile::SearchState => "magic-gen-state",
+            HuntFile::PackCheckpoint => "magic-gen-pack",
+        }
+    }
+}
+
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
@@ -70,6 +89,33 @@ impl<'a> Lines<'a> {
     #[cfg(feature = "search")]
     pub(crate) fn at(&self, line: usize, message: String) -> ReadError {
         read_error(self.file, Some(line), message)
+    }
+
+    /// Returns the error of a first line `text` (at `line`) that is not `kind`'s header,
+    /// `expected`: one that is the other hunt file's says so ([`ReadError::instead`]).
+    #[cfg(feature = "search")]
+    pub(crate) fn not_a(
+        &self,
+        line: usize,
+        text: &str,
+        kind: HuntFile,
+        expected: &str,
+    ) -> ReadError {
+        let other = match kind {
+            HuntFile::SearchState => HuntFile::PackCheckpoint,
+            HuntFile::PackCheckpoint => HuntFile::SearchState,
+        };
+        let instead = text.starts_with(other.first_word()).then_some(other);
+        let hint = instead.map_or(String::new(), |o| format!(": this is a {}", o.name()));
+        let mut e = self.at(
+            line,
+            format!(
+                "not a magic-gen {} (expected {expected}){hint}",
+                kind.name()
+            ),
+        );
+        e.instead = instead;
+        e
     }
 
     /// Returns the error `message` about the file as a whole.

@@ -81,19 +81,8 @@ impl PackCheckpoint {
         match lines.next() {
             Some((_, t)) if t.trim() == FILE_HEADER => {}
             Some((line, t)) => {
-                let instead = t
-                    .starts_with("magic-gen-state")
-                    .then_some(HuntFile::SearchState);
-                let hint = match instead {
-                    Some(_) => ": this is a search state",
-                    None => "",
-                };
-                let mut e = lines.at(
-                    line,
-                    format!("not a magic-gen pack checkpoint (expected '{FILE_HEADER}'){hint}"),
-                );
-                e.instead = instead;
-                return Err(e);
+                let expected = format!("'{FILE_HEADER}'");
+                return Err(lines.not_a(line, t, HuntFile::PackCheckpoint, &expected));
             }
             None => return Err(lines.whole("empty file".into())),
         }

@@ -318,24 +318,12 @@ fn read_version(lines: &mut Lines) -> Result<bool, ReadError> {
     match lines.next() {
         Some((_, HEADER)) => Ok(false),
         Some((_, HEADER_WITH_PACK)) => Ok(true),
-        Some((line, t)) => {
-            let instead = t
-                .starts_with("magic-gen-pack")
-                .then_some(HuntFile::PackCheckpoint);
-            let hint = match instead {
-                Some(_) => ": this is a pack checkpoint",
-                None => "",
-            };
-            let mut e = lines.at(
-                line,
-                format!(
-                    "not a magic-gen search state (expected '{HEADER}' or \
-                     '{HEADER_WITH_PACK}'){hint}"
-                ),
-            );
-            e.instead = instead;
-            Err(e)
-        }
+        Some((line, t)) => Err(lines.not_a(
+            line,
+            t,
+            HuntFile::SearchState,
+            &format!("'{HEADER}' or '{HEADER_WITH_PACK}'"),
+        )),
         None => Err(lines.whole("empty file".into())),
     }
 }
