@@ -1,38 +1,37 @@
 //! `magic-gen stats` measuring squares: a set's free ends, a search state's pools, and two
-//! compared square by square, each figure as the library measures it.
+//! compared square by square, each table as the library renders it (the library's tests
+//! check the tables' figures against its measures).
 
 mod common;
 
 use std::fs;
 
 use common::{committed, magic_gen, scratch, Published};
-use magic_gen::measure::{compare, PerSquare, Pools};
+use magic_gen::measure::{PerSquare, Pools};
 use magic_gen::search::SearchState;
-use magic_gen::{read_set_file, square_name, Piece};
+use magic_gen::{read_set_file, verify};
 
-/// Returns the numbers of the line of `out` that begins with `piece square `.
-fn row(out: &str, piece: Piece, sq: u8) -> Vec<String> {
-    let start = format!("{:<6} {:<6} ", piece.to_string(), square_name(sq));
-    let line = out
-        .lines()
-        .find(|l| l.starts_with(&start))
-        .unwrap_or_else(|| panic!("no {start} line in\n{out}"));
-    line.split_whitespace().skip(2).map(String::from).collect()
+/// Returns the per-square measures of the set file at `path`.
+fn measured(path: &std::path::Path) -> PerSquare {
+    PerSquare::of_set(&read_set_file(path).unwrap().0).unwrap()
 }
 
 #[test]
-fn stats_prints_each_squares_free_ends_as_measured() {
+fn stats_prints_a_sets_tables_with_each_squares_free_ends() {
     let dir = scratch("measure-ends");
     for path in [committed("black"), Published::White.path()] {
         let (set, _) = read_set_file(&path).unwrap();
-        let measured = PerSquare::of_set(&set).unwrap();
+        let tables = PerSquare::of_set(&set)
+            .unwrap()
+            .set_tables(&verify(&set).unwrap().report);
         let run = magic_gen(&dir, &["stats", path.to_str().unwrap()]);
         run.assert_success();
-        for (piece, sq) in [(Piece::Rook, 0), (Piece::Rook, 36), (Piece::Bishop, 63)] {
-            let r = measured.get(piece, sq).unwrap().range;
-            let fields = row(&run.stdout, piece, sq);
-            assert_eq!(fields[5..], [r.lead.to_string(), r.tail.to_string()]);
-        }
+        assert!(
+            run.stdout.ends_with(&format!("\n{tables}\n")),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("lead   tail\nrook   a1 "));
     }
 }
 
@@ -40,7 +39,7 @@ fn stats_prints_each_squares_free_ends_as_measured() {
 fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
     let dir = scratch("measure-against");
     let theirs_path = Published::Black.path();
-    let theirs = PerSquare::of_set(&read_set_file(&theirs_path).unwrap().0).unwrap();
+    let theirs = measured(&theirs_path);
     // The same set: no square uses more.
     let run = magic_gen(
         &dir,
@@ -58,11 +57,10 @@ fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
     assert!(run
         .stdout
         .contains("squares where ours uses no more slots than theirs: 128 of 128"));
-    // The committed black set against the published one.
+    // The committed black set against the published one: the library's comparison, after
+    // a line naming each side.
     let ours_path = committed("black");
-    let ours = PerSquare::of_set(&read_set_file(&ours_path).unwrap().0).unwrap();
-    let c = compare(&ours, &theirs).unwrap();
-    let t = c.tally;
+    let c = measured(&ours_path).compare(&theirs).unwrap();
     let run = magic_gen(
         &dir,
         &[
@@ -73,32 +71,15 @@ fn stats_against_a_set_counts_squares_and_slots_as_the_library_does() {
         ],
     );
     run.assert_success();
-    let out = &run.stdout;
-    assert!(out.contains(&format!(
-        "slots used: ours {}, theirs {}, ours minus theirs {:+}",
-        t.ours_used,
-        t.theirs_used,
-        t.ours_used as i64 - t.theirs_used as i64
-    )));
-    assert!(out.contains(&format!(
-        "squares where ours uses no more slots than theirs: {} of 128",
-        t.no_more
-    )));
-    assert!(out.contains(&format!(
-        "fewer on {} squares ({} slots in all), as many on {}, more on {} ({} slots in all)",
-        t.fewer,
-        t.fewer_by,
-        t.no_more - t.fewer,
-        t.more,
-        t.more_by
-    )));
-    for r in &c.rows {
-        let fields = row(out, r.piece, r.square);
-        let (o, th) = (r.ours.unwrap().range, r.theirs.unwrap().range);
-        assert_eq!(fields[0], o.used.to_string());
-        assert_eq!(fields[1], th.used.to_string());
-        assert_eq!(fields[2], format!("{:+}", r.difference().unwrap()));
-    }
+    let head: Vec<&str> = run.stdout.lines().take(2).collect();
+    assert!(head[0].starts_with("ours:   ") && head[0].ends_with("black.rs: black set"));
+    let theirs_line = format!("theirs: {}", theirs_path.display());
+    assert!(head[1].starts_with(&theirs_line), "{}", head[1]);
+    assert!(
+        run.stdout.ends_with(&format!("set\n{c}\n")),
+        "{}",
+        run.stdout
+    );
     // Sets of two variants are refused, naming both files.
     let white = Published::White.path();
     let run = magic_gen(
@@ -147,28 +128,16 @@ fn stats_of_a_search_state_measures_its_pools() {
     run.assert_success();
     let text = fs::read(dir.join("s.state")).unwrap();
     let pools = Pools::of_state(&SearchState::parse("s.state", &text).unwrap()).unwrap();
-    let best = pools.best();
     let run = magic_gen(&dir, &["stats", "s.state"]);
     run.assert_success();
-    assert!(run.stdout.contains(&format!(
-        "slots used by these magics: {} in all, over {} squares",
-        best.total_used(),
-        best.measured()
-    )));
-    let b1 = best.get(Piece::Rook, 1).unwrap();
-    let fields = row(&run.stdout, Piece::Rook, 1);
-    let pool = pools.of_square(Piece::Rook, 1).count();
-    assert_eq!(fields[0], pool.to_string());
-    assert_eq!(fields[2], b1.range.used.to_string());
-    assert_eq!(fields[6], format!("{:#018x}", b1.magic));
+    let summary = format!("s.state: {}\n", pools.summary());
+    assert!(run.stdout.starts_with(&summary), "{}", run.stdout);
+    assert!(run.stdout.ends_with(&format!("\n{}\n", pools.best_table())));
     // Every member, one line each.
     let run = magic_gen(&dir, &["stats", "s.state", "--members"]);
     run.assert_success();
-    let lines = run
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("rook ") || l.starts_with("bishop "));
-    assert_eq!(lines.count(), pools.members.len());
+    let members = format!("{summary}{}\n", pools.members_table());
+    assert_eq!(run.stdout, members);
     // Against a set: the pools' best per square.
     let published = Published::Black.path();
     let run = magic_gen(
@@ -176,12 +145,9 @@ fn stats_of_a_search_state_measures_its_pools() {
         &["stats", "s.state", "--against", published.to_str().unwrap()],
     );
     run.assert_success();
-    let theirs = PerSquare::of_set(&read_set_file(&published).unwrap().0).unwrap();
-    let t = compare(&best, &theirs).unwrap().tally;
-    assert!(run.stdout.contains(&format!(
-        "squares where ours uses no more slots than theirs: {} of {}",
-        t.no_more, t.squares
-    )));
+    let c = pools.best().compare(&measured(&published)).unwrap();
+    assert!(run.stdout.starts_with(&format!("ours:   {summary}")));
+    assert!(run.stdout.ends_with(&format!("\n{c}\n")));
     // A set has no members; a state no table to draw.
     let run = magic_gen(&dir, &["stats", published.to_str().unwrap(), "--members"]);
     run.assert_clean_failure();

@@ -1,7 +1,7 @@
 //! The command-line tool: one file per command, each owning its arguments (`search.rs`,
 //! `merge.rs`, `pack.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
-//! output helpers (`output.rs`), the progress bar (`progress.rs`) and board drawing
-//! (`board.rs`).
+//! output helpers (`output.rs`), the progress bar (`progress.rs`) and the table's picture
+//! (`picture.rs`).
 //!
 //! Every failure prints `error: ...` (with file and line where one applies) and exits
 //! non-zero; nothing here panics on user input. Every output file is written atomically.
@@ -29,7 +29,6 @@ macro_rules! tell {
 }
 
 mod args;
-mod board;
 mod emit;
 mod help;
 mod merge;

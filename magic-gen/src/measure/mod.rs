@@ -3,28 +3,31 @@
 //! slots at the range's ends, which the packer can give to other squares). What
 //! `magic-gen stats` prints, and how docs/results/per-square.md judges our magics against
 //! published ones: the magic decides how many slots a square writes; the packer can only
-//! interleave what the magics leave free.
+//! interleave what the magics leave free. Each measure renders its own table
+//! ([`PerSquare::set_tables`], [`Comparison`]'s `Display`, [`Pools::best_table`]).
 //!
 //! ```
-//! use magic_gen::measure::{compare, PerSquare};
-//! use magic_gen::{MagicSet, Piece};
+//! use magic_gen::measure::PerSquare;
+//! use magic_gen::MagicSet;
 //!
 //! let pext = PerSquare::of_set(&MagicSet::pext())?;
 //! // A perfect index uses every slot of every range: nothing free at the ends.
-//! let a1 = pext.get(Piece::Rook, 0).unwrap().range;
-//! assert_eq!((a1.used, a1.lead, a1.tail), (4096, 0, 0));
 //! assert_eq!(pext.total_used(), 107_648);
-//! let tally = compare(&pext, &pext)?.tally;
-//! assert_eq!((tally.no_more, tally.more), (128, 0));
+//! let table = pext.compare(&pext)?.to_string();
+//! assert!(table.starts_with("per square: slots used by ours and theirs"));
+//! assert!(table.contains("\nrook   a1       4096   4096     +0      0      0      0      0\n"));
+//! assert!(table.contains("squares where ours uses no more slots than theirs: 128 of 128"));
 //! # Ok::<(), magic_gen::measure::MeasureError>(())
 //! ```
 
+mod board;
 #[cfg(feature = "search")]
 mod pools;
 mod squares;
+mod tables;
 #[cfg(test)]
 mod tests;
 
 #[cfg(feature = "search")]
-pub use pools::{PoolMember, Pools};
-pub use squares::{compare, Comparison, MeasureError, Measured, PerSquare, RangeUse, Row, Tally};
+pub use pools::Pools;
+pub use squares::{Comparison, MeasureError, PerSquare};

@@ -5,18 +5,37 @@ use crate::index::Variant;
 use crate::search::SearchState;
 
 use super::squares::{MeasureError, Measured, Occupancies, PerSquare};
+use super::tables::{place, ENDS};
+
+/// Returns a measured magic's columns: index bits, slots used, span, lead, tail.
+fn columns(m: &Measured) -> String {
+    let r = m.range;
+    format!(
+        "{:>4} {:>6} {:>6} {:>6} {:>6}",
+        r.bits,
+        r.used,
+        r.span(),
+        r.lead,
+        r.tail
+    )
+}
+
+/// Returns the legend of the pools' tables.
+fn legend() -> String {
+    format!("span: first to last slot of the run (the search's own measure); {ENDS}")
+}
 
 /// One magic a search state keeps, measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PoolMember {
+pub(crate) struct PoolMember {
     /// The piece.
-    pub piece: Piece,
+    pub(crate) piece: Piece,
     /// Its square, a1 = 0.
-    pub square: u8,
+    pub(crate) square: u8,
     /// Its place in its job's finds, 0 first: the pool by rank, then the sparse finds.
-    pub rank: usize,
+    pub(crate) rank: usize,
     /// The magic and where its occupancies land.
-    pub measured: Measured,
+    pub(crate) measured: Measured,
 }
 
 /// Every magic a search state's pools hold, measured, in the state's order (rook a1 to
@@ -24,9 +43,9 @@ pub struct PoolMember {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pools {
     /// The state's variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// Every member.
-    pub members: Vec<PoolMember>,
+    pub(crate) members: Vec<PoolMember>,
 }
 
 impl Pools {
@@ -62,7 +81,7 @@ impl Pools {
     }
 
     /// Returns the members of `piece`'s `square`.
-    pub fn of_square(&self, piece: Piece, square: u8) -> impl Iterator<Item = &PoolMember> {
+    pub(crate) fn of_square(&self, piece: Piece, square: u8) -> impl Iterator<Item = &PoolMember> {
         self.members
             .iter()
             .filter(move |m| (m.piece, m.square) == (piece, square))
@@ -83,5 +102,64 @@ impl Pools {
             variant: self.variant,
             squares,
         }
+    }
+
+    /// Returns the pools in a line: the variant, the magics they hold and the squares
+    /// they cover, and which magic [`Pools::best`] takes per square.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} search state, {} magics in the pools of {} of 128 squares; per square the one \
+             with the fewest slots used (ties: the shorter span)",
+            self.variant,
+            self.members.len(),
+            self.best().measured()
+        )
+    }
+
+    /// Returns the table of each square's best magic ([`Pools::best`]): its pool's size,
+    /// index bits, slots used, span, the free slots at its range's ends and the magic; then
+    /// the slots these magics use in all.
+    pub fn best_table(&self) -> String {
+        let best = self.best();
+        let mut lines = vec![
+            legend(),
+            "piece  square pool bits   used   span   lead   tail  magic".to_string(),
+        ];
+        for piece in Piece::ALL {
+            for sq in 0..64u8 {
+                let pool = self.of_square(piece, sq).count();
+                let row = best.get(piece, sq).map_or_else(
+                    || format!("{:>4} {:>6} {:>6} {:>6} {:>6}  -", "-", "-", "-", "-", "-"),
+                    |m| format!("{}  {:#018x}", columns(m), m.magic),
+                );
+                lines.push(format!("{} {pool:>4} {row}", place(piece, sq)));
+            }
+        }
+        lines.push(format!(
+            "slots used by these magics: {} in all, over {} squares",
+            best.total_used(),
+            best.measured()
+        ));
+        lines.join("\n")
+    }
+
+    /// Returns the table of every magic of every pool, in the state's order: its rank in
+    /// its job's finds, index bits, slots used, span, the free slots at its range's ends
+    /// and the magic.
+    pub fn members_table(&self) -> String {
+        let mut lines = vec![
+            legend(),
+            "piece  square rank bits   used   span   lead   tail  magic".to_string(),
+        ];
+        for m in &self.members {
+            lines.push(format!(
+                "{} {:>4} {}  {:#018x}",
+                place(m.piece, m.square),
+                m.rank,
+                columns(&m.measured),
+                m.measured.magic
+            ));
+        }
+        lines.join("\n")
     }
 }

@@ -1,5 +1,5 @@
-//! One magic's range measured ([`RangeUse`]), a magic per square ([`PerSquare`]) and two
-//! compared ([`compare`]).
+//! One magic's range measured (`RangeUse`), a magic per square ([`PerSquare`]) and two
+//! compared ([`PerSquare::compare`]).
 
 use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
 use crate::index::{table_index, Variant};
@@ -46,7 +46,7 @@ pub enum MeasureError {
 /// run, its span and the free slots at the start leave it out, as the search's pools do
 /// (docs/formats.md, `found ... span`): what counts is where the other occupancies go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RangeUse {
+pub(crate) struct RangeUse {
     /// Index bits: the range has 2^bits entries.
     pub bits: u8,
     /// Distinct slots its occupancies reach (constructive collisions count once).
@@ -64,12 +64,13 @@ pub struct RangeUse {
 
 impl RangeUse {
     /// Returns the entries from the run's first slot to its last.
-    pub fn span(&self) -> u32 {
+    #[cfg(any(feature = "search", test))]
+    pub(crate) fn span(&self) -> u32 {
         self.last + 1 - self.first
     }
 
     /// Returns the free slots at both ends of the range.
-    pub fn ends(&self) -> u32 {
+    pub(crate) fn ends(&self) -> u32 {
         self.lead + self.tail
     }
 }
@@ -153,7 +154,7 @@ pub(crate) fn measure_magic(
 
 /// One square's magic and what it uses of its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Measured {
+pub(crate) struct Measured {
     /// The multiplier.
     pub magic: u64,
     /// Where its occupancies land.
@@ -165,9 +166,9 @@ pub struct Measured {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerSquare {
     /// How the magics index.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// `[piece][square]`.
-    pub squares: [[Option<Measured>; 64]; 2],
+    pub(crate) squares: [[Option<Measured>; 64]; 2],
 }
 
 impl PerSquare {
@@ -198,7 +199,7 @@ impl PerSquare {
     }
 
     /// Returns the magic measured on `piece`'s `square`, if it has one.
-    pub fn get(&self, piece: Piece, square: u8) -> Option<&Measured> {
+    pub(crate) fn get(&self, piece: Piece, square: u8) -> Option<&Measured> {
         self.squares[piece.index()][square as usize].as_ref()
     }
 
@@ -221,7 +222,7 @@ impl PerSquare {
 
 /// One square of a comparison: our magic and theirs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
+pub(crate) struct Row {
     /// The piece.
     pub piece: Piece,
     /// Its square, a1 = 0.
@@ -234,7 +235,7 @@ pub struct Row {
 
 impl Row {
     /// Returns our slots used minus theirs, where both have a magic.
-    pub fn difference(&self) -> Option<i64> {
+    pub(crate) fn difference(&self) -> Option<i64> {
         let (ours, theirs) = (self.ours?, self.theirs?);
         Some(i64::from(ours.range.used) - i64::from(theirs.range.used))
     }
@@ -242,7 +243,7 @@ impl Row {
 
 /// What a comparison adds up to, over the squares where both sides have a magic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Squares where both have a magic.
     pub squares: usize,
     /// Squares where only one side has one: left out of every count here.
@@ -271,53 +272,59 @@ pub struct Tally {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comparison {
     /// Rook a1 to bishop h8.
-    pub rows: Vec<Row>,
+    pub(crate) rows: Vec<Row>,
     /// The totals and counts.
-    pub tally: Tally,
+    pub(crate) tally: Tally,
 }
 
-/// Compares `ours` with `theirs` square by square; refuses two variants.
-pub fn compare(ours: &PerSquare, theirs: &PerSquare) -> Result<Comparison, MeasureError> {
-    if ours.variant != theirs.variant {
-        return Err(MeasureError::Variants {
-            ours: ours.variant,
-            theirs: theirs.variant,
-        });
-    }
-    let mut rows = Vec::with_capacity(128);
-    let mut tally = Tally::default();
-    for piece in Piece::ALL {
-        for square in 0..64u8 {
-            let row = Row {
-                piece,
-                square,
-                ours: ours.get(piece, square).copied(),
-                theirs: theirs.get(piece, square).copied(),
-            };
-            match (row.ours, row.theirs) {
-                (Some(o), Some(t)) => {
-                    let (o, t) = (o.range, t.range);
-                    tally.squares += 1;
-                    tally.ours_used += u64::from(o.used);
-                    tally.theirs_used += u64::from(t.used);
-                    tally.ours_ends += u64::from(o.ends());
-                    tally.theirs_ends += u64::from(t.ends());
-                    if o.used <= t.used {
-                        tally.no_more += 1;
-                    }
-                    if o.used < t.used {
-                        tally.fewer += 1;
-                        tally.fewer_by += u64::from(t.used - o.used);
-                    } else if o.used > t.used {
-                        tally.more += 1;
-                        tally.more_by += u64::from(o.used - t.used);
-                    }
+impl PerSquare {
+    /// Compares these magics (ours) with `theirs` square by square; refuses two variants.
+    pub fn compare(&self, theirs: &PerSquare) -> Result<Comparison, MeasureError> {
+        if self.variant != theirs.variant {
+            return Err(MeasureError::Variants {
+                ours: self.variant,
+                theirs: theirs.variant,
+            });
+        }
+        let mut rows = Vec::with_capacity(128);
+        let mut tally = Tally::default();
+        for piece in Piece::ALL {
+            for square in 0..64u8 {
+                let row = Row {
+                    piece,
+                    square,
+                    ours: self.get(piece, square).copied(),
+                    theirs: theirs.get(piece, square).copied(),
+                };
+                match (row.ours, row.theirs) {
+                    (Some(o), Some(t)) => tally.add(o.range, t.range),
+                    (None, None) => {}
+                    _ => tally.unmatched += 1,
                 }
-                (None, None) => {}
-                _ => tally.unmatched += 1,
+                rows.push(row);
             }
-            rows.push(row);
+        }
+        Ok(Comparison { rows, tally })
+    }
+}
+
+impl Tally {
+    /// Counts a square where ours uses `o` and theirs `t`.
+    fn add(&mut self, o: RangeUse, t: RangeUse) {
+        self.squares += 1;
+        self.ours_used += u64::from(o.used);
+        self.theirs_used += u64::from(t.used);
+        self.ours_ends += u64::from(o.ends());
+        self.theirs_ends += u64::from(t.ends());
+        if o.used <= t.used {
+            self.no_more += 1;
+        }
+        if o.used < t.used {
+            self.fewer += 1;
+            self.fewer_by += u64::from(t.used - o.used);
+        } else if o.used > t.used {
+            self.more += 1;
+            self.more_by += u64::from(o.used - t.used);
         }
     }
-    Ok(Comparison { rows, tally })
 }

@@ -1,15 +1,15 @@
-//! 8x8 diagrams of index bits per square.
+//! 8x8 diagrams of index bits per square, for a set's tables.
 
-use magic_gen::{relevant_mask, Piece};
+use crate::geometry::{relevant_mask, Piece};
 
 /// Marks a square whose index bits are below its mask popcount (a denser magic).
-pub const BELOW: char = '*';
+pub(super) const BELOW: char = '*';
 /// Marks a square whose index bits are above its mask popcount (fixed-shift variants).
-pub const ABOVE: char = '+';
+pub(super) const ABOVE: char = '+';
 
 /// Returns the diagram of `bits` (a1 = 0) for `piece`: rank 8 on top, files a..h left to
 /// right, each cell the index bits followed by a marker relative to the mask popcount.
-pub fn board(piece: Piece, bits: &[u8; 64]) -> String {
+pub(super) fn board(piece: Piece, bits: &[u8; 64]) -> String {
     let files = "    a   b   c   d   e   f   g   h\n";
     let mut out = String::new();
     out.push_str(files);
