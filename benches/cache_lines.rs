@@ -61,7 +61,7 @@ fn lru_misses(lines: &[i64], capacity: usize) -> usize {
 }
 
 fn footprint(path: &str) -> Result<(), String> {
-    let (set, _) = read_set_file(Path::new(path)).map_err(|e| e.to_string())?;
+    let (set, _, _) = read_set_file(Path::new(path)).map_err(|e| e.to_string())?;
     let mut lines = Vec::new();
     // Per piece: the (square, line) pairs its lookups reach.
     let mut per_square: [Vec<(u8, i64)>; 2] = Default::default();

@@ -6,8 +6,8 @@ use std::env;
 use std::path::PathBuf;
 
 use magic_gen::{
-    read_set_file_with_lines, set_from_magics, square_name, verify, EntryLines, Failure, MagicSet,
-    Piece, Provenance, ReadError, Variant,
+    read_set_file, set_from_magics, square_name, verify, EntryLines, Failure, MagicSet, Piece,
+    Provenance, ReadError, Variant,
 };
 
 use crate::backends::{spec, BackendSpec, Layout};
@@ -113,7 +113,7 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
     let mut lines: Option<EntryLines> = None;
     let set = match &user {
         Some(path) => {
-            let (set, provenance, entry_lines) = read_set_file_with_lines(path)
+            let (set, provenance, entry_lines) = read_set_file(path)
                 .map_err(|e| Unfit::line(format!("{e} (the set {var} names)")))?;
             let subject = format!("{var} names an unfinished set");
             let finish = "finish the run as the note says (docs/own-set.md)";
@@ -204,7 +204,7 @@ fn read_committed(file: &str) -> Result<(Provenance, EntryLines), ReadError> {
         e
     };
     let (_, provenance, mut lines) =
-        read_set_file_with_lines(&PathBuf::from(root).join(file)).map_err(named)?;
+        read_set_file(&PathBuf::from(root).join(file)).map_err(named)?;
     lines.file = file.to_string();
     Ok((provenance, lines))
 }

@@ -17,7 +17,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use magic_gen::{parse_emitted, read_set_stream, verify, Piece};
+use magic_gen::{read_set_stream, verify, Piece};
 
 mod common;
 
@@ -199,9 +199,8 @@ fn a_flipped_bit_in_a_committed_set_fails_the_build_by_piece_and_square() {
         let place = format!("{piece} {}", magic_gen::square_name(sq));
         let what = format!("{file}: {place} {} bit {bit}", field.name());
         // Whether the flipped set is still a valid one, by magic-gen's own reader and verify.
-        let valid = parse_emitted(&file, corrupted.as_bytes())
-            .ok()
-            .is_some_and(|(s, _)| verify(&s).is_ok());
+        let valid =
+            read_set_stream(&file, corrupted.as_bytes()).is_ok_and(|(s, _, _)| verify(&s).is_ok());
         fs::write(krate.join(&file), &corrupted).unwrap();
         let (ok, stderr) = build();
         fs::write(krate.join(&file), &original).unwrap();
@@ -295,8 +294,8 @@ fn flipped_magic_bits_are_counted_against_verify() {
             let sq = (rng.next() % 64) as u8;
             let bit = (rng.next() % 64) as u32;
             let corrupted = flip(&original, piece, sq, Field::Magic, bit);
-            match parse_emitted(&file, corrupted.as_bytes()) {
-                Ok((s, _)) if verify(&s).is_ok() => valid += 1,
+            match read_set_stream(&file, corrupted.as_bytes()) {
+                Ok((s, _, _)) if verify(&s).is_ok() => valid += 1,
                 _ => rejected += 1,
             }
         }

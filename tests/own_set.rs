@@ -23,8 +23,8 @@ mod common;
 use common::COMMITTED_SETS;
 use magic_bitboards::registry::checksum;
 use magic_gen::{
-    empty_board_attacks, parse_emitted, read_set_file_with_lines, slow_attacks, verify,
-    write_interchange, MagicSet, Piece,
+    empty_board_attacks, read_set_file, read_set_stream, slow_attacks, verify, write_interchange,
+    MagicSet, Piece,
 };
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -143,7 +143,7 @@ fn expected(backend: &str, set: &MagicSet) -> String {
 
 fn committed(backend: &str) -> MagicSet {
     let file = Path::new(ROOT).join("magics").join(format!("{backend}.rs"));
-    parse_emitted(backend, &fs::read(file).unwrap()).unwrap().0
+    read_set_file(&file).unwrap().0
 }
 
 struct Consumer {
@@ -189,14 +189,14 @@ fn text(set: &MagicSet) -> String {
 /// Returns `piece square (line N`: how errors name a square of the set file `path` and the
 /// line of its entry.
 fn at_line(path: &Path, piece: Piece, sq: u8) -> String {
-    let (_, _, lines) = read_set_file_with_lines(path).unwrap();
+    let (_, _, lines) = read_set_file(path).unwrap();
     let line = lines.line(piece, sq);
     format!("{piece} {} (line {line}", magic_gen::square_name(sq))
 }
 
 /// Returns the line of the entry of `piece` on `sq` in the set file `path`.
 fn line_of(path: &Path, piece: Piece, sq: u8) -> usize {
-    read_set_file_with_lines(path).unwrap().2.line(piece, sq)
+    read_set_file(path).unwrap().2.line(piece, sq)
 }
 
 /// The plain set with rook a1's magic replaced by the first one-bit neighbour that still
@@ -239,7 +239,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         ".cargo/config.toml",
         "[env]\nMAGIC_BITBOARDS_FANCY_SET = { value = \"sets/fancy.rs\", relative = true }\n",
     );
-    let fancy = parse_emitted("fancy-dense", dense.as_bytes()).unwrap().0;
+    let fancy = read_set_stream("fancy-dense", dense.as_bytes()).unwrap().0;
     // Black: interchange text, every range moved up by 7 slots, so 7 more entries.
     let mut black = committed("black");
     for piece in Piece::ALL {

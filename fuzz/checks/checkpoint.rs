@@ -9,7 +9,7 @@
 use magic_gen::hunt::{repack, Hooks};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::Limits;
-use magic_gen::{parse_interchange, verify};
+use magic_gen::{read_set_stream, verify};
 
 /// The set the seeds' checkpoints pack (magic-gen/tests/data/published-black-87988.txt).
 const SET: &[u8] = include_bytes!("../../magic-gen/tests/data/published-black-87988.txt");
@@ -36,7 +36,8 @@ pub fn check(data: &[u8]) {
     if left > MOST_MOVES_LEFT {
         return;
     }
-    let set = parse_interchange("published-black-87988.txt", SET).expect("the seeds' set reads");
+    let (set, _, _) =
+        read_set_stream("published-black-87988.txt", SET).expect("the seeds' set reads");
     if let Ok(out) = repack(&set, &limits, &packings, Hooks::default()) {
         assert!(
             verify(&out.set).is_ok(),

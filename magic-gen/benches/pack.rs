@@ -21,7 +21,7 @@ const MOVES: u64 = 2_000;
 
 fn published_black(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-black-87988.txt");
-    let (set, _) = read_set_file(&path).expect("the published black set reads");
+    let (set, _, _) = read_set_file(&path).expect("the published black set reads");
     let mut group = c.benchmark_group("pack published black magics, 1 thread");
     group
         .sample_size(10)

@@ -108,7 +108,7 @@ fn kill_during_writes(name: &str, out: &str, commands: [Vec<String>; 2], runs: u
         }
     }
     // What the file holds reads back and verifies.
-    let (set, _) = magic_gen::read_set_file(&dir.join(out)).expect("the output reads back");
+    let (set, _, _) = magic_gen::read_set_file(&dir.join(out)).expect("the output reads back");
     magic_gen::verify(&set).expect("the output verifies");
     // Stray temporary files of killed runs do not affect a later complete run.
     let strays = temp_files(&dir, out);

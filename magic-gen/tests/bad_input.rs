@@ -13,7 +13,7 @@ use magic_gen::{read_set_file, write_interchange};
 
 /// Returns the committed fancy set in the interchange format, as lines.
 fn fancy_interchange() -> Vec<String> {
-    let (set, _) = read_set_file(&committed("fancy")).expect("committed set reads");
+    let (set, _, _) = read_set_file(&committed("fancy")).expect("committed set reads");
     write_interchange(&set, &["test input".to_string()])
         .lines()
         .map(str::to_string)
@@ -136,7 +136,7 @@ fn bits_out_of_range_are_rejected_with_file_and_line() {
         ("plain", " 12 ", " 11 ", "12 index bits"),
         ("black", " 12 ", " 13 ", "out of range 1..=12"),
     ] {
-        let (set, _) = read_set_file(&committed(name)).unwrap();
+        let (set, _, _) = read_set_file(&committed(name)).unwrap();
         let mut lines: Vec<String> = write_interchange(&set, &[])
             .lines()
             .map(str::to_string)

@@ -51,7 +51,7 @@ fn stats_prints_two_boards_rank_eight_on_top() {
 
     // The interchange format works the same; a fixed-shift set marks squares above the
     // popcount.
-    let (set, _) = read_set_file(&committed("fancy")).unwrap();
+    let (set, _, _) = read_set_file(&committed("fancy")).unwrap();
     fs::write(dir.join("fancy.txt"), write_interchange(&set, &[])).unwrap();
     let run = magic_gen(&dir, &["stats", "fancy.txt"]);
     run.assert_success();
@@ -65,7 +65,7 @@ fn stats_prints_two_boards_rank_eight_on_top() {
 fn stats_shows_where_the_space_of_a_packed_table_goes() {
     let dir = scratch("stats-picture");
     let black = committed("black");
-    let (set, _) = read_set_file(&black).unwrap();
+    let (set, _, _) = read_set_file(&black).unwrap();
     let v = magic_gen::verify(&set).unwrap();
     let r = &v.report;
     let run = magic_gen(
@@ -132,7 +132,7 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
             ],
         );
         run.assert_success();
-        let (set, _) = read_set_file(&dir.join(out)).unwrap();
+        let (set, _, _) = read_set_file(&dir.join(out)).unwrap();
         let len = magic_gen::verify(&set).unwrap().report.table_len;
         (set, len)
     };
@@ -163,7 +163,7 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
     let run = magic_gen(&dir, &["pack", published, "--out", "default.txt"]);
     run.assert_success();
     let moves = magic_gen::pack::PackSettings::REPACK_MOVES;
-    let (set, provenance) = read_set_file(&dir.join("default.txt")).unwrap();
+    let (set, provenance, _) = read_set_file(&dir.join("default.txt")).unwrap();
     let len = magic_gen::verify(&set).unwrap().report.table_len;
     assert!(len < before_len, "{len} {before_len}\n{}", run.stdout);
     let command = magic_gen::Step::chain_line(&provenance.steps);
@@ -194,7 +194,7 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
     ];
     let run = magic_gen(&dir, &[&args[..], &["--out", "spans.txt"]].concat());
     run.assert_success();
-    let (spans, _) = read_set_file(&dir.join("spans.txt")).unwrap();
+    let (spans, _, _) = read_set_file(&dir.join("spans.txt")).unwrap();
     assert!(magic_gen::verify(&spans).is_ok());
     // Sets that are not packed are refused, naming the file.
     let run = magic_gen(&dir, &["pack", committed("fancy").to_str().unwrap()]);
@@ -497,7 +497,7 @@ fn a_dash_reads_standard_input_and_writes_standard_output() {
         "{text}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("wrote standard output"));
-    let (set, _) = read_set_file(&fancy).unwrap();
+    let (set, _, _) = read_set_file(&fancy).unwrap();
     fs::write(dir.join("piped.txt"), &text).unwrap();
     assert_eq!(read_set_file(&dir.join("piped.txt")).unwrap().0, set);
     // And the interchange format read from standard input.

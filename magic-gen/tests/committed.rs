@@ -20,7 +20,7 @@ fn no_committed_set_is_unfinished() {
 #[test]
 fn every_committed_set_verifies() {
     for name in COMMITTED {
-        let (set, provenance) = read_set_file(&committed(name)).expect("committed set reads");
+        let (set, provenance, _) = read_set_file(&committed(name)).expect("committed set reads");
         assert_eq!(set.variant, Variant::parse(name).unwrap(), "{name}");
         let v = verify(&set).unwrap_or_else(|f| panic!("{name}: {f:?}"));
         let header = fs::read_to_string(committed(name)).unwrap();
@@ -76,7 +76,7 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
     if let Some(problem) = common::not_committable(&committed_file) {
         panic!("{problem}");
     }
-    let (_, provenance) = read_set_file(&committed_file).unwrap();
+    let (_, provenance, _) = read_set_file(&committed_file).unwrap();
     let commands = commands_to_run(&provenance.steps, path);
     // The other sets a packing takes magics from (`--also FILE`), and the committed set a
     // last packing reads if it is another (a record packed beside published magics), from
@@ -140,7 +140,7 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
 fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
     let mut checked = Vec::new();
     for path in every_set() {
-        let (_, provenance) = read_set_file(&common::workspace().join(&path)).unwrap();
+        let (_, provenance, _) = read_set_file(&common::workspace().join(&path)).unwrap();
         if commands_to_run(&provenance.steps, &path)
             .iter()
             .any(is_slow)
@@ -186,7 +186,7 @@ fn hunted_sets_regenerate_identically_from_their_recorded_command() {
 /// were made.
 #[test]
 fn the_densest_sets_found_verify() {
-    let (set, provenance) = read_set_file(&record("fancy-dense")).expect("the set reads");
+    let (set, provenance, _) = read_set_file(&record("fancy-dense")).expect("the set reads");
     let v = verify(&set).unwrap_or_else(|f| panic!("fancy-dense: {f:?}"));
     assert_eq!(set.variant, Variant::Fancy);
     assert!(v.report.table_len < 107_648, "{}", v.report.table_len);
@@ -196,7 +196,7 @@ fn the_densest_sets_found_verify() {
     // The densest black set of any shift: each square at its mask popcount or the fixed
     // 12/9 bits, ranges free to start before the table; below the published per-square
     // record of 86,491 entries.
-    let (set, provenance) = read_set_file(&record("black-per-square")).expect("the set reads");
+    let (set, provenance, _) = read_set_file(&record("black-per-square")).expect("the set reads");
     let v = verify(&set).unwrap_or_else(|f| panic!("black-per-square: {f:?}"));
     assert_eq!(set.variant, Variant::Black);
     assert!(v.report.table_len < 86_491, "{}", v.report.table_len);
@@ -231,7 +231,7 @@ fn the_densest_sets_found_verify() {
     // The densest white set: fixed 12/9 bits, ranges from 0 up, made with the white tools
     // (clumped finds, the spread energy); below the published white record of 88,772
     // entries (Annuss's, in shakmaty).
-    let (set, provenance) = read_set_file(&record("white")).expect("the set reads");
+    let (set, provenance, _) = read_set_file(&record("white")).expect("the set reads");
     let v = verify(&set).unwrap_or_else(|f| panic!("white: {f:?}"));
     assert_eq!(set.variant, Variant::White);
     assert!(v.report.table_len < 88_772, "{}", v.report.table_len);

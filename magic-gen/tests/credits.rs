@@ -52,7 +52,7 @@ fn the_published_sets_credit_their_authors() {
 fn pack_also_credits_the_squares_that_took_another_sets_magics() {
     let dir = scratch("credits");
     let (published, published_header) = Published::Black.read();
-    let (pinned, pinned_header) = read_set_file(&test_data("pinned-black.txt")).unwrap();
+    let (pinned, pinned_header, _) = read_set_file(&test_data("pinned-black.txt")).unwrap();
     assert!(pinned_header.credits.is_empty());
     fs::copy(test_data("pinned-black.txt"), dir.join("pinned.txt")).unwrap();
     let published_text = Published::Black.text();
@@ -70,7 +70,7 @@ fn pack_also_credits_the_squares_that_took_another_sets_magics() {
         let fixed = ["--pack-iterations", "2000", "--out", out];
         let run = magic_gen(&dir, &[&["pack"], args, &fixed[..]].concat());
         run.assert_success();
-        let (set, header) = read_set_file(&dir.join(out)).unwrap();
+        let (set, header, _) = read_set_file(&dir.join(out)).unwrap();
         (set, header, run.stdout)
     };
 
@@ -107,7 +107,7 @@ fn pack_also_credits_the_squares_that_took_another_sets_magics() {
     assert_eq!(again.credits, std::slice::from_ref(&expected));
     let run = magic_gen(&dir, &["emit", "b.txt", "--out", "b.rs"]);
     run.assert_success();
-    let (_, emitted) = read_set_file(&dir.join("b.rs")).unwrap();
+    let (_, emitted, _) = read_set_file(&dir.join("b.rs")).unwrap();
     assert_eq!(emitted.credits, [expected]);
 }
 
@@ -117,7 +117,7 @@ fn pack_also_credits_the_squares_that_took_another_sets_magics() {
 fn committed_sets_credit_the_published_magics_they_hold() {
     let mut credited = 0;
     for path in every_set() {
-        let (set, header) = read_set_file(&workspace().join(&path)).unwrap();
+        let (set, header, _) = read_set_file(&workspace().join(&path)).unwrap();
         let also: Vec<&str> = header
             .steps
             .iter()
@@ -128,7 +128,7 @@ fn committed_sets_credit_the_published_magics_they_hold() {
             continue;
         }
         for file in also {
-            let (other, other_header) = read_set_file(&workspace().join(file)).unwrap();
+            let (other, other_header, _) = read_set_file(&workspace().join(file)).unwrap();
             let credit = &other_header.credits[0];
             let holds = same(&set, &other);
             let of_it: Vec<&Credit> = header
@@ -183,7 +183,7 @@ fn the_readme_and_the_crate_docs_give_the_credited_counts() {
         .collect();
     let docs = docs.join(" ");
     for path in every_set() {
-        let (_, header) = read_set_file(&workspace().join(&path)).unwrap();
+        let (_, header, _) = read_set_file(&workspace().join(&path)).unwrap();
         let row = readme
             .lines()
             .find(|l| l.starts_with(&format!("| `{path}`")))

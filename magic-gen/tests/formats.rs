@@ -5,16 +5,16 @@ mod common;
 
 use common::{committed, COMMITTED};
 use magic_gen::{
-    emit_rust, parse_interchange, read_set_file, render_set_file, verify, write_interchange,
-    Credit, Provenance, Squares, Step,
+    read_set_file, read_set_stream, render_set_file, verify, write_interchange, Credit, Provenance,
+    Squares, Step,
 };
 
 #[test]
 fn interchange_round_trips_every_committed_set() {
     for name in COMMITTED {
-        let (set, _) = read_set_file(&committed(name)).unwrap();
+        let (set, _, _) = read_set_file(&committed(name)).unwrap();
         let text = write_interchange(&set, &["a header line".to_string()]);
-        let back = parse_interchange("mem.txt", text.as_bytes()).unwrap();
+        let (back, _, _) = read_set_stream("mem.txt", text.as_bytes()).unwrap();
         assert_eq!(back, set, "{name}");
         // Writing again gives the same bytes.
         assert_eq!(
@@ -28,7 +28,7 @@ fn interchange_round_trips_every_committed_set() {
 fn emitted_source_round_trips_with_its_provenance() {
     let dir = common::scratch("formats");
     for name in COMMITTED {
-        let (set, _) = read_set_file(&committed(name)).unwrap();
+        let (set, _, _) = read_set_file(&committed(name)).unwrap();
         let report = verify(&set).unwrap().report;
         // Quoted words and two steps come back as written.
         let command = format!(
@@ -49,20 +49,20 @@ fn emitted_source_round_trips_with_its_provenance() {
                 Credit::unrecorded("sets/other.txt", Squares { bits: [1 << 40, 0] }),
             ],
         };
-        let source = emit_rust(&set, &report, &provenance);
+        let path = dir.join(format!("{name}.rs"));
+        let source = render_set_file(&path, &set, &report, &provenance);
         assert!(
             source.contains(&format!("\n// command: {command}\n")),
             "{source}"
         );
-        let path = dir.join(format!("{name}.rs"));
         std::fs::write(&path, &source).unwrap();
-        let (back, prov) = read_set_file(&path).unwrap();
+        let (back, prov, _) = read_set_file(&path).unwrap();
         assert_eq!(back, set, "{name}");
         assert_eq!(prov, provenance);
         // The interchange format keeps it too, in its comment header.
         let path = dir.join(format!("{name}.txt"));
         std::fs::write(&path, render_set_file(&path, &set, &report, &provenance)).unwrap();
-        let (back, prov) = read_set_file(&path).unwrap();
+        let (back, prov, _) = read_set_file(&path).unwrap();
         assert_eq!(back, set, "{name}");
         assert_eq!(prov, provenance);
     }
@@ -70,7 +70,7 @@ fn emitted_source_round_trips_with_its_provenance() {
 
 #[test]
 fn interchange_accepts_comments_any_order_and_underscores() {
-    let (set, _) = read_set_file(&committed("fancy")).unwrap();
+    let (set, _, _) = read_set_file(&committed("fancy")).unwrap();
     let text = write_interchange(&set, &[]);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     // Entries in reverse order, a magic with underscores, CRLF endings and trailing comments.
@@ -89,5 +89,5 @@ fn interchange_accepts_comments_any_order_and_underscores() {
         fields[4]
     );
     let crlf = lines.join("\r\n");
-    assert_eq!(parse_interchange("mem.txt", crlf.as_bytes()).unwrap(), set);
+    assert_eq!(read_set_stream("mem.txt", crlf.as_bytes()).unwrap().0, set);
 }

@@ -211,7 +211,7 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     );
     // The header reruns from nothing: the shards' searches, each saving the state the
     // merge reads, then the merge, give the same set.
-    let (_, provenance) = magic_gen::read_set_file(&dir.join("merged.rs")).unwrap();
+    let (_, provenance, _) = magic_gen::read_set_file(&dir.join("merged.rs")).unwrap();
     let again = scratch("hunt-white-shards-again");
     for step in &provenance.steps {
         assert!(step.subcommand().is_some(), "{step}");
@@ -549,7 +549,7 @@ fn the_library_hunts_as_the_command_line_does() {
         command.extend(cut);
         command.extend(["--out", out.to_str().unwrap()]);
         magic_gen(&dir, &command).assert_success();
-        let (cli, _) = magic_gen::read_set_file(&out).unwrap();
+        let (cli, _, _) = magic_gen::read_set_file(&out).unwrap();
         assert_eq!(cli, library.set, "{args:?}");
     }
 }

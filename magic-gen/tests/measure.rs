@@ -20,7 +20,7 @@ fn measured(path: &std::path::Path) -> PerSquare {
 fn stats_prints_a_sets_tables_with_each_squares_free_ends() {
     let dir = scratch("measure-ends");
     for path in [committed("black"), Published::White.path()] {
-        let (set, _) = read_set_file(&path).unwrap();
+        let (set, _, _) = read_set_file(&path).unwrap();
         let tables = PerSquare::of_set(&set)
             .unwrap()
             .set_tables(&verify(&set).unwrap().report);

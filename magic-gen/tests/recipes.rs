@@ -73,7 +73,7 @@ fn the_readme_recipes_are_the_headers_commands() {
     );
     let mut matched = 0;
     for path in every_set() {
-        let (_, header) = read_set_file(&workspace().join(&path)).unwrap();
+        let (_, header, _) = read_set_file(&workspace().join(&path)).unwrap();
         let chain = header.steps;
         assert!(!chain.is_empty(), "{path}: no command in the header");
         // A chain that starts with another committed set's commands (a record packed beside
@@ -83,7 +83,7 @@ fn the_readme_recipes_are_the_headers_commands() {
             .take_while(|step| step.value("--out") != Some(path.as_str()))
             .count();
         if let Some(other) = chain[..before].last().and_then(|step| step.value("--out")) {
-            let (_, theirs) = read_set_file(&workspace().join(other)).unwrap();
+            let (_, theirs, _) = read_set_file(&workspace().join(other)).unwrap();
             assert_eq!(
                 chain[..before],
                 theirs.steps,

@@ -45,7 +45,7 @@ pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), Strin
     let read = if is_stdio(path) {
         magic_gen::read_set_stream("<stdin>", std::io::stdin().lock())
     } else {
-        magic_gen::read_set_file_with_lines(path)
+        magic_gen::read_set_file(path)
     };
     read.map_err(|e| e.to_string())
 }

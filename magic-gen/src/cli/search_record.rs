@@ -252,7 +252,7 @@ mod tests {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("..")
                 .join(preset.file());
-            let (_, provenance) = magic_gen::read_set_file(&path).unwrap();
+            let (_, provenance, _) = magic_gen::read_set_file(&path).unwrap();
             // The hunt comes first; a record packed again after it says so in a later step.
             let hunt = provenance.steps[0].to_string();
             let line = record(&["--preset", preset.name(), "--out", preset.file()]);
@@ -272,7 +272,7 @@ mod tests {
         for folder in folders {
             for file in std::fs::read_dir(root.join(folder)).unwrap() {
                 let path = file.unwrap().path();
-                let Ok((_, provenance)) = magic_gen::read_set_file(&path) else {
+                let Ok((_, provenance, _)) = magic_gen::read_set_file(&path) else {
                     continue;
                 };
                 for step in &provenance.steps {

@@ -25,9 +25,11 @@ pub use entries::EntryLines;
 pub(crate) use lines::{line_of, parse_hex, read_error, Lines, Record};
 pub use lines::{HuntFile, ReadError};
 pub use provenance::{CreditedSet, Provenance};
-pub use set_file::{read_set_file, read_set_file_with_lines, read_set_stream, render_set_file};
-pub use set_rust::{emit_rust, parse_emitted, set_from_magics, Magic};
-pub use set_text::{parse_interchange, write_interchange};
+pub use set_file::{read_set_file, read_set_stream, render_set_file};
+pub use set_rust::{set_from_magics, Magic};
+#[cfg(test)]
+pub(crate) use set_text::parse_interchange;
+pub use set_text::write_interchange;
 pub use step::Step;
 #[cfg(feature = "search")]
 pub(crate) use write::write_if_changed;

@@ -23,16 +23,10 @@ fn is_rust_source(path: &Path) -> bool {
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
 /// Reads a set from `path`: the Rust source format for `.rs` files, the interchange format
-/// otherwise. Checks the format and each entry's rules, not collisions (see [`crate::verify()`]).
-pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance), ReadError> {
-    read_set_file_with_lines(path).map(|(set, provenance, _)| (set, provenance))
-}
-
-/// Reads a set from `path` as [`read_set_file`] does; returns it with the line of each
-/// entry, where [`EntryLines::locate`] puts a verification failure.
-pub fn read_set_file_with_lines(
-    path: &Path,
-) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
+/// otherwise. Checks the format and each entry's rules, not collisions (see
+/// [`crate::verify()`]). Returns the set, the provenance its header records and the line
+/// of each entry, where [`EntryLines::locate`] puts a verification failure.
+pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     let file = path.display().to_string();
     let bytes = std::fs::File::open(path)
         .map_err(|e| cannot_read(&file, e))
@@ -43,7 +37,7 @@ pub fn read_set_file_with_lines(
 /// Reads a set from `input` (standard input, or bytes already read), named `file` in
 /// errors: the Rust source format if it has a `pub const VARIANT` line, else the
 /// interchange format; at most 4 MiB, so that an endless input (`/dev/zero`) ends in an
-/// error. Returns it as [`read_set_file_with_lines`] does.
+/// error. Returns it as [`read_set_file`] does.
 ///
 /// ```
 /// use magic_gen::{read_set_stream, Piece, Variant};

@@ -103,7 +103,7 @@ fn entry_from_magic(
 }
 
 /// Returns `set` as Rust source. `report` is the set's verification report.
-pub fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance) -> String {
+pub(super) fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance) -> String {
     let mut out = String::new();
     let v = set.variant;
     out.push_str(&format!(
@@ -159,11 +159,6 @@ pub fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance) -> St
         out.push_str("];\n");
     }
     out
-}
-
-/// Reads Rust source written by [`emit_rust`] back into a set and its provenance.
-pub fn parse_emitted(file: &str, bytes: &[u8]) -> Result<(MagicSet, Provenance), ReadError> {
-    parse_emitted_lines(file, bytes).map(|(set, provenance, _)| (set, provenance))
 }
 
 /// Reads Rust source written by [`emit_rust`]; returns the set, its provenance and the

@@ -10,8 +10,10 @@ use crate::set::{Entry, MagicSet};
 use super::entries::{EntryCollector, EntryLines};
 use super::lines::{end_line, parse_hex, read_error, Lines, ReadError};
 
-/// Parses the interchange format (see the module documentation).
-pub fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
+/// Parses the interchange format (see the module documentation): the library's tests' short
+/// way to a set of known format.
+#[cfg(test)]
+pub(crate) fn parse_interchange(file: &str, bytes: &[u8]) -> Result<MagicSet, ReadError> {
     parse_interchange_lines(file, bytes).map(|(set, _)| set)
 }
 

@@ -1,8 +1,9 @@
 //! Tests across the pipeline: the scan's real magics as the packer sees them.
 
+use crate::io::parse_interchange;
 use crate::pack::Table;
 use crate::search::holes::{layout_of, Placement};
-use crate::{parse_interchange, MagicSet};
+use crate::MagicSet;
 
 /// Returns how many squares of `layout` no placing order puts at their own starts, each
 /// at its lowest fit: 0 if the layout is one the annealer can reach. A square can go

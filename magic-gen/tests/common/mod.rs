@@ -86,7 +86,7 @@ pub fn magic_gen_fed(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
 /// cut short. The header is read by the library's reader, which reads it in either format.
 pub fn verified_note(dir: &Path, file: &str) -> Option<String> {
     magic_gen(dir, &["verify", file]).assert_success();
-    let (_, provenance) = magic_gen::read_set_file(&dir.join(file)).unwrap();
+    let (_, provenance, _) = magic_gen::read_set_file(&dir.join(file)).unwrap();
     provenance.unfinished
 }
 
@@ -157,7 +157,8 @@ impl Published {
 
     /// The set and its header, as the library reads them.
     pub fn read(self) -> (MagicSet, Provenance) {
-        magic_gen::read_set_file(&self.path()).unwrap()
+        let (set, provenance, _) = magic_gen::read_set_file(&self.path()).unwrap();
+        (set, provenance)
     }
 
     /// Copies the file into `dir` as `name`, and returns `name`: the input of a test whose
@@ -196,7 +197,7 @@ pub fn every_set() -> Vec<String> {
 /// must read, record the commands that made it, and say nothing of an unfinished run (an
 /// interrupted scan or packing, a partial merge), whose set its command does not give.
 pub fn not_committable(path: &Path) -> Option<String> {
-    let (_, provenance) = match magic_gen::read_set_file(path) {
+    let (_, provenance, _) = match magic_gen::read_set_file(path) {
         Ok(ok) => ok,
         Err(e) => return Some(e.to_string()),
     };
