@@ -34,7 +34,7 @@ pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
     read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Credit,
-    CreditError, CreditedSet, EntryLines, HuntFile, Magic, Provenance, ReadError, Squares, Step,
+    CreditedSet, EntryLines, HuntFile, Magic, Provenance, ReadError, Squares, Step,
 };
 #[cfg(feature = "search")]
 mod annealing;

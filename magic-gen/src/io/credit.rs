@@ -79,7 +79,7 @@ pub(crate) const NOT_RECORDED: &str = "not recorded";
 
 /// Why a `credit:` header line cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CreditError {
+pub(crate) enum CreditError {
     /// Not three fields separated by ` | `.
     Fields {
         /// How many fields there were.
@@ -180,7 +180,7 @@ impl Credit {
     }
 
     /// Reads a header line's value (after `credit: `).
-    pub fn parse(text: &str) -> Result<Credit, CreditError> {
+    pub(crate) fn parse(text: &str) -> Result<Credit, CreditError> {
         let fields: Vec<&str> = text.split(" | ").map(str::trim).collect();
         let [authors, source, squares] = fields[..] else {
             return Err(CreditError::Fields {

@@ -19,7 +19,7 @@ mod set_text;
 mod step;
 mod write;
 
-pub use credit::{Credit, CreditError, Squares};
+pub use credit::{Credit, Squares};
 pub use entries::EntryLines;
 #[cfg(feature = "search")]
 pub(crate) use lines::{line_of, parse_hex, read_error, Lines, Record};
