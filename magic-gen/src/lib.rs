@@ -18,6 +18,7 @@
 
 mod geometry;
 mod index;
+mod picture;
 mod set;
 mod verify;
 

@@ -1,7 +1,6 @@
 //! The command-line tool: one file per command, each owning its arguments (`search.rs`,
 //! `merge.rs`, `pack.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
-//! output helpers (`output.rs`), the progress bar (`progress.rs`) and the table's picture
-//! (`picture.rs`).
+//! output helpers (`output.rs`) and the progress bar (`progress.rs`).
 //!
 //! Every failure prints `error: ...` (with file and line where one applies) and exits
 //! non-zero; nothing here panics on user input. Every output file is written atomically.
@@ -34,7 +33,6 @@ mod help;
 mod merge;
 mod output;
 mod pack;
-mod picture;
 mod progress;
 mod resume;
 mod search;

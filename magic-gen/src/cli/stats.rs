@@ -11,7 +11,6 @@ use magic_gen::search::SearchState;
 use magic_gen::square_name;
 
 use super::output::{claim_stdout_for, is_stdio, show, write_output};
-use super::picture::svg;
 use super::search::read_state;
 use super::verify::{print_size, read_and_verify, Checked};
 
@@ -126,7 +125,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     }
     say!("{table}");
     if let (Source::Set(checked), Some(path)) = (&source, &args.picture) {
-        write_output(path, svg(&checked.1).as_bytes())?;
+        write_output(path, checked.1.table_svg().as_bytes())?;
         if !is_stdio(path) {
             say!("wrote {}", show(path));
         }
