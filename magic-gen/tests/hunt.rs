@@ -495,7 +495,7 @@ fn bad_state_files_name_file_and_line() {
 /// white searches, cut to seconds by the same options on both sides, give the same set.
 #[test]
 fn the_library_hunts_as_the_command_line_does() {
-    use magic_gen::hunt::{run, Hooks, Preset};
+    use magic_gen::hunt::{Hooks, Hunt, Preset, Wanted};
     use magic_gen::search::state::Budget;
     use magic_gen::search::{Options, SearchState};
     use magic_gen::Variant;
@@ -542,7 +542,8 @@ fn the_library_hunts_as_the_command_line_does() {
     for (options, args) in cases {
         let options = small(options);
         let mut state = SearchState::new(&options).unwrap();
-        let library = run(&mut state, &[], &options.limits, true, Hooks::default()).unwrap();
+        let hunt = Hunt::search(&mut state, &options.limits, Wanted::Set);
+        let library = hunt.run(Hooks::default()).unwrap();
         let out = dir.join("set.txt");
         let mut command = vec!["search"];
         command.extend(&args);

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{self, Hooks, HuntCut};
-use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::hunt::{Hooks, Hunt, Outcome};
+use magic_gen::search::{Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
+    check_writable, claim_stdout_for, cut_worded, recorded_command, show, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -100,7 +100,7 @@ fn merge_shards(
 /// `count` (`given` merged), and what a stop cut short, with the command `recorded` that
 /// redoes it.
 fn unfinished_note(
-    outcome: &SearchOutcome,
+    outcome: &Outcome,
     (given, count, missing): (usize, u32, &[String]),
     recorded: &Step,
 ) -> Option<String> {
@@ -112,16 +112,10 @@ fn unfinished_note(
         )
     });
     // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let cut = match HuntCut::of_finish(outcome) {
-        Some(HuntCut::Polish { climbed, climbs }) => {
-            format!("the polish stopped after {climbed} of {climbs} climbs")
-        }
-        Some(HuntCut::Packing { made, total }) => {
-            format!("the packing stopped after {made} of {total} moves")
-        }
-        _ => return partial,
+    let Some(cut) = outcome.cut else {
+        return partial;
     };
-    let cut = format!("{cut}; rerun `{recorded}`");
+    let cut = format!("{}; rerun `{recorded}`", cut_worded(cut));
     Some(match partial {
         Some(p) => format!("{p}; then {cut}"),
         None => cut,
@@ -134,7 +128,7 @@ fn provenance(
     shard_steps: Vec<Vec<Step>>,
     states: &[SearchState],
     missing: &[String],
-    (outcome, recorded): (&SearchOutcome, Step),
+    (outcome, recorded): (&Outcome, Step),
 ) -> Provenance {
     let shards = (states.len(), states[0].scan.shard.count, missing);
     Provenance {
@@ -178,7 +172,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     };
     let outcome = shown
         .watch(None, args.progress.every(), || {
-            hunt::finish(&merged, &limits, &[], hooks)
+            Hunt::finish(&merged, &limits).run(hooks)
         })
         .map_err(|e| e.to_string())?;
     let (count, partial) = (

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use magic_gen::{square_name, Piece, Verified};
+use magic_gen::{SetSquare, Verified};
 
 /// Slots per row of the picture.
 pub const ROW: usize = 1024;
@@ -55,11 +55,7 @@ pub fn svg(v: &Verified) -> String {
                 j += 1;
             }
             if who != Verified::HOLE {
-                let name = format!(
-                    "{} {}",
-                    Piece::ALL[who as usize / 64],
-                    square_name(who % 64)
-                );
+                let name = SetSquare::from_index(who as usize);
                 let _ = writeln!(
                     out,
                     "<rect x=\"{}\" y=\"{y}\" width=\"{}\" height=\"{ROW_HEIGHT}\" fill=\"{}\"><title>{name}</title></rect>",
