@@ -211,16 +211,22 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     );
     // The header reruns from nothing: the shards' searches, each saving the state the
     // merge reads, then the merge, give the same set.
-    let (_, provenance) = magic_gen::read_set_file(&dir.join("merged.rs")).unwrap();
-    let again = scratch("hunt-white-shards-again");
-    for step in &provenance.steps {
-        assert!(step.subcommand().is_some(), "{step}");
-        magic_gen(&again, step.args()).assert_success();
-    }
-    assert_eq!(
-        set_body(&again.join("merged.rs")),
-        set_body(&dir.join("merged.rs"))
-    );
+    let rerun = |file: &str, folder: &str| {
+        let (_, provenance) = magic_gen::read_set_file(&dir.join(file)).unwrap();
+        let again = scratch(folder);
+        for step in &provenance.steps {
+            assert!(step.subcommand().is_some(), "{step}");
+            magic_gen(&again, step.args()).assert_success();
+        }
+        assert_eq!(set_body(&again.join(file)), set_body(&dir.join(file)));
+    };
+    rerun("merged.rs", "hunt-white-shards-again");
+    // The merged state keeps the shards' commands and the merge that saved it: a set
+    // resumed from it reruns from its header too.
+    let saved = [&SHAPE[..], &PACK[..], &["--state", "m.state"]].concat();
+    merge(&saved, "m.rs").assert_success();
+    run(&["search", "--resume", "m.state", "--out", "resumed.rs"]).assert_success();
+    rerun("resumed.rs", "hunt-white-shards-resumed");
 }
 
 #[test]

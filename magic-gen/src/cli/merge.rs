@@ -2,7 +2,7 @@
 //! set.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
@@ -161,8 +161,15 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let shard_steps = shard_commands(&states, &args.states)?;
     let first = &states[0];
     let limits = limits(args, first)?;
-    let (merged, missing) = merge_shards(args, &states)?;
+    let (mut merged, missing) = merge_shards(args, &states)?;
+    // Where the merged state is saved never changes the set.
+    let command = MergeArgs::augment_args(clap::Command::new("merge"));
+    let unrecorded = ["state", "threads", "progress_every"];
+    let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     if let Some(path) = &args.state {
+        if missing.is_empty() {
+            merged.command = merged_history(&shard_steps, &recorded, path);
+        }
         save_state(path, &merged, &[])?;
     }
     let shown = Shown::new();
@@ -185,10 +192,6 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         first.search_command()
     );
     summarise(&outcome);
-    // Where the merged state is saved never changes the set.
-    let command = MergeArgs::augment_args(clap::Command::new("merge"));
-    let unrecorded = ["state", "threads", "progress_every"];
-    let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     let provenance = provenance(shard_steps, &states, &missing, (&outcome, recorded));
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
@@ -197,6 +200,22 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns the commands a whole merge's state saved to `path` records: every shard's
+/// (`shard_steps`), then the merge (`recorded`) saving that state, so that the header of a
+/// set resumed from it reruns from nothing.
+fn merged_history(shard_steps: &[Vec<Step>], recorded: &Step, path: &Path) -> String {
+    let mut merge = recorded.clone();
+    merge.push("--state");
+    merge.push(show(path));
+    let steps: Vec<Step> = shard_steps
+        .iter()
+        .flatten()
+        .cloned()
+        .chain([merge])
+        .collect();
+    Step::chain_line(&steps)
 }
 
 /// Returns the commands that made each of the shard `states` read from `paths`: its
