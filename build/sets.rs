@@ -235,7 +235,7 @@ fn failed(
 /// A failure of magic-gen's verification as a problem of its square, at its line in
 /// `file` where `lines` knows it.
 fn failure_problem(failure: &Failure, file: &str, lines: Option<&EntryLines>) -> SquareProblem {
-    let (piece, sq) = failure.place();
+    let magic_gen::SetSquare { piece, square: sq } = failure.place();
     let (kind, figure) = match failure {
         Failure::Collision(c) => {
             let other_line = lines.map_or(String::new(), |l| {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use magic_gen::hunt::{repack, Hooks};
+use magic_gen::hunt::{Hooks, Hunt};
 use magic_gen::pack::PackSettings;
 use magic_gen::read_set_file;
 use magic_gen::search::Limits;
@@ -22,6 +22,9 @@ const MOVES: u64 = 2_000;
 fn published_black(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/published-black-87988.txt");
     let (set, _, _) = read_set_file(&path).expect("the published black set reads");
+    let report = magic_gen::verify(&set)
+        .expect("the published black set verifies")
+        .report;
     let mut group = c.benchmark_group("pack published black magics, 1 thread");
     group
         .sample_size(10)
@@ -39,9 +42,10 @@ fn published_black(c: &mut Criterion) {
         };
         group.bench_function(format!("greedy + {moves} moves"), |b| {
             b.iter(|| {
-                let outcome = repack(black_box(&set), &limits, &[], Hooks::default())
+                let outcome = Hunt::repack(black_box(&set), &report, &limits)
+                    .run(Hooks::default())
                     .expect("the published set packs");
-                black_box(outcome.report.table_len)
+                black_box(outcome.packed_len)
             })
         });
     }

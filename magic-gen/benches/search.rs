@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use magic_gen::hunt::{run, Hooks};
-use magic_gen::search::{Options, SearchOutcome, SearchState};
+use magic_gen::hunt::{Hooks, Hunt, Outcome, Wanted};
+use magic_gen::search::{Options, SearchState};
 use magic_gen::{verify, Variant};
 
 /// Standard-bit fancy magics from `seed` on one thread.
@@ -29,9 +29,10 @@ fn config(seed: u64) -> Options {
 
 /// Returns the hunt of `options`, which ends with `verify` and fails if the set does not
 /// verify.
-fn hunt(options: &Options) -> SearchOutcome {
+fn hunt(options: &Options) -> Outcome {
     let mut state = SearchState::new(options).expect("a fancy search");
-    run(&mut state, &[], &options.limits, true, Hooks::default())
+    Hunt::search(&mut state, &options.limits, Wanted::Set)
+        .run(Hooks::default())
         .expect("standard bits always succeed")
 }
 

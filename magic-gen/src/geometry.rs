@@ -91,7 +91,7 @@ pub fn parse_square(s: &str) -> Option<u8> {
 /// a1..h8 (0..64) then bishop a1..h8 (64..128), the order of its entries, pools and jobs;
 /// the arithmetic between the two lives here only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct SetSquare {
+pub struct SetSquare {
     /// The piece.
     pub piece: Piece,
     /// Its square, a1 = 0.

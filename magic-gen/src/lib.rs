@@ -6,8 +6,8 @@
 //! (feature `cli`) sit on top.
 //!
 //! Every core item is reached from the crate root (`magic_gen::verify`,
-//! `magic_gen::read_set_file`). A hunt runs through [`hunt::run`]; its parts are modules:
-//! [`search`] the options, the scan's state (in [`search::state`]) and its progress,
+//! `magic_gen::read_set_file`). A hunt runs through [`hunt::Hunt`], a list of typed
+//! stages; its parts are modules: [`search`] the options, the scan's state (in [`search::state`]) and its progress,
 //! [`pack`] the packing's settings and checkpoints. [`measure`]: each square's slots
 //! used and the free slots at its range's ends, of a set or a hunt's pools, and two compared. Private to the crate: `io`, every file read
 //! or written (sets in the core; states and checkpoints with the search), and
@@ -27,6 +27,7 @@ pub mod measure;
 
 pub use geometry::{
     empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
+    SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet};

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::geometry::{square_name, Piece};
+use crate::geometry::SetSquare;
 use crate::verify::Verified;
 
 /// Slots per row of the picture.
@@ -57,11 +57,7 @@ impl Verified {
                     j += 1;
                 }
                 if who != Verified::HOLE {
-                    let name = format!(
-                        "{} {}",
-                        Piece::ALL[who as usize / 64],
-                        square_name(who % 64)
-                    );
+                    let name = SetSquare::from_index(who as usize);
                     let _ = writeln!(
                         out,
                         "<rect x=\"{}\" y=\"{y}\" width=\"{}\" height=\"{ROW_HEIGHT}\" fill=\"{}\"><title>{name}</title></rect>",

@@ -62,7 +62,7 @@ type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
 ///
 /// ```
 /// use std::sync::atomic::Ordering;
-/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::hunt::{Hooks, Hunt, Wanted};
 /// use magic_gen::search::{Options, Progress, SearchState, Stage};
 /// use magic_gen::Variant;
 ///
@@ -71,7 +71,7 @@ type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
 /// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// let hooks = Hooks { progress: Some(&progress), ..Hooks::default() };
-/// run(&mut state, &[], &options.limits, true, hooks)?;
+/// Hunt::search(&mut state, &options.limits, Wanted::Set).run(hooks)?;
 /// assert_eq!(progress.jobs_done.load(Ordering::Relaxed), 128);
 /// assert!(progress.candidates.load(Ordering::Relaxed) >= 128);
 /// // Fancy and plain sets are laid out, not packed: verification is the last stage.

@@ -48,19 +48,23 @@ pub struct Collision {
 impl Failure {
     /// Returns the piece and square the failure is reported under: for a collision, the
     /// square whose occupancy found the slot taken.
-    pub fn place(&self) -> (Piece, u8) {
-        match self {
+    pub fn place(&self) -> SetSquare {
+        let (piece, square) = match self {
             Failure::Entry { piece, square, .. } => (*piece, *square),
             Failure::Collision(c) => (c.piece, c.square),
-        }
+        };
+        SetSquare { piece, square }
     }
 
     /// Returns the other square of a collision between two squares (the one verified
     /// first, which holds the slot), or `None` for a failure of one square alone.
-    pub fn other_square(&self) -> Option<(Piece, u8)> {
+    pub fn other_square(&self) -> Option<SetSquare> {
         match self {
             Failure::Collision(c) if (c.other_piece, c.other_square) != (c.piece, c.square) => {
-                Some((c.other_piece, c.other_square))
+                Some(SetSquare {
+                    piece: c.other_piece,
+                    square: c.other_square,
+                })
             }
             _ => None,
         }
@@ -100,19 +104,18 @@ impl Failure {
 
 /// Returns the squares `failures` involve (both of a collision between two squares), each
 /// with the number of failures it is in: most first, ties in order of first appearance.
-pub(crate) fn squares_at_fault(failures: &[Failure]) -> Vec<(Piece, u8, usize)> {
-    let mut squares: Vec<(Piece, u8, usize)> = Vec::new();
+pub(crate) fn squares_at_fault(failures: &[Failure]) -> Vec<(SetSquare, usize)> {
+    let mut squares: Vec<(SetSquare, usize)> = Vec::new();
     for f in failures {
-        let (piece, square) = f.place();
-        for (p, sq) in f.other_square().into_iter().chain([(piece, square)]) {
-            match squares.iter_mut().find(|(q, s, _)| (*q, *s) == (p, sq)) {
-                Some((_, _, n)) => *n += 1,
-                None => squares.push((p, sq, 1)),
+        for at in f.other_square().into_iter().chain([f.place()]) {
+            match squares.iter_mut().find(|(s, _)| *s == at) {
+                Some((_, n)) => *n += 1,
+                None => squares.push((at, 1)),
             }
         }
     }
     // Stable: ties keep their order of first appearance.
-    squares.sort_by_key(|&(_, _, n)| core::cmp::Reverse(n));
+    squares.sort_by_key(|&(_, n)| core::cmp::Reverse(n));
     squares
 }
 
@@ -429,7 +432,11 @@ mod tests {
             }
         }
         let failures = verify(&set).unwrap_err();
-        assert!(failures.iter().any(|f| f.place() == (Piece::Rook, 0)));
+        let rook_a1 = SetSquare {
+            piece: Piece::Rook,
+            square: 0,
+        };
+        assert!(failures.iter().any(|f| f.place() == rook_a1));
         let text = failures[0].to_string();
         assert!(text.starts_with("rook a1: destructive collision"), "{text}");
     }

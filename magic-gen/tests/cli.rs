@@ -254,7 +254,7 @@ fn search_without_arguments_verifies_prints_a_summary_and_writes_nothing() {
         .contains("table: 107648 entries (841.0 KiB of u64)"));
     assert!(run.stdout.contains("nothing written"));
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
-    assert_eq!(stages(&run.stdout), ["scan", "verification"]);
+    assert_eq!(stages(&run.stdout), ["scan", "pools", "verification"]);
 }
 
 /// Returns the stage names of the `time by stage` line in `out`, each checked to carry a
@@ -296,7 +296,13 @@ fn a_packed_search_and_pack_report_the_time_of_each_stage() {
     let args = ["pack", &published, "--pack-iterations", "100"];
     let run = magic_gen(&dir, &args);
     run.assert_success();
-    assert_eq!(stages(&run.stdout), ["packing", "verification"]);
+    assert_eq!(stages(&run.stdout), ["pools", "packing", "verification"]);
+    // The stages before the pools, in the order the hunt runs them.
+    let args = [&args[..], &["--rooks-first", "--holes", "1"]].concat();
+    let run = magic_gen(&dir, &args);
+    run.assert_success();
+    let all = ["rooks-first", "holes", "pools", "packing", "verification"];
+    assert_eq!(stages(&run.stdout), all);
 }
 
 #[test]

@@ -211,16 +211,22 @@ fn white_shards_merged_with_polish_and_clump_equal_one_run() {
     );
     // The header reruns from nothing: the shards' searches, each saving the state the
     // merge reads, then the merge, give the same set.
-    let (_, provenance, _) = magic_gen::read_set_file(&dir.join("merged.rs")).unwrap();
-    let again = scratch("hunt-white-shards-again");
-    for step in &provenance.steps {
-        assert!(step.subcommand().is_some(), "{step}");
-        magic_gen(&again, step.args()).assert_success();
-    }
-    assert_eq!(
-        set_body(&again.join("merged.rs")),
-        set_body(&dir.join("merged.rs"))
-    );
+    let rerun = |file: &str, folder: &str| {
+        let (_, provenance, _) = magic_gen::read_set_file(&dir.join(file)).unwrap();
+        let again = scratch(folder);
+        for step in &provenance.steps {
+            assert!(step.subcommand().is_some(), "{step}");
+            magic_gen(&again, step.args()).assert_success();
+        }
+        assert_eq!(set_body(&again.join(file)), set_body(&dir.join(file)));
+    };
+    rerun("merged.rs", "hunt-white-shards-again");
+    // The merged state keeps the shards' commands and the merge that saved it: a set
+    // resumed from it reruns from its header too.
+    let saved = [&SHAPE[..], &PACK[..], &["--state", "m.state"]].concat();
+    merge(&saved, "m.rs").assert_success();
+    run(&["search", "--resume", "m.state", "--out", "resumed.rs"]).assert_success();
+    rerun("resumed.rs", "hunt-white-shards-resumed");
 }
 
 #[test]
@@ -495,7 +501,7 @@ fn bad_state_files_name_file_and_line() {
 /// white searches, cut to seconds by the same options on both sides, give the same set.
 #[test]
 fn the_library_hunts_as_the_command_line_does() {
-    use magic_gen::hunt::{run, Hooks, Preset};
+    use magic_gen::hunt::{Hooks, Hunt, Preset, Wanted};
     use magic_gen::search::state::Budget;
     use magic_gen::search::{Options, SearchState};
     use magic_gen::Variant;
@@ -542,7 +548,8 @@ fn the_library_hunts_as_the_command_line_does() {
     for (options, args) in cases {
         let options = small(options);
         let mut state = SearchState::new(&options).unwrap();
-        let library = run(&mut state, &[], &options.limits, true, Hooks::default()).unwrap();
+        let hunt = Hunt::search(&mut state, &options.limits, Wanted::Set);
+        let library = hunt.run(Hooks::default()).unwrap();
         let out = dir.join("set.txt");
         let mut command = vec!["search"];
         command.extend(&args);

@@ -345,9 +345,9 @@ fn a_batch_log_gets_lines_with_stage_fraction_rate_and_time_left() {
     assert!(stderr.contains("] stopping: finishing the "), "{stderr}");
     let note =
         verified_note(&dir, "set.rs").unwrap_or_else(|| panic!("no unfinished line:\n{stderr}"));
-    assert!(note.starts_with("packing stopped after "), "{note}");
+    assert!(note.starts_with("the packing stopped after "), "{note}");
     // The report counts the moves made, as the header does, not the billion asked.
-    let made = note["packing stopped after ".len()..]
+    let made = note["the packing stopped after ".len()..]
         .split(' ')
         .next()
         .unwrap();

@@ -2,17 +2,17 @@
 //! set.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{self, Hooks, HuntCut};
-use magic_gen::search::{Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::hunt::{Hooks, Hunt, Outcome};
+use magic_gen::search::{Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, recorded_command, show, summarise, write_set,
+    check_writable, claim_stdout_for, cut_worded, recorded_command, show, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -100,7 +100,7 @@ fn merge_shards(
 /// `count` (`given` merged), and what a stop cut short, with the command `recorded` that
 /// redoes it.
 fn unfinished_note(
-    outcome: &SearchOutcome,
+    outcome: &Outcome,
     (given, count, missing): (usize, u32, &[String]),
     recorded: &Step,
 ) -> Option<String> {
@@ -112,16 +112,10 @@ fn unfinished_note(
         )
     });
     // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let cut = match HuntCut::of_finish(outcome) {
-        Some(HuntCut::Polish { climbed, climbs }) => {
-            format!("the polish stopped after {climbed} of {climbs} climbs")
-        }
-        Some(HuntCut::Packing { made, total }) => {
-            format!("the packing stopped after {made} of {total} moves")
-        }
-        _ => return partial,
+    let Some(cut) = outcome.cut else {
+        return partial;
     };
-    let cut = format!("{cut}; rerun `{recorded}`");
+    let cut = format!("{}; rerun `{recorded}`", cut_worded(cut));
     Some(match partial {
         Some(p) => format!("{p}; then {cut}"),
         None => cut,
@@ -134,7 +128,7 @@ fn provenance(
     shard_steps: Vec<Vec<Step>>,
     states: &[SearchState],
     missing: &[String],
-    (outcome, recorded): (&SearchOutcome, Step),
+    (outcome, recorded): (&Outcome, Step),
 ) -> Provenance {
     let shards = (states.len(), states[0].scan.shard.count, missing);
     Provenance {
@@ -167,8 +161,15 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     let shard_steps = shard_commands(&states, &args.states)?;
     let first = &states[0];
     let limits = limits(args, first)?;
-    let (merged, missing) = merge_shards(args, &states)?;
+    let (mut merged, missing) = merge_shards(args, &states)?;
+    // Where the merged state is saved never changes the set.
+    let command = MergeArgs::augment_args(clap::Command::new("merge"));
+    let unrecorded = ["state", "threads", "progress_every"];
+    let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     if let Some(path) = &args.state {
+        if missing.is_empty() {
+            merged.command = merged_history(&shard_steps, &recorded, path);
+        }
         save_state(path, &merged, &[])?;
     }
     let shown = Shown::new();
@@ -178,7 +179,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     };
     let outcome = shown
         .watch(None, args.progress.every(), || {
-            hunt::finish(&merged, &limits, &[], hooks)
+            Hunt::finish(&merged, &limits).run(hooks)
         })
         .map_err(|e| e.to_string())?;
     let (count, partial) = (
@@ -191,10 +192,6 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         first.search_command()
     );
     summarise(&outcome);
-    // Where the merged state is saved never changes the set.
-    let command = MergeArgs::augment_args(clap::Command::new("merge"));
-    let unrecorded = ["state", "threads", "progress_every"];
-    let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     let provenance = provenance(shard_steps, &states, &missing, (&outcome, recorded));
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
@@ -203,6 +200,22 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns the commands a whole merge's state saved to `path` records: every shard's
+/// (`shard_steps`), then the merge (`recorded`) saving that state, so that the header of a
+/// set resumed from it reruns from nothing.
+fn merged_history(shard_steps: &[Vec<Step>], recorded: &Step, path: &Path) -> String {
+    let mut merge = recorded.clone();
+    merge.push("--state");
+    merge.push(show(path));
+    let steps: Vec<Step> = shard_steps
+        .iter()
+        .flatten()
+        .cloned()
+        .chain([merge])
+        .collect();
+    Step::chain_line(&steps)
 }
 
 /// Returns the commands that made each of the shard `states` read from `paths`: its

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use magic_gen::search::SearchOutcome;
+use magic_gen::hunt::{Cut, Outcome};
 use magic_gen::{
-    render_set_file, square_name, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report,
+    render_set_file, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report, SetSquare,
     Step, WriteError,
 };
 
@@ -190,7 +190,7 @@ pub fn failed_save(error: &str, out: Option<&Path>) -> String {
 /// Writes the set to `out` (atomically) if given.
 pub fn write_set(
     out: Option<&Path>,
-    outcome: &SearchOutcome,
+    outcome: &Outcome,
     provenance: &Provenance,
 ) -> Result<(), String> {
     match out {
@@ -206,8 +206,37 @@ pub fn write_set(
     Ok(())
 }
 
+/// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
+/// messages say it.
+pub fn cut_worded(cut: Cut) -> String {
+    match cut {
+        Cut::Scan { open, jobs, budget } => {
+            let budget = match budget {
+                Some((spent, total)) => format!(
+                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                    100.0 * spent as f64 / total.max(1) as f64
+                ),
+                None => String::new(),
+            };
+            format!("the scan stopped{budget}: {open} of {jobs} squares unfinished fell back")
+        }
+        Cut::Polish { climbed, climbs } => format!(
+            "the polish stopped after {climbed} of {climbs} climbs, the other finds left as \
+             scanned, before the packing"
+        ),
+        Cut::RooksFirst => cut_worded(Cut::Holes { done: 0 }),
+        Cut::Holes { done } => format!(
+            "stopped while giving squares magics for the holes ({done} of 128 done), before \
+             the packing"
+        ),
+        Cut::Packing { made, total } => {
+            format!("the packing stopped after {made} of {total} moves")
+        }
+    }
+}
+
 /// Prints the verified table's size and bits per piece, and the squares that fell back.
-pub fn summarise(outcome: &SearchOutcome) {
+pub fn summarise(outcome: &Outcome) {
     let r = &outcome.report;
     say!("verified: collision-free (every occupancy of all 128 squares checked)");
     say!(
@@ -240,7 +269,7 @@ pub fn summarise(outcome: &SearchOutcome) {
     let stages: Vec<String> = outcome
         .stages
         .iter()
-        .map(|(name, time)| format!("{name} {:.2} s", time.as_secs_f64()))
+        .map(|(stage, time)| format!("{} {:.2} s", stage.name(), time.as_secs_f64()))
         .collect();
     say!("time by stage: {}", stages.join(", "));
     if outcome.pack.len() > 1 {
@@ -254,11 +283,7 @@ pub fn summarise(outcome: &SearchOutcome) {
         say!("packings (seed, entries): {}", each.join(", "));
     }
     if !outcome.unmet.is_empty() {
-        let names: Vec<String> = outcome
-            .unmet
-            .iter()
-            .map(|&(p, s)| format!("{p} {}", square_name(s)))
-            .collect();
+        let names: Vec<String> = outcome.unmet.iter().map(SetSquare::to_string).collect();
         say!(
             "{} of the reduced-bit squares fell back to default bits: {}",
             names.len(),

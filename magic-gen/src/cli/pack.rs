@@ -7,15 +7,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::{Hooks, Repack, RepackCut, RepackStage, Repacked};
+use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
 use magic_gen::pack::{PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, save_failed_told, show, state_file,
-    summarise, write_set,
+    claim_stdout_for, cut_worded, failed_save, given, recorded_command, save_failed_told, show,
+    state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -123,16 +123,16 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
     state_file(args.state.as_deref(), resume, out)
 }
 
-/// Prints what the packing did: the lengths before and after (and why the input's layout
-/// is kept, if it is), and where a resumed run started.
-fn report(args: &PackCommandArgs, repacked: &Repacked, resumed_at: Option<u64>) {
-    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
+/// Prints what the packing did: the lengths before (`before`) and after (and why the
+/// input's layout is kept, if it is), and where a resumed run started.
+fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at: Option<u64>) {
+    let (made, total) = PackCheckpoint::moves_of(&repacked.pack);
     // The moves made, not those asked: a stopped packing made fewer.
     let moves = match made < total {
         true => format!("{made} of its {total} moves"),
         false => format!("{made} moves"),
     };
-    let (before, packed) = (repacked.input_len, repacked.packed_len);
+    let packed = repacked.packed_len;
     let kept = if packed > before {
         format!(
             " (this packing's {moves} gave {packed}: the input's layout is kept; \
@@ -142,7 +142,7 @@ fn report(args: &PackCommandArgs, repacked: &Repacked, resumed_at: Option<u64>) 
     } else {
         String::new()
     };
-    let after = repacked.outcome.report.table_len;
+    let after = repacked.report.table_len;
     say!(
         "packed {} again: {before} entries before, {after} after{kept}",
         show(&args.file)
@@ -150,20 +150,20 @@ fn report(args: &PackCommandArgs, repacked: &Repacked, resumed_at: Option<u64>) 
     if let (Some(path), Some(at)) = (&args.resume, resumed_at) {
         say!("resumed from {} at move {at}", show(path));
     }
-    summarise(&repacked.outcome);
+    summarise(repacked);
 }
 
 /// Says what a run that did not finish its stages or moves (or was stopped) left, and
 /// returns its exit code.
-fn exit(state_path: Option<&Path>, repacked: &Repacked, stopped: bool) -> ExitCode {
-    if repacked.cut.is_some() {
+fn exit(state_path: Option<&Path>, repacked: &Outcome, stopped: bool) -> ExitCode {
+    if let Some(Cut::RooksFirst | Cut::Holes { .. }) = repacked.cut {
         tell!(
             "interrupted while giving squares magics for the holes: the set above is verified; \
              rerun the command to choose them all and pack"
         );
         return ExitCode::from(130);
     }
-    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
+    let (made, total) = PackCheckpoint::moves_of(&repacked.pack);
     if total == 0 || made >= total {
         if stopped {
             tell!("stopped after the last step: the set above is complete and verified");
@@ -206,29 +206,23 @@ fn provenance(
     input: Provenance,
     step: &Step,
     seed: u64,
-    repacked: &Repacked,
+    cut: Option<Cut>,
     saved_to: Option<&Path>,
 ) -> Provenance {
     let mut provenance = input.then(step.clone());
     provenance.seed = provenance.seed.or(Some(seed));
-    let (made, total) = PackCheckpoint::moves_of(&repacked.outcome.pack);
-    let note = if let Some(cut) = repacked.cut {
-        let done = match cut {
-            RepackCut::RooksFirst => 0,
-            RepackCut::Holes { done } => done,
-        };
-        format!(
-            "stopped while giving squares magics for the holes ({done} of 128 done), before \
-             the packing: rerun `{step}`"
-        )
-    } else if made < total {
-        let finish = match saved_to {
-            Some(path) => format!("finish with `{step} --resume {}`", Step::quote(&show(path))),
-            None => format!("no saved checkpoint to resume: rerun `{step}`"),
-        };
-        format!("packing stopped after {made} of {total} moves; {finish}")
-    } else {
-        return provenance;
+    let note = match cut {
+        None => return provenance,
+        Some(cut @ Cut::Packing { .. }) => {
+            let finish = match saved_to {
+                Some(path) => {
+                    format!("finish with `{step} --resume {}`", Step::quote(&show(path)))
+                }
+                None => format!("no saved checkpoint to resume: rerun `{step}`"),
+            };
+            format!("{}; {finish}", cut_worded(cut))
+        }
+        Some(cut) => format!("{}: rerun `{step}`", cut_worded(cut)),
     };
     provenance.unfinished = Some(match provenance.unfinished.take() {
         Some(earlier) => format!("{earlier}; then {note}"),
@@ -284,27 +278,23 @@ fn worded(args: &PackCommandArgs, error: Error) -> String {
     }
 }
 
-/// Returns the repack `args` ask for: its stages before the packing, the sets of --also
-/// whose magics join the pools, and unless given a packing that can improve the set
-/// (PackSettings::REPACK_MOVES moves, recorded as if given).
-fn repack_of<'a>(args: &PackCommandArgs, also: &'a Also) -> Repack<'a> {
+/// Returns the limits of the repack `args` ask for: its threads, and unless given a
+/// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
+/// given).
+fn limits_of(args: &PackCommandArgs) -> Limits {
     let settings = args.pack.apply(PackSettings {
         iterations: PackSettings::REPACK_MOVES,
         from_input: args.from_input,
         ..PackSettings::default()
     });
-    Repack {
-        stages: RepackStage::stages_for(args.rooks_first, args.holes),
-        also: &also.sets,
-        limits: Limits {
-            threads: threads_or_all(args.threads),
-            pack: settings,
-            ..Limits::default()
-        },
+    Limits {
+        threads: threads_or_all(args.threads),
+        pack: settings,
+        ..Limits::default()
     }
 }
 
-/// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack`]) with a progress
+/// `magic-gen pack FILE`: parse, run the repack's stages ([`Hunt::repack`]) with a progress
 /// display and checkpoints, then report and write the set.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
@@ -312,8 +302,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let (set, before, input) = read_and_verify(&args.file)?;
     let also = Also::read(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    let repack = repack_of(args, &also);
-    let settings = repack.limits.pack;
+    let limits = limits_of(args);
+    let settings = limits.pack;
     let shown = Shown::new();
     let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
         Some(path) => save_failed_told(PackCheckpoint::save_file(path, c)),
@@ -327,21 +317,27 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let from = resume.as_deref().unwrap_or(&[]);
     let repacked = shown
         .watch(None, args.progress.every(), || {
-            repack.run(&set, &before.report, from, hooks)
+            // The rooks-first pass draws from the blocks --holes gives, 0: own magics.
+            let mut hunt = Hunt::repack(&set, &before.report, &limits);
+            if args.rooks_first {
+                hunt = hunt.with_rooks_first(args.holes);
+            }
+            let hunt = hunt.with_holes(args.holes).with_also(&also.sets);
+            hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e))?;
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
-    report(args, &repacked, resumed_at);
-    let save_failed = repacked.outcome.save_failed.as_deref();
+    report(args, &repacked, before.report.table_len, resumed_at);
+    let save_failed = repacked.save_failed.as_deref();
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
     let step = recorded(matches, &settings);
-    let mut provenance = provenance(input, &step, settings.seed, &repacked, saved_to);
-    provenance.credit_taken(&set, &repacked.outcome.set, &also.credited());
+    let mut provenance = provenance(input, &step, settings.seed, repacked.cut, saved_to);
+    provenance.credit_taken(&set, &repacked.set, &also.credited());
     for credit in provenance.credit_summary() {
         say!("credited in the header: {credit}");
     }
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &repacked.outcome, &provenance)?;
+    write_set(args.out.as_deref(), &repacked, &provenance)?;
     if let Some(e) = save_failed {
         return Err(failed_save(e, args.out.as_deref()));
     }

@@ -9,15 +9,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use magic_gen::hunt::{self, Hooks, HuntCut};
+use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
-use magic_gen::search::{EmptyBudget, Error, Limits, SearchOutcome, SearchState, Stage};
+use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::output::{
-    claim_stdout_for, failed_save, given, save_failed_told, show, state_file, summarise,
-    write_failed, write_set,
+    claim_stdout_for, cut_worded, failed_save, given, save_failed_told, show, state_file,
+    summarise, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -92,30 +92,12 @@ pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> 
 /// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
 /// for the set's header.
 fn unfinished_note(
-    cut: HuntCut,
+    cut: Cut,
     state_path: Option<&Path>,
     (args, matches): (&SearchArgs, &ArgMatches),
     history: &[Step],
 ) -> String {
-    let done = match cut {
-        HuntCut::Scan { open, jobs, budget } => {
-            let budget = match budget {
-                Some((spent, total)) => format!(
-                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                    100.0 * spent as f64 / total.max(1) as f64
-                ),
-                None => String::new(),
-            };
-            format!("the scan stopped{budget}: {open} of {jobs} squares unfinished fell back")
-        }
-        HuntCut::Polish { climbed, climbs } => format!(
-            "the polish stopped after {climbed} of {climbs} climbs, the other finds left as \
-             scanned, before the packing"
-        ),
-        HuntCut::Packing { made, total } => {
-            format!("the packing stopped after {made} of {total} moves")
-        }
-    };
+    let done = cut_worded(cut);
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", args.finishing_command(path, matches)),
         None => format!(
@@ -129,7 +111,7 @@ fn unfinished_note(
 /// Prints what the run did: the search, the set's summary, and the state saved.
 fn report(
     state: &SearchState,
-    outcome: &SearchOutcome,
+    outcome: &Outcome,
     state_path: Option<&Path>,
     (shown, threads): (&Shown, usize),
 ) {
@@ -172,8 +154,8 @@ fn report(
 /// Returns the exit code of a run of `args`: success unless `stopped`; a stopped run says
 /// what it wrote, and the stage its stop `cut` (`None`: after the last step) (130).
 fn exit(
-    outcome: &SearchOutcome,
-    (cut, stopped): (Option<HuntCut>, bool),
+    outcome: &Outcome,
+    (cut, stopped): (Option<Cut>, bool),
     (state_path, args, matches): (Option<&Path>, &SearchArgs, &ArgMatches),
 ) -> ExitCode {
     if !stopped {
@@ -189,19 +171,23 @@ fn exit(
     };
     match cut {
         None => tell!("stopped after the last step: the set above is complete and verified"),
-        Some(HuntCut::Scan { .. }) => tell!(
+        Some(cut @ (Cut::RooksFirst | Cut::Holes { .. })) => tell!(
+            "interrupted: {}: the set above is verified",
+            cut_worded(cut)
+        ),
+        Some(Cut::Scan { .. }) => tell!(
             "interrupted: the set above is complete and verified; unfinished squares fell \
              back{resume}"
         ),
-        Some(HuntCut::Polish { climbed, climbs }) => tell!(
+        Some(Cut::Polish { climbed, climbs }) => tell!(
             "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
              verified, the finds not climbed packed as scanned, greedily{resume}"
         ),
-        Some(HuntCut::Packing { made: 0, .. }) => tell!(
+        Some(Cut::Packing { made: 0, .. }) => tell!(
             "interrupted before the packing's first move: the set above is the greedy \
              layout, verified"
         ),
-        Some(HuntCut::Packing { made, total }) => {
+        Some(Cut::Packing { made, total }) => {
             let how = match (state_path, outcome.pack.first()) {
                 (Some(path), Some(c)) => format!(
                     "; --resume {} --pack-iterations {} goes on from there",
@@ -219,7 +205,7 @@ fn exit(
     ExitCode::from(130)
 }
 
-/// `magic-gen search`: parse, run the hunt (`magic_gen::hunt::run`) with a progress
+/// `magic-gen search`: parse, run the hunt (`magic_gen::hunt::Hunt::search`) with a progress
 /// display, the stop signals and the state file, then report and write the set.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
@@ -244,10 +230,15 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         progress: Some(&shown.progress),
         save: Some((Duration::from_secs_f64(args.checkpoint.max(0.1)), &mut save)),
     };
-    let own_set = args.out.is_some();
+    // A shard that writes no set is run for its state, which the merge finishes.
+    let wanted = match args.out {
+        Some(_) => Wanted::Set,
+        None => Wanted::State,
+    };
     let outcome = shown
         .watch(Some(limits.seconds), args.progress.every(), || {
-            hunt::run(&mut state, &saved_pack, &limits, own_set, hooks)
+            let hunt = Hunt::search(&mut state, &limits, wanted).resuming(&saved_pack);
+            hunt.run(hooks)
         })
         .map_err(|e| match (e, &args.resume) {
             (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
@@ -260,10 +251,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
         .filter(|_| outcome.save_failed.is_none());
     report(&state, &outcome, saved_to, (&shown, limits.threads));
     // Stopped before the set was made: it says in its header what was cut short.
-    let cut = shown
-        .stopped()
-        .then(|| HuntCut::of(&state, &outcome))
-        .flatten();
+    let cut = outcome.cut;
     let provenance = provenance(&state, cut, saved_to, (args, matches), history);
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
@@ -283,7 +271,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
 /// `history` and stopped where `cut` says (if it was), its state saved to `saved_to`.
 fn provenance(
     state: &SearchState,
-    cut: Option<HuntCut>,
+    cut: Option<Cut>,
     saved_to: Option<&Path>,
     (args, matches): (&SearchArgs, &ArgMatches),
     history: Vec<Step>,
@@ -302,7 +290,7 @@ fn provenance(
 /// the run's state is saved (`saved_to`), which finishes it again into another file.
 fn write(
     out: Option<&Path>,
-    outcome: &SearchOutcome,
+    outcome: &Outcome,
     provenance: &Provenance,
     saved_to: Option<&Path>,
 ) -> Result<(), String> {

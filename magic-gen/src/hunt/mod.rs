@@ -1,19 +1,20 @@
-//! The hunt as the CLI runs it, for programs that drive hunts through the library: the one
-//! entry that runs a hunt from its state to a verified set, with its resume, shard and
-//! checkpoint rules ([`run`]), and the stage a stop cut ([`HuntCut`]); the finishing of a
-//! state scanned elsewhere, the merge of a hunt's shards ([`finish`]); a set packed again
-//! ([`repack`]), or as a list of stages (rooks first, magics for its layout's holes, the
-//! packing with other sets' magics: [`Repack`]); what they report and save on the way, and
-//! the flag that stops them ([`Hooks`]); and the named record hunts ([`Preset`]) beside
-//! each variant's defaults ([`crate::search::Options::for_variant`]).
+//! The hunt as a list of typed stages run by one driver, for the CLI and for programs that
+//! drive hunts through the library: a search from its state, the finish of a state scanned
+//! elsewhere (the merge of a hunt's shards), a set packed again ([`Hunt`], its stages
+//! [`HuntStage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]); what it
+//! reports and saves on the way, and the flag that stops it ([`Hooks`]); and the named
+//! record hunts ([`Preset`]) beside each variant's defaults
+//! ([`crate::search::Options::for_variant`]).
 
-mod cut;
 mod files;
-mod pipeline;
+mod hooks;
+mod plan;
 mod presets;
-mod repack;
+mod stage;
+#[cfg(test)]
+mod tests;
 
-pub use cut::HuntCut;
-pub use pipeline::{finish, repack, run, Hooks};
+pub use hooks::Hooks;
+pub use plan::{Hunt, Outcome, Wanted};
 pub use presets::Preset;
-pub use repack::{Repack, RepackCut, RepackStage, Repacked};
+pub use stage::{Cut, HuntStage};

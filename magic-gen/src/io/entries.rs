@@ -1,7 +1,7 @@
 //! A set file's entries: the collector both set formats read them into, which checks that
 //! every piece and square comes exactly once, and the line of each entry it keeps.
 
-use crate::geometry::{square_name, Piece};
+use crate::geometry::{square_name, Piece, SetSquare};
 use crate::index::Variant;
 use crate::set::{check_entry, Entry, MagicSet};
 use crate::verify::{squares_at_fault, Failure};
@@ -49,10 +49,10 @@ impl EntryLines {
     /// assert!(named.starts_with("rook a1 (line 2"));
     /// ```
     pub fn locate(&self, failure: &Failure) -> String {
-        let (piece, square) = failure.place();
+        let SetSquare { piece, square } = failure.place();
         match failure.other_square() {
-            Some((other_piece, other_square)) => {
-                let other_line = self.line(other_piece, other_square);
+            Some(other) => {
+                let other_line = self.line(other.piece, other.square);
                 format!(
                     "{}:{other_line}: {}",
                     self.file,
@@ -77,14 +77,14 @@ impl EntryLines {
         let mut names: Vec<String> = squares
             .iter()
             .take(shown)
-            .map(|&(piece, sq, n)| {
-                let line = self.line(piece, sq);
+            .map(|&(at, n)| {
+                let line = self.line(at.piece, at.square);
                 let count = if n > 1 {
                     format!(", in {n} failures")
                 } else {
                     String::new()
                 };
-                format!("{piece} {} (line {line}{count})", square_name(sq))
+                format!("{at} (line {line}{count})")
             })
             .collect();
         if squares.len() > shown {

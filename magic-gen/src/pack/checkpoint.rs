@@ -28,15 +28,17 @@ pub(crate) struct PackSquare {
 ///
 /// ```
 /// use std::time::Duration;
-/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::hunt::{Hooks, Hunt};
 /// use magic_gen::pack::{PackCheckpoint, PackSettings};
 /// use magic_gen::search::Limits;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let report = magic_gen::verify(&set).unwrap().report;
 /// let pack = PackSettings { iterations: 300, ..PackSettings::default() };
 /// let limits = Limits { pack, ..Limits::default() };
-/// let whole = repack(&set, &limits, &[], Hooks::default())?;
+/// let repack = || Hunt::repack(&set, &report, &limits);
+/// let whole = repack().run(Hooks::default())?;
 /// // Saved after 100 moves (a kill, say), read back and resumed: the same set.
 /// let mut saved = None;
 /// let mut save = |_: Option<&_>, c: &[PackCheckpoint]| {
@@ -46,11 +48,12 @@ pub(crate) struct PackSquare {
 ///     Ok(())
 /// };
 /// let hooks = Hooks { save: Some((Duration::ZERO, &mut save)), ..Hooks::default() };
-/// repack(&set, &limits, &[], hooks)?;
+/// repack().run(hooks)?;
 /// let text = saved.expect("a checkpoint at move 100");
 /// let checkpoint = PackCheckpoint::parse_file("p.pack", text.as_bytes())?;
-/// let resumed = repack(&set, &limits, &checkpoint, Hooks::default())?;
-/// assert_eq!(resumed.set, whole.set);
+/// let resumed = repack().resuming(&checkpoint).run(Hooks::default())?;
+/// // Where the packing ended, the same: its shortest layout, its last move.
+/// assert_eq!((resumed.packed_len, &resumed.pack), (whole.packed_len, &whole.pack));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]

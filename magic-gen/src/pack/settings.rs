@@ -41,7 +41,7 @@ pub struct PackSettings {
     /// Start from the layout of the set being packed again, not from the greedy pass, and
     /// anneal it cool so that its structure is kept (`magic-gen pack --from-input`): the
     /// squares in an order whose first fits give that layout where one does. Only a
-    /// packing given a layout ([`crate::hunt::repack`]) has one to start from; a search's
+    /// packing given a layout ([`crate::hunt::Hunt::repack`]) has one to start from; a search's
     /// packing starts from the greedy pass whatever this says.
     pub from_input: bool,
 }

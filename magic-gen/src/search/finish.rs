@@ -1,94 +1,26 @@
-//! Set assembly: a scan state becomes a verified set, each job's best find laid out back
-//! to back (fancy, plain) or the fixed-shift pools packed into one table.
+//! The stages between a scan and a verified set, as the hunt's driver runs them: the polish
+//! of a state's finds, the pools (of a state's finds, or of a set's magics beside other
+//! sets'), a fancy or plain state's best finds laid out back to back, and the verification
+//! of what was made.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::verify::{verify, Report};
 
-use crate::pack::{pack, PackCheckpoint, PackHooks, PackInput, PackSettings, Pattern};
+use crate::pack::Pattern;
 use crate::stages::{Progress, Stage};
 
 use super::candidates::Stream;
 use super::climb::{clump_climb, density_climb, Effort};
 use super::evolve::evolve_pool;
-use super::options::{Error, Limits, PolishSettings};
+use super::options::{Error, PolishSettings};
 use super::slots::used_slots;
 use super::state::{Job, SearchState};
 use super::table::{EpochTable, SquareData};
-
-/// A finished hunt ([`run`](crate::hunt::run), [`finish`](crate::hunt::finish) or
-/// [`repack`](crate::hunt::repack)): a verified set, with the targets that did not reach the
-/// requested bits, where its packing ended and what each stage took.
-///
-/// ```
-/// use magic_gen::hunt::{run, Hooks};
-/// use magic_gen::search::{Options, SearchState};
-/// use magic_gen::{render_set_file, Provenance, Variant};
-/// use std::path::Path;
-///
-/// let options = Options::for_variant(Variant::Plain);
-/// let mut state = SearchState::new(&options)?;
-/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
-/// // Verified already: the report of every square's slots, and the set ready to write.
-/// let used: usize = outcome.report.squares.iter().flatten().map(|s| s.used).sum();
-/// assert!(outcome.report.slots_used <= used);
-/// let text = render_set_file(Path::new("plain.txt"), &outcome.set, &outcome.report, &Provenance::default());
-/// assert!(text.contains("plain"));
-/// # Ok::<(), magic_gen::search::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct SearchOutcome {
-    /// The set, verified.
-    pub set: MagicSet,
-    /// What its verification measured.
-    pub report: Report,
-    /// Targets that fell back to default bits (time budget spent or stopped).
-    pub unmet: Vec<(Piece, u8)>,
-    /// Where the packer's annealing ended (fixed shift; empty otherwise): each packing's
-    /// checkpoint after its last move, which is every move asked for unless the run was
-    /// stopped.
-    pub pack: Vec<PackCheckpoint>,
-    /// Climbs of the polish finished, and asked for: fewer finished if the run was
-    /// stopped during the polish (black and white; (0, 0) otherwise).
-    pub polish: (u64, u64),
-    /// Wall time of each stage that made the set, in order: the scan (a hunt's
-    /// [`run`](crate::hunt::run) only), polish, pools and packing (black and white only),
-    /// then verification.
-    pub stages: Vec<(&'static str, Duration)>,
-    /// Whether the run packed greedily: a shard that writes no set of its own, whose
-    /// hunt's set is the merge of every shard's state ([`crate::hunt::run`]).
-    pub greedy: bool,
-    /// The first save of the run's state or checkpoint that failed, as the save function
-    /// worded it: the run stopped there ([`crate::hunt::Hooks::save`]), so its set is
-    /// what a stop at that moment gives, and the saves from then on were not made.
-    pub save_failed: Option<String>,
-}
-
-impl SearchOutcome {
-    /// Returns the packer's checkpoint to save with the state: where a stopped packing
-    /// stopped, so that a resume goes on from there; empty if it finished, or never made
-    /// its first move (a stop during the scan), whose checkpoint is where a fresh packing
-    /// starts.
-    pub fn pack_to_save(&self) -> &[PackCheckpoint] {
-        let (made, total) = PackCheckpoint::moves_of(&self.pack);
-        if made > 0 && made < total {
-            &self.pack
-        } else {
-            &[]
-        }
-    }
-}
-
-/// Returns what `f` returns and the wall time it took.
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let start = Instant::now();
-    (f(), start.elapsed())
-}
 
 /// Returns the first valid magic of `job`'s stream with `bits` bits, scanning the whole
 /// space (shard 0/1) until found: the fallback for targets that did not reach fewer bits.
@@ -122,7 +54,7 @@ fn first_magic(seed: u64, variant: Variant, piece: Piece, sq: u8, bits: u8) -> u
 /// keeps what it has reached and the finds not yet climbed go in as scanned; `progress`
 /// counts the climbs.
 /// Also returns the climbs finished and asked for (fewer finished only if stopped).
-fn polish_pools(
+pub(crate) fn polish_pools(
     state: &SearchState,
     polish: &PolishSettings,
     threads: usize,
@@ -351,141 +283,102 @@ pub(crate) fn polished(
     (pools, asked)
 }
 
-/// Returns the verified set of a scan state, as [`crate::hunt::finish`] says, with the
-/// packer's hooks (its progress, stop flag, checkpoint saves and threads) in `hooks`.
-pub(crate) fn finish(
-    state: &SearchState,
-    limits: &Limits,
-    resume: &[PackCheckpoint],
-    hooks: &mut PackHooks,
-) -> Result<SearchOutcome, Error> {
-    let variant = state.scan.variant;
-    let seed = state.scan.seed;
-    let mut set = MagicSet::new(variant);
-    let mut unmet = Vec::new();
-    if variant.is_packed() {
-        // A square may have several jobs, one per shift it may take (`--also-fixed-shift`):
-        // their finds share the square's pool.
-        let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
-        let ((magics, climbs), polish) =
-            timed(|| polish_pools(state, &limits.polish, limits.threads, hooks.progress));
-        let pools_start = Instant::now();
-        if let Some(progress) = hooks.progress {
-            progress.begin(Stage::Pools, state.jobs.len() as u64);
-        }
-        for (job, magics) in state.jobs.iter().zip(magics) {
-            if let Some(progress) = hooks.progress {
-                progress.advance(1);
-            }
-            let data = SquareData::new(job.piece, job.square, variant);
-            let at = SetSquare {
-                piece: job.piece,
-                square: job.square,
-            };
-            let pool = &mut pools[at.index()];
-            let before = pool.len();
-            pool.extend(
-                magics
-                    .into_iter()
-                    .map(|magic| pattern(&data, magic, job.bits)),
-            );
-            if pool.len() == before {
-                // Not reached within the budget: the first magic of the whole space, what
-                // an unbounded scan of shard 0/1 would have kept first.
-                let magic = first_magic(seed, variant, job.piece, job.square, job.bits);
-                pool.push(pattern(&data, magic, job.bits));
-            }
-        }
-        if let Some(i) = pools.iter().position(|p| p.is_empty()) {
-            return Err(Error::Search(format!(
-                "the state has no job for {}",
-                SetSquare::from_index(i)
-            )));
-        }
-        let stages = vec![("polish", polish), ("pools", pools_start.elapsed())];
-        let input = PackInput {
-            variant,
-            pools: &pools,
-            starts: &[],
-        };
-        let mut outcome = pack_pools(input, &limits.pack, resume, hooks, stages)?;
-        outcome.polish = climbs;
-        return Ok(outcome);
-    } else {
-        for job in &state.jobs {
-            let default = variant.default_bits(job.piece, job.square);
-            let entry = set.entry_mut(job.piece, job.square);
-            match job.found.first() {
-                Some(f) => {
-                    *entry = Entry {
-                        magic: f.magic,
-                        bits: job.bits,
-                        offset: 0,
-                    }
-                }
-                None => {
-                    // Not reached within the budget (or stopped): the first default-bits
-                    // magic of the whole space, which is also what an unbounded default-bits
-                    // job finds, so only a job that asked for fewer bits is unmet.
-                    let magic = first_magic(seed, variant, job.piece, job.square, default);
-                    *entry = Entry {
-                        magic,
-                        bits: default,
-                        offset: 0,
-                    };
-                    if job.bits != default {
-                        unmet.push((job.piece, job.square));
-                    }
-                }
-            }
-        }
-        lay_out_back_to_back(&mut set);
-    }
-    outcome(set, unmet, Vec::new(), Vec::new(), hooks.progress)
+/// Each square's pool as the packer takes it, rook a1 first, and where a set's layout
+/// starts each one (empty for a scan's pools, which have no layout).
+pub(crate) struct Pools {
+    /// The pools' members, as the packer's patterns.
+    pub(crate) patterns: Vec<Vec<Pattern>>,
+    /// Where the input set has each square's first used index.
+    pub(crate) starts: Vec<Option<usize>>,
 }
 
-/// Returns the outcome of a set the search made, verified (the stage `stages` is told of):
-/// a failure is an internal error, since every square's magic was checked before.
-fn outcome(
-    set: MagicSet,
-    unmet: Vec<(Piece, u8)>,
-    pack: Vec<PackCheckpoint>,
-    mut stages: Vec<(&'static str, Duration)>,
-    progress: Option<&Progress>,
-) -> Result<SearchOutcome, Error> {
-    if let Some(progress) = progress {
-        progress.begin(Stage::Verification, 0);
+/// Returns each square's pool of the fixed-shift scan `state`: the magics `climbed` for each
+/// of its jobs by the polish ([`polish_pools`], in job order), as the packer's patterns (a
+/// square with several jobs, one per shift it may take, `--also-fixed-shift`, pools their
+/// finds). A square none of whose jobs found a magic within the budget gets the first magic
+/// of its whole stream, what an unbounded scan of shard 0/1 would have kept first. Counts
+/// the jobs in `progress` ([`Stage::Pools`]).
+pub(crate) fn pools_of_finds(
+    state: &SearchState,
+    climbed: Vec<Vec<u64>>,
+    progress: &Progress,
+) -> Result<Pools, Error> {
+    let (variant, seed) = (state.scan.variant, state.scan.seed);
+    let mut pools: Vec<Vec<Pattern>> = vec![Vec::new(); 128];
+    progress.begin(Stage::Pools, state.jobs.len() as u64);
+    for (job, magics) in state.jobs.iter().zip(climbed) {
+        progress.advance(1);
+        let data = SquareData::new(job.piece, job.square, variant);
+        let at = SetSquare {
+            piece: job.piece,
+            square: job.square,
+        };
+        let pool = &mut pools[at.index()];
+        let before = pool.len();
+        pool.extend(
+            magics
+                .into_iter()
+                .map(|magic| pattern(&data, magic, job.bits)),
+        );
+        if pool.len() == before {
+            let magic = first_magic(seed, variant, job.piece, job.square, job.bits);
+            pool.push(pattern(&data, magic, job.bits));
+        }
     }
-    let (verified, verification) = timed(|| verify(&set));
-    stages.push(("verification", verification));
-    let verified = verified.map_err(|failures| {
-        let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
-        Error::Search(format!(
-            "internal: the search produced a set that fails verification:\n{}",
-            list.join("\n")
-        ))
-    })?;
-    Ok(SearchOutcome {
-        set,
-        report: verified.report,
-        unmet,
-        pack,
-        polish: (0, 0),
-        stages,
-        greedy: false,
-        save_failed: None,
+    if let Some(i) = pools.iter().position(|p| p.is_empty()) {
+        return Err(Error::Search(format!(
+            "the state has no job for {}",
+            SetSquare::from_index(i)
+        )));
+    }
+    Ok(Pools {
+        patterns: pools,
+        starts: Vec::new(),
     })
 }
 
-/// Returns `set` packed again with the magics of `also` beside its own, as
-/// [`crate::hunt::Repack`]'s packing stage says, with the packer's hooks in `hooks`.
-pub(crate) fn repack(
-    set: &MagicSet,
-    also: &[MagicSet],
-    settings: &PackSettings,
-    resume: &[PackCheckpoint],
-    hooks: &mut PackHooks,
-) -> Result<SearchOutcome, Error> {
+/// Returns the set of the fancy or plain scan `state`: each job's best find, its ranges
+/// laid out back to back, with the targets that fell back to default bits. A job without a
+/// find (not reached within the budget, or stopped) takes the first default-bits magic of
+/// its whole stream, which is also what an unbounded default-bits job finds, so only a job
+/// that asked for fewer bits is unmet.
+pub(crate) fn set_of_finds(state: &SearchState) -> (MagicSet, Vec<SetSquare>) {
+    let (variant, seed) = (state.scan.variant, state.scan.seed);
+    let mut set = MagicSet::new(variant);
+    let mut unmet = Vec::new();
+    for job in &state.jobs {
+        let default = variant.default_bits(job.piece, job.square);
+        let entry = set.entry_mut(job.piece, job.square);
+        *entry = match job.found.first() {
+            Some(f) => Entry {
+                magic: f.magic,
+                bits: job.bits,
+                offset: 0,
+            },
+            None => {
+                if job.bits != default {
+                    unmet.push(SetSquare {
+                        piece: job.piece,
+                        square: job.square,
+                    });
+                }
+                Entry {
+                    magic: first_magic(seed, variant, job.piece, job.square, default),
+                    bits: default,
+                    offset: 0,
+                }
+            }
+        };
+    }
+    lay_out_back_to_back(&mut set);
+    (set, unmet)
+}
+
+/// Returns each square's pool of the black or white `set` with the magics of `also` beside
+/// its own (each once), as the packer's patterns, with where the set has each square's
+/// first used index (never below 0 in a verified set): the layout a packing from the input
+/// starts from.
+pub(crate) fn pools_of_set(set: &MagicSet, also: &[MagicSet]) -> Result<Pools, Error> {
     let variant = set.variant;
     if !variant.is_packed() {
         return Err(Error::Search(format!(
@@ -500,49 +393,38 @@ pub(crate) fn repack(
         });
     }
     let (mut pools, mut starts) = (Vec::with_capacity(128), Vec::with_capacity(128));
-    for piece in Piece::ALL {
-        for sq in 0..64u8 {
-            let e = set.entries[piece.index()][sq as usize];
-            let data = SquareData::new(piece, sq, variant);
-            let p = pattern(&data, e.magic, e.bits);
-            // Where the set has its first used index: never below 0 in a verified set.
-            starts.push(usize::try_from(e.offset + p.first as i64).ok());
-            let mut pool = vec![p];
-            for other in also {
-                let o = other.entries[piece.index()][sq as usize];
-                if !pool.iter().any(|q| (q.magic, q.bits) == (o.magic, o.bits)) {
-                    pool.push(pattern(&data, o.magic, o.bits));
-                }
+    for at in SetSquare::all() {
+        let (piece, sq) = (at.piece, at.square);
+        let e = set.entries[piece.index()][sq as usize];
+        let data = SquareData::new(piece, sq, variant);
+        let p = pattern(&data, e.magic, e.bits);
+        starts.push(usize::try_from(e.offset + p.first as i64).ok());
+        let mut pool = vec![p];
+        for other in also {
+            let o = other.entries[piece.index()][sq as usize];
+            if !pool.iter().any(|q| (q.magic, q.bits) == (o.magic, o.bits)) {
+                pool.push(pattern(&data, o.magic, o.bits));
             }
-            pools.push(pool);
         }
+        pools.push(pool);
     }
-    let input = PackInput {
-        variant,
-        pools: &pools,
-        starts: &starts,
-    };
-    pack_pools(input, settings, resume, hooks, Vec::new())
+    Ok(Pools {
+        patterns: pools,
+        starts,
+    })
 }
 
-/// Returns the outcome of packing `input`'s pools as `settings` say (from the layout of its
-/// `starts` if it asks and they are given), going on from `resume` unless it is empty, with
-/// the packing's and the verification's times after `stages`.
-fn pack_pools(
-    input: PackInput,
-    settings: &PackSettings,
-    resume: &[PackCheckpoint],
-    hooks: &mut PackHooks,
-    mut stages: Vec<(&'static str, Duration)>,
-) -> Result<SearchOutcome, Error> {
-    if let Some(progress) = hooks.progress {
-        // Its moves are counted in the progress's own counters.
-        progress.begin(Stage::Packing, 0);
-    }
-    let (packed, packing) = timed(|| pack(input, settings, resume, hooks));
-    let (set, end) = packed.map_err(Error::checkpoint)?;
-    stages.push(("packing", packing));
-    outcome(set, Vec::new(), end, stages, hooks.progress)
+/// Returns the report of `set`, which the search made: a failure is an internal error,
+/// since every square's magic was checked before.
+pub(crate) fn verified(set: &MagicSet) -> Result<Report, Error> {
+    let verified = verify(set).map_err(|failures| {
+        let list: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
+        Error::Search(format!(
+            "internal: the search produced a set that fails verification:\n{}",
+            list.join("\n")
+        ))
+    })?;
+    Ok(verified.report)
 }
 
 /// Returns the packer's pattern of `magic` with `bits` index bits on the square of `data`.

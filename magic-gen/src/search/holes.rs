@@ -62,11 +62,11 @@ fn highest_end_first(placed: &[Placement]) -> Vec<usize> {
 /// square's bits, 4,096 candidates a block), or its own, whose used slots fit in the slots
 /// the other squares take with the lowest end, where that end is below its own; ties keep
 /// the earlier candidate. The table never grows, and squares that move down leave room
-/// that a packing from the set's layout ([`crate::hunt::repack`] with
+/// that a packing from the set's layout ([`crate::hunt::Hunt::repack`] with
 /// [`PackSettings::from_input`](crate::pack::PackSettings::from_input)) can use. A start
 /// stays at or above the square's first used index unless `negative_offsets`. Counts its
 /// squares in `progress` ([`Stage::Holes`]) and returns the squares done so far once its
-/// stop flag is set. The stage [`RepackStage::Holes`](crate::hunt::RepackStage::Holes).
+/// stop flag is set. The stage [`HuntStage::Holes`](crate::hunt::HuntStage::Holes).
 pub(crate) fn into_holes(
     set: &MagicSet,
     seed: u64,
@@ -106,7 +106,7 @@ pub(crate) fn into_holes(
 /// moves cannot do, since each bishop it displaces first lands above the end. The table
 /// may come out longer (bishops that find no room); [`into_holes`] and a packing from the
 /// layout follow. Returns the set so far once `progress`'s stop flag is set (a valid layout
-/// at any point). The stage [`RepackStage::RooksFirst`](crate::hunt::RepackStage::RooksFirst).
+/// at any point). The stage [`HuntStage::RooksFirst`](crate::hunt::HuntStage::RooksFirst).
 pub(crate) fn rooks_first(
     set: &MagicSet,
     seed: u64,

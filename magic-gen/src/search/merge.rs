@@ -22,7 +22,7 @@ impl SearchState {
     /// gives what one run over it gives.
     ///
     /// ```
-    /// use magic_gen::hunt::{self, Hooks};
+    /// use magic_gen::hunt::{Hooks, Hunt, Wanted};
     /// use magic_gen::search::{Error, Options, SearchState};
     /// use magic_gen::search::state::Shard;
     /// use magic_gen::Variant;
@@ -33,12 +33,12 @@ impl SearchState {
     /// for index in 0..2 {
     ///     options.scan.shard = Shard { index, count: 2 };
     ///     let mut state = SearchState::new(&options)?;
-    ///     hunt::run(&mut state, &[], &options.limits, false, Hooks::default())?;
+    ///     Hunt::search(&mut state, &options.limits, Wanted::State).run(Hooks::default())?;
     ///     shards.push(state);
     /// }
     /// let merged = SearchState::merge(&shards)?;
     /// assert_eq!(merged.jobs_left(), 0);
-    /// let whole = hunt::finish(&merged, &options.limits, &[], Hooks::default())?;
+    /// let whole = Hunt::finish(&merged, &options.limits).run(Hooks::default())?;
     ///
     /// // Shards of one search share their seed: these are two searches.
     /// options.scan.seed = 2;

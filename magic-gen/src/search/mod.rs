@@ -5,10 +5,10 @@
 //! and a time budget is shared fairly. A job's result depends only on which blocks it
 //! scanned, never on threads or timing, so the same seed and [`Options`] give the same set;
 //! a time budget (or Ctrl-C) only decides when scanning stops. The scan's [`SearchState`]
-//! is what checkpoints, resumes and shard merges work on; [`crate::hunt::run`] scans it and
-//! [`crate::hunt::finish`] turns it into a
-//! verified set, packing fixed-shift pools into one table ([`crate::pack`]), which
-//! checkpoints and resumes too ([`crate::pack::PackCheckpoint`]).
+//! is what checkpoints, resumes and shard merges work on; a [`crate::hunt::Hunt`] scans it
+//! and runs the stages that turn it into a verified set, packing fixed-shift pools into one
+//! table ([`crate::pack`]), which checkpoints and resumes too
+//! ([`crate::pack::PackCheckpoint`]).
 //!
 //! Inside, each file depending only on those listed before it: `candidates.rs` the
 //! candidate streams, `table.rs` the slot table of the inner loop (collisions, used slots
@@ -18,7 +18,8 @@
 //! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
 //! `crate::annealing`, which the packer shares), `evolve.rs` the pools' evolution toward
 //! fewer used slots for their span (`--evolve`), `workers.rs` the workers,
-//! `finish.rs` pools to a packed, verified set, `holes.rs` magics chosen for a packed
+//! `finish.rs` the stages between a scan and the packing (the polish, the pools of a state's
+//! finds or of a set's magics) and the verification of what was packed, `holes.rs` magics chosen for a packed
 //! layout's holes, `merge.rs` shards to one state, `state_file.rs` the state's file (read
 //! through `crate::io`'s line reader, ending with the packer's checkpoint where one is
 //! saved with it).
@@ -37,8 +38,6 @@ mod table;
 mod workers;
 
 pub use crate::stages::{Progress, Stage, StageRate};
-pub(crate) use finish::finish;
-pub use finish::SearchOutcome;
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
 pub use state::SearchState;
 pub(crate) use workers::run;
@@ -53,17 +52,3 @@ pub(crate) use {
     table::SquareData,
     workers::Checkpoint,
 };
-
-/// Returns the set `options` describe: a fresh state scanned within `options.limits`
-/// (threads, seconds), then finished, reporting through `progress`. The crate's tests'
-/// short hand for `crate::hunt::run`'s scan and finish.
-#[cfg(test)]
-pub(crate) fn search(options: &Options, progress: &Progress) -> Result<SearchOutcome, Error> {
-    let mut state = SearchState::new(options)?;
-    run(&mut state, &options.limits, progress, None);
-    let mut hooks = crate::pack::PackHooks {
-        threads: options.limits.threads,
-        ..Default::default()
-    };
-    finish(&state, &options.limits, &[], &mut hooks)
-}

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::geometry::Piece;
+use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 
 use crate::pack::{Mismatch, PackMismatch, PackSettings};
@@ -45,7 +45,7 @@ pub struct Limits {
 /// Everything one search asks for.
 ///
 /// ```
-/// use magic_gen::hunt::{run, Hooks};
+/// use magic_gen::hunt::{Hooks, Hunt, Wanted};
 /// use magic_gen::pack::PackSettings;
 /// use magic_gen::search::{Options, PolishSettings, SearchState};
 /// use magic_gen::search::state::Budget;
@@ -59,7 +59,7 @@ pub struct Limits {
 /// options.limits.polish = PolishSettings { polish: 100, clump: 0, evolve: 0 };
 /// options.limits.pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let mut state = SearchState::new(&options)?;
-/// let outcome = run(&mut state, &[], &options.limits, true, Hooks::default())?;
+/// let outcome = Hunt::search(&mut state, &options.limits, Wanted::Set).run(Hooks::default())?;
 /// // A packed variant: the checkpoint of its one packing, every move made.
 /// assert!(outcome.pack.len() == 1 && outcome.pack[0].finished());
 /// # Ok::<(), magic_gen::search::Error>(())
@@ -70,7 +70,7 @@ pub struct Options {
     pub scan: Scan,
     /// Squares that get the requested `bits` or `bits_under` (fancy only); every other
     /// square gets its variant's default bits. Empty means all 128.
-    pub targets: Vec<(Piece, u8)>,
+    pub targets: Vec<SetSquare>,
     /// Index bits for the targets (fancy only); `None` is the mask popcount.
     pub bits: Option<u8>,
     /// Ask the targets for this many bits fewer than their mask popcount (fancy), instead
@@ -169,11 +169,12 @@ impl Options {
     /// Returns the squares that get the bits asked of `piece`'s squares, of `square` (of
     /// both pieces), or of that one square; empty (all 128, [`Options::targets`]) if
     /// neither narrows it.
-    pub fn targets_of(piece: Option<Piece>, square: Option<u8>) -> Vec<(Piece, u8)> {
+    pub fn targets_of(piece: Option<Piece>, square: Option<u8>) -> Vec<SetSquare> {
+        let at = |piece, square| SetSquare { piece, square };
         match (piece, square) {
-            (Some(p), Some(s)) => vec![(p, s)],
-            (Some(p), None) => (0..64).map(|s| (p, s)).collect(),
-            (None, Some(s)) => Piece::ALL.iter().map(|&p| (p, s)).collect(),
+            (Some(p), Some(s)) => vec![at(p, s)],
+            (Some(p), None) => (0..64).map(|s| at(p, s)).collect(),
+            (None, Some(s)) => Piece::ALL.iter().map(|&p| at(p, s)).collect(),
             (None, None) => Vec::new(),
         }
     }
@@ -232,18 +233,19 @@ fn after(seconds: f64) -> Instant {
 /// setting differs, as saved and as asked:
 ///
 /// ```
-/// use magic_gen::hunt::{repack, Hooks};
+/// use magic_gen::hunt::{Hooks, Hunt};
 /// use magic_gen::pack::{Mismatch, PackSettings};
 /// use magic_gen::search::{Error, Limits};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
+/// let report = magic_gen::verify(&set).unwrap().report;
 /// let pack = PackSettings { iterations: 10, ..PackSettings::default() };
-/// let checkpoint = repack(&set, &Limits { pack, ..Limits::default() }, &[], Hooks::default())?.pack;
+/// let limits = Limits { pack, ..Limits::default() };
+/// let checkpoint = Hunt::repack(&set, &report, &limits).run(Hooks::default())?.pack;
 /// let more = Limits { pack: PackSettings { iterations: 20, ..pack }, ..Limits::default() };
-/// let Err(Error::Checkpoint { line, packing, mismatch }) =
-///     repack(&set, &more, &checkpoint, Hooks::default())
-/// else {
+/// let resumed = Hunt::repack(&set, &report, &more).resuming(&checkpoint);
+/// let Err(Error::Checkpoint { line, packing, mismatch }) = resumed.run(Hooks::default()) else {
 ///     panic!("a checkpoint of another packing resumed");
 /// };
 /// assert_eq!((line.as_str(), packing), ("pack", 0));

@@ -3,7 +3,7 @@
 //! ranked for the packer. `state_file.rs` writes and reads its file; [`SearchState::merge`]
 //! combines shards.
 
-use crate::geometry::{relevant_bits, square_name, Piece};
+use crate::geometry::{relevant_bits, square_name, Piece, SetSquare};
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
@@ -371,7 +371,8 @@ pub(crate) fn allowed_bits(variant: Variant, piece: Piece, sq: u8) -> std::ops::
 fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
     let popcount = relevant_bits(piece, sq);
     let default = options.scan.variant.default_bits(piece, sq);
-    let is_target = options.targets.is_empty() || options.targets.contains(&(piece, sq));
+    let is_target =
+        options.targets.is_empty() || options.targets.contains(&SetSquare { piece, square: sq });
     if !is_target {
         return Ok(default);
     }

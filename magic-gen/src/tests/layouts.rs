@@ -38,8 +38,8 @@ fn the_published_white_layout_is_one_the_annealer_can_reach_and_the_black_one_is
 
 #[test]
 fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_bits() {
-    use crate::pack::{PackHooks, PackSettings};
-    use crate::search::finish::repack;
+    use super::repack;
+    use crate::pack::PackSettings;
     let black = include_str!("../../tests/data/published-black-87988.txt");
     let black = parse_interchange("published", black.as_bytes()).unwrap();
     let (greedy, warm) = (
@@ -50,15 +50,15 @@ fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_b
         },
     );
     let len = |settings: &PackSettings| {
-        let out = repack(&black, &[], settings, &[], &mut PackHooks::default()).unwrap();
-        assert_eq!(out.pack.len(), 1, "one packing's checkpoint");
-        out.report.table_len
+        let (set, pack) = repack(&black, &[], settings).unwrap();
+        assert_eq!(pack.len(), 1, "one packing's checkpoint");
+        crate::verify(&set).unwrap().report.table_len
     };
     // The greedy pass widest first, and the first fits in the order that gives the
     // published layout where it can (docs/results/hunts.md).
     assert_eq!((len(&greedy), len(&warm)), (94_687, 87_783));
     let fancy = MagicSet::new(crate::Variant::Fancy);
-    let refused = repack(&fancy, &[], &warm, &[], &mut PackHooks::default()).unwrap_err();
+    let refused = repack(&fancy, &[], &warm).unwrap_err();
     assert!(refused
         .to_string()
         .contains("only black and white sets are packed"));
@@ -66,8 +66,8 @@ fn a_repack_from_the_input_starts_from_its_layout_and_refuses_sets_laid_out_by_b
 
 #[test]
 fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
-    use crate::pack::{PackHooks, PackSettings};
-    use crate::search::finish::repack;
+    use super::repack;
+    use crate::pack::PackSettings;
     let white = include_str!("../../tests/data/published-white-88772.txt");
     let white = parse_interchange("published", white.as_bytes()).unwrap();
     let black = include_str!("../../tests/data/published-black-87988.txt");
@@ -80,11 +80,7 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
         spread: 0.03,
         ..PackSettings::default()
     };
-    let pack = |also: &[MagicSet]| {
-        repack(&white, also, &settings, &[], &mut PackHooks::default())
-            .unwrap()
-            .set
-    };
+    let pack = |also: &[MagicSet]| repack(&white, also, &settings).unwrap().0;
     let alone = pack(&[]);
     let both = pack(std::slice::from_ref(&pinned));
     assert!(crate::verify(&both).is_ok());
@@ -107,8 +103,8 @@ fn a_repack_with_other_sets_chooses_per_square_among_their_magics() {
         from_input: true,
         ..PackSettings::default()
     };
-    let kept = repack(&white, &[pinned], &warm, &[], &mut PackHooks::default()).unwrap();
-    assert_eq!(kept.set, white);
-    let refused = repack(&white, &[black], &settings, &[], &mut PackHooks::default());
+    let (kept, _) = repack(&white, &[pinned], &warm).unwrap();
+    assert_eq!(kept, white);
+    let refused = repack(&white, &[black], &settings);
     assert!(refused.unwrap_err().to_string().contains("cannot join"));
 }

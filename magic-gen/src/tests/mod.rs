@@ -6,12 +6,76 @@ mod pools;
 mod scan;
 mod states;
 
+use std::time::Duration;
+
 use crate::geometry::Piece;
+use crate::hunt::{Hooks, Hunt, Outcome, Wanted};
 use crate::index::Variant;
-use crate::pack::PackHooks;
+use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::*;
 use crate::search::*;
 use crate::set::MagicSet;
+
+/// Returns the bishop's square `square` of a set.
+pub(super) fn bishop(square: u8) -> crate::geometry::SetSquare {
+    crate::geometry::SetSquare {
+        piece: Piece::Bishop,
+        square,
+    }
+}
+
+/// Returns the set `options` describe: a fresh state hunted within `options.limits`
+/// (threads, seconds), reporting through `progress`.
+pub(super) fn search(options: &Options, progress: &Progress) -> Result<Outcome, Error> {
+    let mut state = SearchState::new(options)?;
+    let hooks = Hooks {
+        progress: Some(progress),
+        ..Hooks::default()
+    };
+    Hunt::search(&mut state, &options.limits, Wanted::Set).run(hooks)
+}
+
+/// Takes each checkpoint of a packing, as a state file keeps it.
+type SaveCheckpoint<'a> = &'a mut dyn FnMut(&[PackCheckpoint]);
+
+/// Returns the finish of `state` within `limits` ([`Hunt::finish`]), going on from
+/// `resume` unless it is empty, each packing checkpoint handed to `save` if given.
+pub(super) fn finish(
+    state: &SearchState,
+    limits: &Limits,
+    resume: &[PackCheckpoint],
+    save: Option<SaveCheckpoint>,
+) -> Result<Outcome, Error> {
+    let mut save = save.map(|save| {
+        move |_: Option<&SearchState>, c: &[PackCheckpoint]| {
+            save(c);
+            Ok(())
+        }
+    });
+    let hooks = Hooks {
+        progress: None,
+        save: save.as_mut().map(|s| (Duration::ZERO, s as _)),
+    };
+    Hunt::finish(state, limits).resuming(resume).run(hooks)
+}
+
+/// Returns `set` packed again as `settings` say with the magics of `also` beside its own,
+/// and the packing's checkpoint: the pools and packing stages of [`Hunt::repack`], whose
+/// outcome would be the input wherever the packing is longer.
+pub(super) fn repack(
+    set: &MagicSet,
+    also: &[MagicSet],
+    settings: &PackSettings,
+) -> Result<(MagicSet, Vec<PackCheckpoint>), Error> {
+    let pools = crate::search::finish::pools_of_set(set, also)?;
+    let input = crate::pack::PackInput {
+        variant: set.variant,
+        pools: &pools.patterns,
+        starts: &pools.starts,
+    };
+    let mut hooks = crate::pack::PackHooks::default();
+    crate::pack::pack(input, settings, &[], &mut hooks).map_err(Error::checkpoint)
+}
 
 /// Returns the bare options for `variant` with seed 7 on `threads` threads: each square
 /// scanned until found, pools of 16 without sparse finds, no polish, a greedy packing (the
@@ -58,7 +122,7 @@ pub(super) fn sharded(options: &Options, shards: u32) -> MagicSet {
         &SearchState::merge(&states).unwrap(),
         &Limits::default(),
         &[],
-        &mut PackHooks::default(),
+        None,
     )
     .unwrap()
     .set

@@ -6,7 +6,6 @@ use std::time::Duration;
 use super::*;
 use crate::geometry::Piece;
 use crate::index::Variant;
-use crate::pack::PackHooks;
 use crate::search::state::*;
 use crate::search::*;
 
@@ -47,7 +46,7 @@ fn bits_are_rejected_for_plain_and_out_of_range() {
     let e = search(&o, &Progress::default()).unwrap_err();
     assert!(e.to_string().contains("rook a1"), "{e}");
     let mut o = options(Variant::Fancy, 1);
-    o.targets = vec![(Piece::Bishop, 27)];
+    o.targets = vec![bishop(27)];
     o.bits = Some(10);
     let e = search(&o, &Progress::default()).unwrap_err();
     assert!(e.to_string().contains("bishop d4"), "{e}");
@@ -56,7 +55,7 @@ fn bits_are_rejected_for_plain_and_out_of_range() {
 #[test]
 fn climbing_finds_bishop_a1_one_bit_under() {
     let mut o = options(Variant::Fancy, 2);
-    o.targets = vec![(Piece::Bishop, 0)];
+    o.targets = vec![bishop(0)];
     o.bits_under = Some(1);
     o.scan.budget = Budget::Candidates(4 * BLOCK_LEN);
     let out = search(&o, &Progress::default()).unwrap();
@@ -80,7 +79,7 @@ fn merged_shards_equal_one_run_over_the_same_space() {
         if bits_under.is_some() {
             // Bishops one bit under: some reached within the budget (a1, b1), some not
             // (d4 cannot be: Fiekas proved it).
-            o.targets = [0, 1, 2, 27].map(|s| (Piece::Bishop, s)).to_vec();
+            o.targets = [0, 1, 2, 27].map(bishop).to_vec();
         }
         o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
         o.scan.pool = 2;
@@ -128,12 +127,8 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let mut resumed = SearchState::parse("state", saved.as_bytes()).unwrap();
     run(&mut resumed, &o.limits, &Progress::default(), None);
     assert_eq!(
-        finish(&resumed, &o.limits, &[], &mut PackHooks::default())
-            .unwrap()
-            .set,
-        finish(&whole, &o.limits, &[], &mut PackHooks::default())
-            .unwrap()
-            .set
+        finish(&resumed, &o.limits, &[], None).unwrap().set,
+        finish(&whole, &o.limits, &[], None).unwrap().set
     );
     assert!(resumed.jobs.iter().all(|j| j.done));
 }
@@ -167,11 +162,11 @@ fn a_run_with_checkpoints_returns_when_its_jobs_are_done() {
 fn an_impossible_target_falls_back_when_the_budget_runs_out() {
     // 3 bits cannot index the 108 distinct attack sets of a bishop on d4.
     let mut o = options(Variant::Fancy, 1);
-    o.targets = vec![(Piece::Bishop, 27)];
+    o.targets = vec![bishop(27)];
     o.bits = Some(3);
     o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
     let out = search(&o, &Progress::default()).unwrap();
-    assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
+    assert_eq!(out.unmet, vec![bishop(27)]);
     assert_eq!(out.set.entry(Piece::Bishop, 27).bits, 9);
 }
 
@@ -179,11 +174,11 @@ fn an_impossible_target_falls_back_when_the_budget_runs_out() {
 fn a_time_limit_stops_an_unbounded_scan() {
     // The same impossible target with no candidate budget: only `limits.seconds` ends it.
     let mut o = options(Variant::Fancy, 1);
-    o.targets = vec![(Piece::Bishop, 27)];
+    o.targets = vec![bishop(27)];
     o.bits = Some(3);
     o.limits.seconds = Some(0.01);
     let out = search(&o, &Progress::default()).unwrap();
-    assert_eq!(out.unmet, vec![(Piece::Bishop, 27)]);
+    assert_eq!(out.unmet, vec![bishop(27)]);
 }
 
 #[test]

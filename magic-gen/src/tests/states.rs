@@ -1,12 +1,10 @@
 //! Per-square shifts, raised budgets and state files with their pack checkpoints.
 
-use std::time::Duration;
-
 use super::*;
 use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
 use crate::io::line_of;
-use crate::pack::{Mismatch, PackCheckpoint, PackHooks};
+use crate::pack::{Mismatch, PackCheckpoint};
 use crate::search::state::*;
 use crate::search::*;
 
@@ -85,7 +83,7 @@ fn a_per_square_shift_may_also_take_the_fixed_shift() {
         SearchState::parse("s.state", text.as_bytes()).unwrap(),
         state
     );
-    let out = finish(&state, &o.limits, &[], &mut PackHooks::default()).unwrap();
+    let out = finish(&state, &o.limits, &[], None).unwrap();
     // Each square packs a find of one of its jobs, with that job's bits.
     let mut fixed = 0;
     for (i, e) in out.set.entries.iter().flatten().enumerate() {
@@ -152,7 +150,7 @@ fn a_raised_budget_equals_one_run_with_it() {
         o.scan.pool = 2;
         o.scan.patience = 20;
         if variant == Variant::Fancy {
-            o.targets = [0, 1, 2, 27].map(|s| (Piece::Bishop, s)).to_vec();
+            o.targets = [0, 1, 2, 27].map(bishop).to_vec();
             o.bits_under = Some(1);
         }
         o.scan.budget = Budget::Candidates(2 * BLOCK_LEN);
@@ -203,15 +201,13 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     o.scan.patience = 20;
     o.limits.pack.iterations = 40;
     let state = scanned(&o);
-    let whole = finish(&state, &o.limits, &[], &mut PackHooks::default()).unwrap();
+    // The packing on one thread, which saves after every move.
+    o.limits.threads = 1;
+    let whole = finish(&state, &o.limits, &[], None).unwrap();
     // Every move's checkpoint, saved with the state as the command line does.
     let mut saved = Vec::new();
     let mut save = |c: &[PackCheckpoint]| saved.push(state.to_text_with(c));
-    let mut hooks = PackHooks {
-        checkpoint: Some((Duration::ZERO, &mut save)),
-        ..PackHooks::default()
-    };
-    let end = finish(&state, &o.limits, &[], &mut hooks).unwrap();
+    let end = finish(&state, &o.limits, &[], Some(&mut save)).unwrap();
     assert_eq!(end.set, whole.set);
     // One save a move, and the end's once more (saved at a packing's end whatever the
     // interval).
@@ -228,8 +224,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         );
         assert_eq!(pack.len(), 1, "the pack checkpoint");
         assert_eq!(pack[0].moves, k as u64);
-        let mut hooks = PackHooks::default();
-        let resumed = finish(&read, &o.limits, &pack, &mut hooks).unwrap();
+        let resumed = finish(&read, &o.limits, &pack, None).unwrap();
         assert_eq!(resumed.set, whole.set, "resumed at move {k}");
         assert_eq!(resumed.pack, whole.pack, "resumed at move {k}");
     }
@@ -237,7 +232,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
     let (read, pack) = SearchState::parse_with_pack("s.state", saved[9].as_bytes()).unwrap();
     let mut more = o.limits;
     more.pack.iterations = 41;
-    let e = finish(&read, &more, &pack, &mut PackHooks::default()).unwrap_err();
+    let e = finish(&read, &more, &pack, None).unwrap_err();
     let Error::Checkpoint {
         line,
         packing,
@@ -265,9 +260,7 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     o.scan.pool = 1;
     o.limits.pack.iterations = 3;
     let state = scanned(&o);
-    let end = finish(&state, &o.limits, &[], &mut PackHooks::default())
-        .unwrap()
-        .pack;
+    let end = finish(&state, &o.limits, &[], None).unwrap().pack;
     let plain = state.to_text();
     let with = state.to_text_with(&end);
     assert!(plain.starts_with("magic-gen-state 1\n"));
@@ -310,16 +303,18 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
     .unwrap();
     let read = crate::pack::test_support::published_set("published-black-87988.txt");
     let report = crate::verify::verify(&read).unwrap().report;
-    let outcome = |pack: Vec<PackCheckpoint>| SearchOutcome {
+    let outcome = |pack: Vec<PackCheckpoint>| crate::hunt::Outcome {
         // Any report: the pools are made up and their set does not verify.
         report: report.clone(),
         set: set.clone(),
         unmet: Vec::new(),
         pack,
-        polish: (0, 0),
         stages: Vec::new(),
         greedy: false,
         save_failed: None,
+        cut: None,
+        packed_len: 0,
+        kept_input: false,
     };
     // A run stopped before its first move returns the checkpoint it starts from.
     let halt = std::sync::atomic::AtomicBool::new(true);
@@ -463,8 +458,8 @@ fn a_resume_is_recorded_in_a_state_that_still_scans_only() {
     // Still to scan: the step and how it finishes shape what the state keeps.
     assert_eq!(state.command, history);
     assert_eq!(state.pack.iterations, 7);
-    let hooks = crate::hunt::Hooks::default();
-    crate::hunt::run(&mut state, &[], &options.limits, true, hooks).unwrap();
+    let hunt = crate::hunt::Hunt::search(&mut state, &options.limits, crate::hunt::Wanted::Set);
+    hunt.run(crate::hunt::Hooks::default()).unwrap();
     assert_eq!(state.jobs_left(), 0);
     // Finished: left as it was, so its file regenerates byte for byte.
     let finished = state.clone();

@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 
 use super::*;
-use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
+use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece, SetSquare};
 use crate::index::magic_hash;
 use crate::search::{Options, SearchState};
 
@@ -36,7 +36,7 @@ fn one_job(
     options.scan.pool = pool;
     options.scan.sparse = 0;
     if bits.is_some() {
-        options.targets = vec![(piece, sq)];
+        options.targets = vec![SetSquare { piece, square: sq }];
         options.bits = bits;
     }
     let mut state = SearchState::new(&options).expect("valid options");

@@ -1,0 +1,152 @@
+//! Tests of the driver's rules: saves that fail, stops before and in the packing, and a
+//! repack that never comes out longer.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::*;
+use crate::pack::{PackCheckpoint, PackSettings};
+use crate::search::{Limits, Progress, SearchState};
+use crate::set::MagicSet;
+use crate::verify::Report;
+
+/// The published black set, whose greedy layout is longer than its own, with its report.
+fn published_black() -> (MagicSet, Report) {
+    let set = crate::pack::test_support::published_set("published-black-87988.txt");
+    let report = crate::verify(&set).unwrap().report;
+    (set, report)
+}
+
+/// Returns the limits of a packing of `iterations` moves.
+fn moves(iterations: u64) -> Limits {
+    let pack = PackSettings {
+        iterations,
+        ..PackSettings::default()
+    };
+    Limits {
+        pack,
+        ..Limits::default()
+    }
+}
+
+/// Returns `hunt` as it is: a repack without stages before its pools.
+fn as_planned(hunt: Hunt) -> Hunt {
+    hunt
+}
+
+/// Runs the repack of the published black set `plan` makes of it, stopped before it starts
+/// if `stop`; returns what it made and the move counts of the checkpoints it saved.
+fn run_saving(
+    plan: impl for<'a> Fn(Hunt<'a>) -> Hunt<'a>,
+    iterations: u64,
+    stop: bool,
+) -> (Outcome, Vec<(u64, u64)>) {
+    let (set, report) = published_black();
+    let progress = Progress::default();
+    progress.stop.store(stop, Ordering::SeqCst);
+    let mut saved = Vec::new();
+    let mut save = |_: Option<&_>, c: &[PackCheckpoint]| {
+        saved.push(PackCheckpoint::moves_of(c));
+        Ok(())
+    };
+    let hooks = Hooks {
+        progress: Some(&progress),
+        save: Some((Duration::ZERO, &mut save)),
+    };
+    let limits = moves(iterations);
+    let outcome = plan(Hunt::repack(&set, &report, &limits))
+        .run(hooks)
+        .unwrap();
+    (outcome, saved)
+}
+
+#[test]
+fn the_first_failed_save_stops_the_run_and_is_kept_in_its_outcome() {
+    let (set, report) = published_black();
+    // Moves that would take hours: only the failed save ends the run this soon.
+    let limits = moves(1_000_000_000);
+    let progress = Progress::default();
+    let mut tries = 0;
+    let mut save = |_: Option<&SearchState>, _: &[PackCheckpoint]| {
+        tries += 1;
+        Err(format!("save {tries} failed"))
+    };
+    let hooks = Hooks {
+        progress: Some(&progress),
+        save: Some((Duration::ZERO, &mut save)),
+    };
+    let outcome = Hunt::repack(&set, &report, &limits).run(hooks).unwrap();
+    assert_eq!(outcome.save_failed.as_deref(), Some("save 1 failed"));
+    assert!(progress.stop.load(Ordering::SeqCst));
+    assert_eq!(tries, 1, "a save was tried again after one failed");
+    assert!(crate::verify(&outcome.set).is_ok());
+    let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
+    assert!(made < total);
+    assert_eq!(outcome.cut, Some(Cut::Packing { made, total }));
+}
+
+#[test]
+fn saves_that_succeed_leave_the_run_alone() {
+    let (outcome, saved) = run_saving(as_planned, 2000, false);
+    assert_eq!(outcome.save_failed, None);
+    assert_eq!(outcome.cut, None);
+    assert!(saved.len() > 1);
+    assert_eq!(PackCheckpoint::moves_of(&outcome.pack), (2000, 2000));
+}
+
+#[test]
+fn a_stop_before_the_packing_is_its_cut_and_saves_nothing() {
+    let (set, _) = published_black();
+    fn rooks_first(h: Hunt) -> Hunt {
+        h.with_rooks_first(1).with_holes(1)
+    }
+    fn holes(h: Hunt) -> Hunt {
+        h.with_holes(1)
+    }
+    for ((outcome, saved), cut) in [
+        (run_saving(rooks_first, 1000, true), Cut::RooksFirst),
+        (run_saving(holes, 1000, true), Cut::Holes { done: 0 }),
+    ] {
+        assert_eq!(outcome.cut, Some(cut));
+        assert_eq!(saved, []);
+        // The greedy layout the stopped packing kept is longer: the input is written.
+        assert!(outcome.kept_input);
+        assert_eq!(outcome.set, set);
+    }
+}
+
+#[test]
+fn a_stop_in_the_packing_alone_is_its_cut_and_its_checkpoint_is_saved() {
+    let (outcome, saved) = run_saving(as_planned, 1000, true);
+    assert_eq!(
+        outcome.cut,
+        Some(Cut::Packing {
+            made: 0,
+            total: 1000
+        })
+    );
+    assert_eq!(saved.last(), Some(&(0, 1000)));
+}
+
+#[test]
+fn the_finished_packing_is_saved_last_and_never_comes_out_longer() {
+    let (set, report) = published_black();
+    let (outcome, saved) = run_saving(as_planned, 2000, false);
+    assert_eq!(saved.last(), Some(&(2000, 2000)));
+    let len = outcome.report.table_len;
+    assert_eq!(len, outcome.packed_len.min(report.table_len));
+    assert_eq!(outcome.kept_input, outcome.packed_len >= report.table_len);
+    if outcome.kept_input {
+        assert_eq!(outcome.set, set);
+    }
+    assert!(crate::verify(&outcome.set).is_ok());
+}
+
+#[test]
+fn a_sets_stage_on_a_scan_state_is_an_error_not_a_panic() {
+    let options = crate::search::Options::for_variant(crate::Variant::Black);
+    let state = SearchState::new(&options).unwrap();
+    let hunt = Hunt::finish(&state, &options.limits).with_holes(1);
+    assert_eq!(hunt.stages()[0], HuntStage::Polish);
+    assert!(hunt.run(Hooks::default()).is_err());
+}
