@@ -76,26 +76,19 @@ impl<'a, 's> Saves<'a, 's> {
         self.save.as_ref().map(|(every, _)| *every)
     }
 
-    /// Saves `state` with `pack`, unless a save failed before; a failure stops the run.
+    /// Saves `state` with `pack`, unless a save failed before; a failure is kept and stops
+    /// the run.
     pub(super) fn now(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) {
-        if self.last(state, pack) {
-            self.stop.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// Saves `state` with `pack` once the run has ended, unless a save failed before;
-    /// returns whether this one failed (its error kept, the stop flag left alone: there is
-    /// nothing left to stop).
-    pub(super) fn last(&mut self, state: Option<&SearchState>, pack: &[PackCheckpoint]) -> bool {
         let Some((_, save)) = self.save.as_mut() else {
-            return false;
+            return;
         };
         if self.error.is_some() {
-            return false;
+            return;
         }
-        let result = save(state, pack);
-        self.error = result.err();
-        self.error.is_some()
+        if let Err(e) = save(state, pack) {
+            self.error = Some(e);
+            self.stop.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Returns the first error a save returned, if one did.

@@ -4,8 +4,7 @@
 //! voids the packing saved with its state; a shard whose set comes from the merge packs
 //! greedily; a stop in a stage that changes magics leaves no packing checkpoint (a rerun's
 //! packing would start from other magics); the state is saved before the stages after the
-//! scan and at the end, a repack's checkpoint at the end; and a set packed again never comes
-//! out longer than it went in. `magic-gen search`, `merge` and `pack` are this with a
+//! scan and at the end; and a set packed again never comes out longer than it went in. `magic-gen search`, `merge` and `pack` are this with a
 //! progress display and files around it.
 
 use std::sync::atomic::Ordering;
@@ -407,17 +406,16 @@ impl<'a> Hunt<'a> {
             ),
             HuntStage::Holes { blocks } => {
                 let changed = into_holes(set, seed, blocks, negative, progress);
-                let done = match progress.stage() {
-                    Some((Stage::Holes, done, _)) => done,
-                    _ => 0,
-                };
+                // The squares it counted as done before the stop.
+                let done = progress.stage().map_or(0, |(_, done, _)| done);
                 (changed, Cut::Holes { done })
             }
             _ => return Err(out_of_place(stage, "to change magics")),
         };
         work.set = Some(changed);
+        // The packing's input is not a rerun's: nothing of it is saved.
         if progress.stop.load(Ordering::SeqCst) {
-            work.void_checkpoint |= stage.changes_magics();
+            work.void_checkpoint = true;
             work.cut_at(cut);
         }
         Ok(())
@@ -461,9 +459,9 @@ impl<'a> Hunt<'a> {
         Ok(())
     }
 
-    /// Returns the outcome of the stages' `work`, which took `times`: the state saved once
-    /// more with the packing to resume (a repack's checkpoint, unless a stage that changes
-    /// magics was stopped), and a repacked set that came out longer replaced by its input.
+    /// Returns the outcome of the stages' `work`, which took `times`: a scanned state saved
+    /// once more with the packing to resume, and a repacked set that came out longer
+    /// replaced by its input.
     fn outcome(
         self,
         work: Work,
@@ -474,12 +472,10 @@ impl<'a> Hunt<'a> {
         let (Some(mut set), Some(mut report)) = (work.set, work.report) else {
             return Err(out_of_place(HuntStage::Verification, "to end the hunt"));
         };
-        match &self.input {
-            Input::Scanning(state) => saves.now(Some(state), pack_to_save(&work.pack)),
-            Input::Set(..) if !work.void_checkpoint && !work.pack.is_empty() => {
-                saves.last(None, &work.pack);
-            }
-            _ => {}
+        // The packer saved its last checkpoint; a scanned state is saved once more, with
+        // the packing only if a resume goes on with it.
+        if let Input::Scanning(state) = &self.input {
+            saves.now(Some(state), pack_to_save(&work.pack));
         }
         let packed_len = report.table_len;
         let mut kept_input = false;

@@ -51,13 +51,6 @@ impl HuntStage {
             HuntStage::Verification => "verification",
         }
     }
-
-    /// Returns whether the stage changes a set's magics, which no saved file keeps: a stop
-    /// in it leaves a packing whose input a rerun does not have, so nothing of that
-    /// packing is saved.
-    pub(super) fn changes_magics(self) -> bool {
-        matches!(self, HuntStage::RooksFirst { .. } | HuntStage::Holes { .. })
-    }
 }
 
 /// The first stage of a hunt a stop left unfinished, with how far it came; the stages

@@ -150,3 +150,162 @@ fn a_sets_stage_on_a_scan_state_is_an_error_not_a_panic() {
     assert_eq!(hunt.stages()[0], HuntStage::Polish);
     assert!(hunt.run(Hooks::default()).is_err());
 }
+
+/// Returns the options of a small black hunt: 256 candidates a square, pools of 2, `polish`
+/// climbs and 50 packing moves.
+fn small_black(polish: u32) -> crate::search::Options {
+    let mut o = crate::search::Options::for_variant(crate::Variant::Black);
+    o.scan.budget = crate::search::state::Budget::Candidates(256);
+    o.scan.pool = 2;
+    o.limits.polish = crate::search::PolishSettings {
+        polish,
+        clump: 0,
+        evolve: 0,
+    };
+    o.limits.pack.iterations = 50;
+    o
+}
+
+#[test]
+fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
+    let o = small_black(0);
+    let mut state = SearchState::new(&o).unwrap();
+    let progress = Progress::default();
+    progress.stop.store(true, Ordering::SeqCst);
+    let hooks = Hooks {
+        progress: Some(&progress),
+        ..Hooks::default()
+    };
+    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
+    let outcome = hunt.run(hooks).unwrap();
+    let Some(Cut::Scan { open, jobs, budget }) = outcome.cut else {
+        panic!("{:?}", outcome.cut);
+    };
+    assert_eq!((open, jobs), (128, 128));
+    assert_eq!(budget, Some((0, 128 * 256)));
+}
+
+#[test]
+fn a_shard_run_for_its_state_alone_packs_greedily() {
+    use crate::search::state::Shard;
+    let mut o = small_black(0);
+    let half = Shard { index: 0, count: 2 };
+    for (shard, wanted, greedy) in [
+        (half, Wanted::State, true),
+        (half, Wanted::Set, false),
+        (Shard::WHOLE, Wanted::State, false),
+    ] {
+        o.scan.shard = shard;
+        let mut state = SearchState::new(&o).unwrap();
+        let hunt = Hunt::search(&mut state, &o.limits, wanted);
+        let outcome = hunt.run(Hooks::default()).unwrap();
+        assert_eq!(outcome.greedy, greedy, "{shard} {wanted:?}");
+        let moves = PackCheckpoint::moves_of(&outcome.pack);
+        assert_eq!(moves, if greedy { (0, 0) } else { (50, 50) });
+    }
+}
+
+#[test]
+fn a_scan_that_moves_on_voids_the_packing_saved_with_its_state() {
+    let (set, report) = published_black();
+    let other = Hunt::repack(&set, &report, &moves(10))
+        .run(Hooks::default())
+        .unwrap()
+        .pack;
+    let o = small_black(0);
+    let mut state = SearchState::new(&o).unwrap();
+    // Scanned from nothing: the checkpoint of another packing is never offered.
+    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set).resuming(&other);
+    assert!(hunt.run(Hooks::default()).is_ok());
+    // Finished already: the scan stays, and the packing refuses what is not its own.
+    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set).resuming(&other);
+    let refused = hunt.run(Hooks::default());
+    assert!(
+        matches!(refused, Err(crate::search::Error::Checkpoint { .. })),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_stop_before_the_polish_cuts_it_and_counts_its_climbs() {
+    let o = small_black(20);
+    let mut state = SearchState::new(&o).unwrap();
+    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
+    assert_eq!(hunt.run(Hooks::default()).unwrap().cut, None);
+    let progress = Progress::default();
+    progress.stop.store(true, Ordering::SeqCst);
+    let hooks = Hooks {
+        progress: Some(&progress),
+        ..Hooks::default()
+    };
+    let outcome = Hunt::finish(&state, &o.limits).run(hooks).unwrap();
+    let Some(Cut::Polish { climbed, climbs }) = outcome.cut else {
+        panic!("{:?}", outcome.cut);
+    };
+    assert!(climbed == 0 && climbs > 0, "{climbed} of {climbs}");
+}
+
+#[test]
+fn a_stop_after_the_last_move_cuts_nothing_and_the_state_is_saved_last_without_its_packing() {
+    let o = small_black(20);
+    let mut state = SearchState::new(&o).unwrap();
+    let progress = Progress::default();
+    let mut saved = Vec::new();
+    // The saves forced at the scan's end and the packing's; the packing's end fails, which
+    // stops the run once every stage has finished.
+    let mut save = |st: Option<&SearchState>, c: &[PackCheckpoint]| {
+        saved.push((st.map(SearchState::jobs_left), c.len()));
+        match PackCheckpoint::moves_of(c) {
+            (made, total) if total > 0 && made == total => Err("full".to_string()),
+            _ => Ok(()),
+        }
+    };
+    let hooks = Hooks {
+        progress: Some(&progress),
+        save: Some((Duration::from_secs(3600), &mut save)),
+    };
+    let outcome = Hunt::search(&mut state, &o.limits, Wanted::Set)
+        .run(hooks)
+        .unwrap();
+    assert!(progress.stop.load(Ordering::SeqCst));
+    assert_eq!(outcome.save_failed.as_deref(), Some("full"));
+    assert_eq!(outcome.cut, None);
+    assert_eq!(saved, [(Some(0), 0), (Some(0), 1)]);
+    // Without a failure, the state is saved once more, without the finished packing.
+    let mut state = SearchState::new(&o).unwrap();
+    let mut saved = Vec::new();
+    let mut save = |st: Option<&SearchState>, c: &[PackCheckpoint]| {
+        saved.push((st.is_some(), c.len()));
+        Ok(())
+    };
+    let hooks = Hooks {
+        progress: None,
+        save: Some((Duration::from_secs(3600), &mut save)),
+    };
+    Hunt::search(&mut state, &o.limits, Wanted::Set)
+        .run(hooks)
+        .unwrap();
+    assert_eq!(saved.last(), Some(&(true, 0)));
+    assert_eq!(saved.len(), 3);
+}
+
+#[test]
+fn the_stages_are_named_as_the_time_by_stage_line_shows_them() {
+    let o = small_black(0);
+    let mut state = SearchState::new(&o).unwrap();
+    let names = |h: &Hunt| h.stages().iter().map(|s| s.name()).collect::<Vec<_>>();
+    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
+    assert_eq!(
+        names(&hunt),
+        ["scan", "polish", "pools", "packing", "verification"]
+    );
+    let (set, report) = published_black();
+    let limits = moves(1);
+    let hunt = Hunt::repack(&set, &report, &limits)
+        .with_rooks_first(0)
+        .with_holes(1);
+    assert_eq!(
+        names(&hunt),
+        ["rooks-first", "holes", "pools", "packing", "verification"]
+    );
+}

@@ -127,8 +127,10 @@ impl Provenance {
     /// keeps its credit; one that took the magic of one of `others` (the first that has it)
     /// takes that set's credit of the square, or, where its header gives none, a credit
     /// naming its file, the authors "not recorded"
-    /// ([`Credit::unrecorded`](super::Credit::unrecorded)). A square with a magic of none
-    /// of them (found for it anew) has no credit.
+    /// ([`Credit::unrecorded`](super::Credit::unrecorded)), unless that set was found by
+    /// this generator ([`Provenance::found_here`]): its uncredited magics are this
+    /// project's own. A square with a magic of none of them (found for it anew) has no
+    /// credit.
     pub fn credit_taken(&mut self, before: &MagicSet, after: &MagicSet, others: &[CreditedSet]) {
         let key = |set: &MagicSet, piece: Piece, sq: u8| {
             let e = set.entry(piece, sq);
@@ -159,15 +161,25 @@ impl Provenance {
                 };
                 let mut square = Squares::default();
                 square.insert(piece, sq);
-                self.credit(match other.provenance.credit_of(piece, sq) {
-                    Some(c) => Credit {
+                match other.provenance.credit_of(piece, sq) {
+                    Some(c) => self.credit(Credit {
                         squares: square,
                         ..c.clone()
-                    },
-                    None => Credit::unrecorded(other.file, square),
-                });
+                    }),
+                    None if other.provenance.found_here() => {}
+                    None => self.credit(Credit::unrecorded(other.file, square)),
+                }
             }
         }
+    }
+
+    /// Returns whether the set was found by this generator: its header's first step is a
+    /// `magic-gen search` (a merge's header starts with its shards' searches), so a magic
+    /// it holds that its credits do not name is the search's own.
+    pub fn found_here(&self) -> bool {
+        self.steps
+            .first()
+            .is_some_and(|s| s.subcommand() == Some("search"))
     }
 
     /// Returns each credit in words for a summary: `72 of 128 squares (rook 25, bishop
@@ -333,6 +345,14 @@ mod tests {
         after.entry_mut(Rook, 3).magic = credited.entry(Rook, 3).magic;
         after.entry_mut(Bishop, 4).magic = credited.entry(Bishop, 4).magic;
         after.entry_mut(Bishop, 5).magic = uncredited.entry(Bishop, 5).magic;
+        // Bishop g1 takes a magic of a set this generator found: this project's own.
+        let ours = set(0x4000);
+        after.entry_mut(Bishop, 6).magic = ours.entry(Bishop, 6).magic;
+        let found = Provenance {
+            steps: Step::parse_chain("magic-gen search --variant black --seed 1").unwrap(),
+            ..Provenance::default()
+        };
+        assert!(found.found_here() && !other_header.found_here());
         let empty = Provenance::default();
         let others = [
             CreditedSet {
@@ -344,6 +364,11 @@ mod tests {
                 file: "dir/un|credited.txt",
                 set: &uncredited,
                 provenance: &empty,
+            },
+            CreditedSet {
+                file: "ours.rs",
+                set: &ours,
+                provenance: &found,
             },
         ];
         header.credit_taken(&before, &after, &others);
