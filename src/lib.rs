@@ -56,10 +56,10 @@
 //! # Credits
 //!
 //! The `black` backend, the crate-level default wherever PEXT is not fast, is built from
-//! the magic set `magics/black.rs`. 72 of its 128 magics are Volker Annuss's black magics
+//! the magic set `magics/black.rs`. 65 of its 128 magics are Volker Annuss's black magics
 //! as improved by Niklas Fiekas, published in the talkchess.com (CCC) forum thread "Black
 //! magic bitboards" (2017): the 87,988-entry set that cozy-chess and Cfish ship. The other
-//! 56 were found by this project's search (`magic-gen`), which then chose between the two
+//! 63 were found by this project's searches (`magic-gen`), which then chose between the
 //! sets square by square to pack one shorter table. The set's `credit:` header line names
 //! the squares, and the README ("Regenerating the tables") gives the commands that rebuild
 //! it.

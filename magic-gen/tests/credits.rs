@@ -112,7 +112,8 @@ fn pack_also_credits_the_squares_that_took_another_sets_magics() {
 }
 
 /// Each committed set's credits name exactly the squares that hold the magic of the
-/// published set its header's `pack --also` took them from: no more, no fewer.
+/// published set its header's `pack --also` took them from: no more, no fewer (a set of
+/// this project's own that it took magics from is credited nowhere).
 #[test]
 fn committed_sets_credit_the_published_magics_they_hold() {
     let mut credited = 0;
@@ -129,7 +130,11 @@ fn committed_sets_credit_the_published_magics_they_hold() {
         }
         for file in also {
             let (other, other_header, _) = read_set_file(&workspace().join(file)).unwrap();
-            let credit = &other_header.credits[0];
+            let Some(credit) = other_header.credits.first() else {
+                // A set this generator found: its magics are this project's own.
+                assert!(other_header.found_here(), "{path}: {file} credits no one");
+                continue;
+            };
             let holds = same(&set, &other);
             let of_it: Vec<&Credit> = header
                 .credits
