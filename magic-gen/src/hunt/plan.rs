@@ -366,7 +366,7 @@ impl<'a> Hunt<'a> {
     }
 
     /// The pools: of a set's magics with the others', or of a fixed-shift state's finds as
-    /// the polish left them (as scanned without one); a fancy or plain state's set.
+    /// the polish left them; a fancy or plain state's set.
     fn pools(&self, work: &mut Work, progress: &Progress) -> Result<(), Error> {
         if let Input::Set(..) = self.input {
             let set = work
@@ -382,10 +382,11 @@ impl<'a> Hunt<'a> {
             (work.set, work.unmet) = (Some(set), unmet);
             return Ok(());
         }
-        let climbed = match work.climbed.take() {
-            Some(climbed) => climbed,
-            None => polish_pools(state, &PolishSettings::default(), 1, None).0,
-        };
+        // Every hunt of a fixed-shift state polishes before its pools (0 climbs: as scanned).
+        let climbed = work
+            .climbed
+            .take()
+            .ok_or(out_of_place(HuntStage::Pools, "the polish before it"))?;
         work.pools = Some(pools_of_finds(state, climbed, progress)?);
         Ok(())
     }
