@@ -63,9 +63,26 @@ fn commands_to_run<'a>(recorded: &'a [Step], path: &str) -> &'a [Step] {
     &recorded[first..]
 }
 
-/// Returns true for a command whose budget takes minutes (`--candidates` scans).
-fn is_slow(command: &Step) -> bool {
-    command.has("--candidates")
+/// What regenerating a set costs, by the commands its header records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cost {
+    /// Seconds: no scan budget, no annealing budget (fancy and plain).
+    Seconds,
+    /// Minutes of CPU: packings of a `--pack-iterations` budget (a million moves each).
+    Packing,
+    /// Minutes to an hour: a record hunt's `--candidates` scan.
+    Hunt,
+}
+
+/// Returns what running `commands` costs.
+fn cost(commands: &[Step]) -> Cost {
+    if commands.iter().any(|c| c.has("--candidates")) {
+        Cost::Hunt
+    } else if commands.iter().any(|c| c.has("--pack-iterations")) {
+        Cost::Packing
+    } else {
+        Cost::Seconds
+    }
 }
 
 /// Runs the command that wrote the set at `path` (relative to the workspace, e.g.
@@ -136,17 +153,13 @@ fn assert_regenerates(dir: &std::path::Path, path: &str) {
     );
 }
 
-/// Regenerates every set in `magics/` and `magics/records/` whose last command is slow
-/// (`slow`) or fast, and returns the paths it checked.
-fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
+/// Regenerates every set in `magics/` and `magics/records/` whose commands cost `cost`, and
+/// returns the paths it checked.
+fn regenerate(dir: &std::path::Path, cost_wanted: Cost) -> Vec<String> {
     let mut checked = Vec::new();
     for path in every_set() {
         let (_, provenance, _) = read_set_file(&common::workspace().join(&path)).unwrap();
-        if commands_to_run(&provenance.steps, &path)
-            .iter()
-            .any(is_slow)
-            == slow
-        {
+        if cost(commands_to_run(&provenance.steps, &path)) == cost_wanted {
             assert_regenerates(dir, &path);
             checked.push(path);
         }
@@ -154,18 +167,9 @@ fn regenerate(dir: &std::path::Path, slow: bool) -> Vec<String> {
     checked
 }
 
-/// The sets written by fast commands (no `--candidates` scan) regenerate identically; each
-/// takes seconds at most in release. The fancy and plain sets the runtime builds from are
-/// among them (the black one is a hunt: see the ignored test below), and the white record,
-/// packed twice from the committed own-only white set.
-#[test]
-fn committed_sets_regenerate_identically_from_their_recorded_command() {
-    let checked = regenerate(&scratch("regenerate"), false);
-    for path in [
-        "magics/fancy.rs",
-        "magics/plain.rs",
-        "magics/records/white.rs",
-    ] {
+/// Asserts that `checked` holds each of `paths`.
+fn assert_checked(checked: &[String], paths: &[&str]) {
+    for path in paths {
         assert!(
             checked.iter().any(|c| c == path),
             "{path} was not regenerated (checked: {checked:?})"
@@ -173,17 +177,41 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
     }
 }
 
+/// The sets of commands that take seconds regenerate identically in every `cargo test`:
+/// the fancy and plain sets the runtime builds from.
+#[test]
+fn committed_sets_regenerate_identically_from_their_recorded_command() {
+    let checked = regenerate(&scratch("regenerate"), Cost::Seconds);
+    assert_checked(&checked, &["magics/fancy.rs", "magics/plain.rs"]);
+}
+
+/// The packed records regenerate identically: the white record, packed twice from the
+/// committed own-only white set, and the per-square record, packed once. Their packings of
+/// a million moves take minutes of CPU, so `cargo test` leaves them to `.ci/run`:
+/// `cargo test -p magic-gen --test committed -- --ignored --exact
+/// packed_sets_regenerate_identically_from_their_recorded_command`.
+#[test]
+#[ignore = "minutes of CPU: packings of a million moves; .ci/run runs it"]
+fn packed_sets_regenerate_identically_from_their_recorded_command() {
+    let checked = regenerate(&scratch("regenerate-packed"), Cost::Packing);
+    assert_checked(
+        &checked,
+        &[
+            "magics/records/white.rs",
+            "magics/records/black-per-square.rs",
+        ],
+    );
+}
+
 /// The hunted sets with a `--candidates` budget regenerate identically too, in minutes
 /// each (docs/results/hunts.md has the measured times):
-/// `cargo test --release -p magic-gen --test committed -- --ignored`.
+/// `cargo test --release -p magic-gen --test committed -- --ignored --exact
+/// hunted_sets_regenerate_identically_from_their_recorded_command`.
 #[test]
-#[ignore = "minutes long: a record hunt's --candidates budget"]
+#[ignore = "minutes to an hour: a record hunt's --candidates budget"]
 fn hunted_sets_regenerate_identically_from_their_recorded_command() {
-    let checked = regenerate(&scratch("regenerate-hunts"), true);
-    assert!(
-        checked.iter().any(|c| c == "magics/black.rs"),
-        "magics/black.rs was not written by a --candidates hunt (checked: {checked:?})"
-    );
+    let checked = regenerate(&scratch("regenerate-hunts"), Cost::Hunt);
+    assert_checked(&checked, &["magics/black.rs"]);
 }
 
 /// The densest sets the record hunts found (docs/record-hunts.md), kept in
