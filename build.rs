@@ -280,6 +280,8 @@ fn main() {
         little_endian: target.little_endian,
     };
     println!("cargo:rustc-cfg=mb_default=\"{}\"", plan.default);
+    // Not a directive: `cargo build -vv` shows it beside the cfg, saying why.
+    println!("crate-level backend {}: {}", plan.default, plan.why);
     write(&out.dir.join("backend_why.txt"), plan.why.as_bytes());
     println!(
         "cargo:rustc-cfg=mb_const_default=\"{}\"",
