@@ -241,6 +241,11 @@ fn help_says_only_what_each_command_does() {
     ] {
         assert!(search.contains(needle), "{needle} missing from {search}");
     }
+    // Each preset names the set whose hunt it is, which hunt.rs holds to its header.
+    for preset in magic_gen::hunt::Preset::ALL {
+        let named = format!("`{}` ({})", preset.name(), preset.file());
+        assert!(search.contains(&named), "{named} missing from {search}");
+    }
     // No time quoted: a time is a figure of one CPU, which docs/results/hunts.md names.
     for command in ["search", "merge", "pack", "verify", "stats", "emit"] {
         let text = help(command);

@@ -6,6 +6,7 @@
 use std::fmt::Display;
 
 use clap::{Arg, Command};
+use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
 use magic_gen::search::state::Budget;
 use magic_gen::search::Options;
@@ -35,9 +36,25 @@ fn noted(command: Command, notes: Notes) -> Command {
 /// Returns `cli` with the defaults of its `search`, `merge` and `pack` commands in their
 /// help.
 pub fn with_defaults(cli: Command) -> Command {
-    cli.mut_subcommand("search", |c| noted(c, search_notes()))
-        .mut_subcommand("merge", |c| noted(c, merge_notes()))
-        .mut_subcommand("pack", |c| noted(c, pack_notes()))
+    cli.mut_subcommand("search", |c| {
+        noted(c, search_notes()).mut_arg("preset", with_presets)
+    })
+    .mut_subcommand("merge", |c| noted(c, merge_notes()))
+    .mut_subcommand("pack", |c| noted(c, pack_notes()))
+}
+
+/// Returns `--preset`'s argument with each preset's name and the committed set whose
+/// header's first command it is, from [`Preset`] itself.
+fn with_presets(arg: Arg) -> Arg {
+    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+    let names: Vec<String> = Preset::ALL
+        .iter()
+        .map(|p| format!("`{}` ({})", p.name(), p.file()))
+        .collect();
+    arg.help(format!(
+        "A committed set's hunt: {}. {help}",
+        names.join(", ")
+    ))
 }
 
 /// The defaults of `search`: the variant's (black for the scan and finishing options of

@@ -55,10 +55,8 @@ pub struct SearchArgs {
     /// as its state records, unless told otherwise.
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
-    /// A committed set's hunt, each of its options unless given: `record` (magics/black.rs),
-    /// `record-per-square` (magics/records/black-per-square.rs) or `record-white`
-    /// (magics/records/white.rs); docs/results/hunts.md has their times. The header records
-    /// the options, not the name.
+    /// Each of the hunt's options unless given; docs/results/hunts.md has their times. The
+    /// header records the options, not the name.
     #[arg(long, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<Preset>,
     /// Give --bits/--bits-under only to this piece's squares.
