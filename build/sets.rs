@@ -126,7 +126,7 @@ pub(crate) fn load(backend: &BackendSpec) -> Result<(MagicSet, Vec<u64>), Unfit>
             // whether a stopped run wrote it.
             if let Ok((provenance, _)) = read_committed(committed.file) {
                 let subject = format!("{which} is unfinished");
-                let redo = "regenerate it as README.md says (\"Regenerating the tables\")";
+                let redo = "regenerate it as docs/regenerating.md says";
                 warn_if_unfinished(&provenance, &subject, &file, redo);
             }
             committed_set(committed, &which, &file, &fix)?

@@ -2,8 +2,9 @@
 # Packs the pools of one hunt several ways at once, one packing seed per job, and keeps
 # the shortest table. Arguments: the hosts (host1,host2,... or : for this machine), the
 # state file a search saved with --state, how many packings to make (seeds 1 to N), then
-# the packing's options as `search --resume` takes them (with the scan's --polish and
-# --clump: the state does not keep them). Writes pack-K.txt for seed K and best.txt, the
+# the packing's options as `search --resume` takes them (the state keeps the hunt's own
+# --polish, --clump, --evolve and packing options: give one only to change it). Writes
+# pack-K.txt for seed K and best.txt, the
 # shortest of them (the lowest seed among equals), verified. Each packing checkpoints into
 # its own copy pack-K.state, so after a kill the same command resumes every packing where
 # it stopped. Every host needs magic-gen on its PATH.

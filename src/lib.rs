@@ -61,7 +61,7 @@
 //! magic bitboards" (2017): the 87,988-entry set that cozy-chess and Cfish ship. The other
 //! 63 were found by this project's searches (`magic-gen`), which then chose between the
 //! sets square by square to pack one shorter table. The set's `credit:` header line names
-//! the squares, and the README ("Regenerating the tables") gives the commands that rebuild
+//! the squares, and `docs/regenerating.md` in the repository gives the commands that rebuild
 //! it.
 //!
 //! # In const items

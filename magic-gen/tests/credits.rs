@@ -207,6 +207,25 @@ fn the_readme_and_the_crate_docs_give_the_credited_counts() {
             "{path}: {credited} credited, README: {row}"
         );
         if path == "magics/black.rs" {
+            // Of its own magics, those its own-only sibling has on the same square: a reader
+            // can count them from the two files.
+            let (ours, _, _) = read_set_file(&workspace().join(&path)).unwrap();
+            let (sibling, _, _) =
+                read_set_file(&workspace().join("magics/records/own-black.rs")).unwrap();
+            let shared = Piece::ALL
+                .iter()
+                .flat_map(|&piece| (0..64u8).map(move |sq| (piece, sq)))
+                .filter(|&(piece, sq)| {
+                    ours.entry(piece, sq).magic == sibling.entry(piece, sq).magic
+                })
+                .count();
+            let said = format!(
+                "{shared} of them are the magics `magics/records/own-black.rs` has on the same"
+            );
+            assert!(
+                readme.replace('\n', " ").contains(&said),
+                "the README does not say: {said}"
+            );
             let own = 128 - credited;
             assert!(
                 docs.contains(&format!("{credited} of its 128 magics"))
