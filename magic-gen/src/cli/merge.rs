@@ -12,7 +12,7 @@ use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, cut_worded, recorded_command, show, summarise, write_set,
+    claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -148,9 +148,8 @@ fn provenance(
 /// report and write the set.
 pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
-    for path in args.out.iter().chain(args.state.iter()) {
-        check_writable(path)?;
-    }
+    // The merged state is saved where the --state of a search would be.
+    state_file(args.state.as_deref(), None, args.out.as_deref())?;
     let states = args
         .states
         .iter()

@@ -16,8 +16,8 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::output::{
-    claim_stdout_for, cut_worded, failed_save, given, save_failed_told, show, state_file,
-    summarise, write_failed, write_set,
+    claim_stdout_for, cut_worded, failed_save, given, refuse_stdio_state, save_failed_told, show,
+    state_file, summarise, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -209,6 +209,9 @@ fn exit(
 /// display, the stop signals and the state file, then report and write the set.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
+    if let Some(path) = &args.resume {
+        refuse_stdio_state("--resume", path)?;
+    }
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
     let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
