@@ -83,3 +83,104 @@ fn a_search_stopped_and_resumed_has_a_header_that_reruns_from_nothing() {
     }
     assert!(fs::read(again.join("r.rs")).unwrap() == resumed);
 }
+
+/// The recipe of a pack in place, as the README's records run: `X.txt` packed beside
+/// another set (`own.rs`), from its own layout, its set written over itself.
+const IN_PLACE: [&str; 17] = [
+    "pack",
+    "X.txt",
+    "--pack-iterations",
+    "1000",
+    "--pack-spread",
+    "0.03",
+    "--pack-seed",
+    "2",
+    "--from-input",
+    "--also",
+    "own.rs",
+    "--state",
+    "ip.state",
+    "--checkpoint",
+    "0.1",
+    "--out",
+    "X.txt",
+];
+
+/// Returns a fresh folder `name` holding the recipe's inputs: the published white set as
+/// `X.txt`, this project's own white set as `own.rs`.
+fn in_place_folder(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    common::Published::White.copy_to(&dir, "X.txt");
+    fs::copy(common::record("own-white"), dir.join("own.rs")).unwrap();
+    dir
+}
+
+#[test]
+fn a_pack_in_place_stopped_at_any_point_resumes_with_the_printed_command() {
+    let whole = in_place_folder("in-place-whole");
+    magic_gen(&whole, &IN_PLACE).assert_success();
+    let expected = fs::read(whole.join("X.txt")).unwrap();
+    let input = common::Published::White.text().into_bytes();
+    assert!(expected != input, "the packing changes nothing: no test");
+    // Held before the first move; held once the packing is done; once a checkpoint is
+    // saved (which may come after the last move: then the run ends as a whole one).
+    for stop in ["packing", "verification", "checkpoint"] {
+        let dir = in_place_folder(&format!("in-place-{stop}"));
+        let stderr = if stop == "checkpoint" {
+            let mut run = Running::magic_gen(&dir, &IN_PLACE, &[]);
+            run.wait_until("a checkpoint", || {
+                dir.join("ip.state").exists().then_some(())
+            });
+            run.signal("INT");
+            let ended = run.end();
+            assert!(ended.code == 130 || ended.code == 0, "{}", ended.stderr);
+            ended.stderr
+        } else {
+            stop_at(&dir, &IN_PLACE, stop)
+        };
+        if stderr.contains("goes on from there") {
+            // Stopped short: the input is kept until the run ends, and the stop prints
+            // the whole command that goes on.
+            assert!(fs::read(dir.join("X.txt")).unwrap() == input, "{stderr}");
+            assert!(stderr.contains("X.txt is this packing's input"), "{stderr}");
+            let resume = quoted_after(&stderr, "; `");
+            let mut whole_command = IN_PLACE.to_vec();
+            whole_command.retain(|w| !["--state", "ip.state", "--checkpoint", "0.1"].contains(w));
+            assert_eq!(
+                resume,
+                [&whole_command[..], &["--resume", "ip.state"]].concat()
+            );
+            magic_gen(&dir, &resume).assert_success();
+        }
+        assert!(
+            fs::read(dir.join("X.txt")).unwrap() == expected,
+            "{stop}: not the uninterrupted set\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_resume_without_the_options_of_its_checkpoint_names_every_one_that_differs() {
+    let dir = in_place_folder("in-place-mismatch");
+    let stderr = stop_at(&dir, &IN_PLACE, "packing");
+    assert!(stderr.contains("goes on from there"), "{stderr}");
+    let saved = fs::read(dir.join("ip.state")).unwrap();
+    // The set alone, as the hint once said: everything else differs.
+    let run = magic_gen(
+        &dir,
+        &["pack", "X.txt", "--resume", "ip.state", "--out", "wx.txt"],
+    );
+    run.assert_clean_failure();
+    for option in [
+        "ip.state:2: cannot resume: the checkpoint packs other magics",
+        "--also",
+        "give --pack-iterations 1000",
+        "give --pack-seed 2",
+        "--pack-spread 0.03",
+        "with --from-input, this run without it",
+    ] {
+        assert!(run.stderr.contains(option), "{option:?} in\n{}", run.stderr);
+    }
+    assert!(fs::read(dir.join("ip.state")).unwrap() == saved);
+    assert!(!dir.join("wx.txt").exists());
+}

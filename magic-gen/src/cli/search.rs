@@ -190,12 +190,9 @@ fn exit(
              layout, verified"
         ),
         Some(Cut::Packing { made, total }) => {
+            // The whole command, as the set's header gives it: the options a resume needs.
             let how = match (state_path, outcome.pack.first()) {
-                (Some(path), Some(c)) => format!(
-                    "; --resume {} --pack-iterations {} goes on from there",
-                    show(path),
-                    c.settings.iterations
-                ),
+                (Some(_), Some(_)) => resume,
                 _ => " (give --state FILE to keep a checkpoint)".into(),
             };
             tell!(
