@@ -321,7 +321,8 @@ fn a_hunt_resumed_with_a_larger_budget_equals_one_run_with_it() {
     );
     let header = std::fs::read_to_string(dir.join("resumed.rs")).unwrap();
     assert!(
-        header.contains("--candidates 4096 --seed 1 --out cut.rs; then magic-gen search --resume run.state --candidates 16384 --out resumed.rs\n"),
+        // The first command saves the state the resume reads: the chain reruns.
+        header.contains("--candidates 4096 --seed 1 --out cut.rs --state run.state; then magic-gen search --resume run.state --candidates 16384 --out resumed.rs\n"),
         "{header}"
     );
     // A budget can only grow.

@@ -12,10 +12,11 @@ use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::output::{
-    check_writable, claim_stdout_for, cut_worded, recorded_command, show, summarise, write_set,
+    claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
+use super::search_record::link_states;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -148,9 +149,8 @@ fn provenance(
 /// report and write the set.
 pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
-    for path in args.out.iter().chain(args.state.iter()) {
-        check_writable(path)?;
-    }
+    // The merged state is saved where the --state of a search would be.
+    state_file(args.state.as_deref(), None, args.out.as_deref())?;
     let states = args
         .states
         .iter()
@@ -219,19 +219,14 @@ fn merged_history(shard_steps: &[Vec<Step>], recorded: &Step, path: &Path) -> St
 }
 
 /// Returns the commands that made each of the shard `states` read from `paths`: its
-/// recorded search, its first command given the file the merge reads as its `--state`
-/// where it names none, so that the header of their merge reruns from nothing. (A resumed
-/// shard's later commands name the state they resumed.) An error names the state whose
-/// command line does not read.
+/// recorded search, each step saving the state the next resumes and the last the file the
+/// merge reads ([`link_states`]), so that the header of their merge reruns from nothing. An
+/// error names the state whose command line does not read.
 fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> Result<Vec<Vec<Step>>, String> {
     let each = states.iter().zip(paths).map(|(state, path)| {
         let mut steps = Step::parse_chain(&state.command)
             .map_err(|e| format!("{}: command: {e}", show(path)))?;
-        let first = &mut steps[0];
-        if !first.has("--state") && !first.has("--resume") {
-            first.push("--state");
-            first.push(show(path));
-        }
+        link_states(&mut steps, Some(&show(path)));
         Ok(steps)
     });
     each.collect()

@@ -87,8 +87,9 @@ enum Command {
     /// annealing a search ends with, on one magic per square; --pack-iterations says how
     /// many moves (default 30000, which shortens the published black set). With
     /// --state FILE the packer saves a checkpoint every --checkpoint seconds; after a kill
-    /// or a Ctrl-C (which writes the best layout so far, exit code 130), the same command
-    /// with --resume FILE goes on and writes the set an uninterrupted run writes. The table
+    /// or a Ctrl-C (which writes the best layout so far, exit code 130, unless --out is the
+    /// input, which is kept until a run ends), the same command with --resume FILE (which
+    /// the stop prints) goes on and writes the set an uninterrupted run writes. The table
     /// written is never longer than the input's: where this packing is not shorter, the
     /// input's layout is kept. The header keeps the input's and adds this command.
     #[command(mut_arg("short_spans", |a| a.help(

@@ -135,17 +135,101 @@ pub fn write_failed(e: &WriteError) -> String {
 }
 
 /// Returns the file a run saves its state or checkpoint to (`state`, else the `resume`
-/// file it goes on from), once it and `out` are found writable.
+/// file it goes on from), once it and `out` pass [`check_outputs`].
 pub fn state_file(
     state: Option<&Path>,
     resume: Option<&Path>,
     out: Option<&Path>,
 ) -> Result<Option<PathBuf>, String> {
-    let state = state.or(resume).map(Path::to_path_buf);
-    for path in out.iter().copied().chain(state.as_deref()) {
+    let option = if state.is_some() {
+        "--state"
+    } else {
+        "--resume"
+    };
+    let state = state.or(resume);
+    if let Some(path) = state {
+        refuse_stdio_state(option, path)?;
+    }
+    let others: Vec<(&str, &Path)> = state.map(|p| (option, p)).into_iter().collect();
+    check_outputs(out, &others)?;
+    Ok(state.map(Path::to_path_buf))
+}
+
+/// Refuses `-` as the file of a state or checkpoint (named by `option`): one is saved again
+/// and again during a run and read back by `--resume`, which standard input and output
+/// cannot do; `-` is standard input or output where a set is read or written.
+pub fn refuse_stdio_state(option: &str, path: &Path) -> Result<(), String> {
+    if !is_stdio(path) {
+        return Ok(());
+    }
+    Err(format!(
+        "{option} -: a state or checkpoint is saved to a file, again and again, and read back \
+         by --resume; `-` (standard input or output) is for sets: give a file name"
+    ))
+}
+
+/// Refuses, before any work, what would lose a file: an output other than the set (a
+/// state, checkpoint or picture, in `others` by the option naming it) aimed at a file that
+/// reads as a set, and two outputs on one path (the set's `out` among them); then fails
+/// early if any cannot be written ([`check_writable`]).
+pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(), String> {
+    for &(option, path) in others {
+        if reads_as_set(path) {
+            return Err(format!(
+                "{}: this file holds a set, which {option} would replace: give {option} a \
+                 file of its own",
+                show(path)
+            ));
+        }
+    }
+    let all: Vec<(&str, &Path)> = out
+        .map(|p| ("--out", p))
+        .into_iter()
+        .chain(others.iter().copied())
+        .collect();
+    for (k, &(first, a)) in all.iter().enumerate() {
+        if let Some(&(second, _)) = all[k + 1..].iter().find(|(_, b)| same_file(a, b)) {
+            return Err(format!(
+                "{}: {first} and {second} both name this file, and the one written last \
+                 would replace the other: give each its own file",
+                show(a)
+            ));
+        }
+    }
+    for (_, path) in all {
         check_writable(path)?;
     }
-    Ok(state)
+    Ok(())
+}
+
+/// Returns true if `path` is a regular file (or a symlink to one) that reads as a set.
+/// Only a regular file is read: reading a FIFO would wait for a writer.
+fn reads_as_set(path: &Path) -> bool {
+    let regular = !is_stdio(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    regular && magic_gen::read_set_file(path).is_ok()
+}
+
+/// Returns true if `a` and `b` name one file: the same path once symlinks and `.` and `..`
+/// are resolved (of the file, or of its folder where it does not exist yet). Standard
+/// input or output (`-`) is no file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if is_stdio(a) || is_stdio(b) {
+        return false;
+    }
+    matches!((resolved(a), resolved(b)), (Some(a), Some(b)) if a == b)
+}
+
+/// Returns `path` resolved ([`std::fs::canonicalize`]), or its folder resolved with its
+/// file name where the file does not exist yet.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return Some(path);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
 }
 
 /// Fails early if `out` cannot be written ([`magic_gen::check_writable`]; standard

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
-use magic_gen::pack::{PackCheckpoint, PackSettings};
+use magic_gen::pack::{Mismatch, PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::output::{
-    claim_stdout_for, cut_worded, failed_save, given, recorded_command, save_failed_told, show,
-    state_file, summarise, write_set,
+    claim_stdout_for, cut_worded, failed_save, given, recorded_command, same_file,
+    save_failed_told, show, state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -95,7 +95,12 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
     let Error::Checkpoint { mismatch, .. } = error else {
         return error.to_string();
     };
-    let message = mismatch_worded(mismatch);
+    cannot_resume(path, error, &mismatch_worded(mismatch))
+}
+
+/// Returns `cannot resume: message` of the checkpoint read from `path`, at the line of
+/// `path` that `error` points to ([`Error::line_in`]).
+fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
     match std::fs::read(path).ok().and_then(|b| error.line_in(&b)) {
         Some(l) => format!("{}:{l}: cannot resume: {message}", show(path)),
         None => format!("{}: cannot resume: {message}", show(path)),
@@ -154,12 +159,27 @@ fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at:
 }
 
 /// Says what a run that did not finish its stages or moves (or was stopped) left, and
-/// returns its exit code.
-fn exit(state_path: Option<&Path>, repacked: &Outcome, stopped: bool) -> ExitCode {
+/// returns its exit code: `step` is the command it records, which with `--resume` and its
+/// checkpoint (`state_path`) goes on; `kept` the input it packs in place, not written over
+/// by a run stopped short.
+fn exit(
+    (state_path, step): (Option<&Path>, &Step),
+    repacked: &Outcome,
+    stopped: bool,
+    kept: Option<&Path>,
+) -> ExitCode {
+    let set = match kept {
+        Some(input) => format!(
+            "the set above is verified, and not written: {} is this packing's input, kept \
+             as it was until a run ends",
+            show(input)
+        ),
+        None => "the set above is verified".to_string(),
+    };
     if let Some(Cut::RooksFirst | Cut::Holes { .. }) = repacked.cut {
         tell!(
-            "interrupted while giving squares magics for the holes: the set above is verified; \
-             rerun the command to choose them all and pack"
+            "interrupted while giving squares magics for the holes: {set}; rerun the command \
+             to choose them all and pack"
         );
         return ExitCode::from(130);
     }
@@ -177,15 +197,27 @@ fn exit(state_path: Option<&Path>, repacked: &Outcome, stopped: bool) -> ExitCod
             show(path)
         );
     }
+    // The whole command: a resume needs the set, --also and every packing option again.
     let how = match state_path {
-        Some(path) => format!("--resume {} goes on from there", show(path)),
+        Some(path) => format!("`{}` goes on from there", resuming(step, path)),
         None => "give --state FILE to keep a checkpoint".into(),
     };
-    tell!(
-        "interrupted after {made} of {total} packing moves: the set above is the best layout \
-         met, verified; {how}"
+    let set = set.replacen(
+        "the set above is",
+        "the set above is the best layout met,",
+        1,
     );
+    tell!("interrupted after {made} of {total} packing moves: {set}; {how}");
     ExitCode::from(130)
+}
+
+/// Returns the command that goes on with the packing `step` records from its checkpoint
+/// saved in `path`.
+fn resuming(step: &Step, path: &Path) -> Step {
+    let mut step = step.clone();
+    step.push("--resume");
+    step.push(show(path));
+    step
 }
 
 /// Returns the command that reproduces this packing: what was given, and the moves it
@@ -215,9 +247,7 @@ fn provenance(
         None => return provenance,
         Some(cut @ Cut::Packing { .. }) => {
             let finish = match saved_to {
-                Some(path) => {
-                    format!("finish with `{step} --resume {}`", Step::quote(&show(path)))
-                }
+                Some(path) => format!("finish with `{}`", resuming(step, path)),
                 None => format!("no saved checkpoint to resume: rerun `{step}`"),
             };
             format!("{}; {finish}", cut_worded(cut))
@@ -267,11 +297,41 @@ impl Also {
     }
 }
 
-/// Words an error of the repack: a checkpoint that does not fit at its line, a set of
-/// --also of another variant by its file, any other by the file packed.
-fn worded(args: &PackCommandArgs, error: Error) -> String {
+/// Words an error of the repack: a checkpoint that does not fit at its line (with every
+/// option in which the run differs from the checkpoint `saved`, whose settings the run
+/// `asked` to pack with), a set of --also of another variant by its file, any other by the
+/// file packed.
+fn worded(
+    args: &PackCommandArgs,
+    error: Error,
+    (saved, asked): (&[PackCheckpoint], &PackSettings),
+) -> String {
     match (error, &args.resume) {
-        (e @ Error::Checkpoint { .. }, Some(path)) => mismatch_at(path, &e),
+        (e @ Error::Checkpoint { .. }, Some(path)) => {
+            let Error::Checkpoint { mismatch, .. } = &e else {
+                unreachable!("matched above")
+            };
+            let mut each = vec![match mismatch {
+                // The magics packed are the set's, those of --also and of --holes.
+                Mismatch::Pools { saved, given } => format!(
+                    "the checkpoint packs other magics (pools digest {saved:#018x}, where \
+                     these pools give {given:#018x}): the set packed, --also, --holes and \
+                     --rooks-first decide them, and must be those it was saved with"
+                ),
+                m => mismatch_worded(m),
+            }];
+            // Every other setting that differs, so that one retry can fix them all.
+            let others = saved
+                .first()
+                .map_or_else(Vec::new, |c| Mismatch::each_between(&c.settings, asked));
+            each.extend(
+                others
+                    .iter()
+                    .filter(|m| *m != mismatch)
+                    .map(mismatch_worded),
+            );
+            cannot_resume(path, &e, &each.join("; and "))
+        }
         // The set at fault is the --also one, not the set packed.
         (e @ Error::OtherVariant { also, .. }, _) => format!("{}: {e}", show(&args.also[also])),
         (e, _) => format!("{}: {e}", show(&args.file)),
@@ -325,7 +385,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
             let hunt = hunt.with_holes(args.holes).with_also(&also.sets);
             hunt.resuming(from).run(hooks)
         })
-        .map_err(|e| worded(args, e))?;
+        .map_err(|e| worded(args, e, (from, &settings)))?;
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
     report(args, &repacked, before.report.table_len, resumed_at);
     let save_failed = repacked.save_failed.as_deref();
@@ -337,9 +397,27 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
         say!("credited in the header: {credit}");
     }
     shown.progress.begin(Stage::Writing, 0);
-    write_set(args.out.as_deref(), &repacked, &provenance)?;
-    if let Some(e) = save_failed {
-        return Err(failed_save(e, args.out.as_deref()));
+    // A run stopped short never writes over its own input: a resume reads it again, and
+    // the checkpoint holds the progress (a pack in place, as the recorded recipes run).
+    let short = repacked.cut.is_some() || save_failed.is_some();
+    let kept = args
+        .out
+        .as_deref()
+        .filter(|out| short && same_file(out, &args.file));
+    match kept {
+        Some(input) => say!("{} kept as it was: it is this packing's input", show(input)),
+        None => write_set(args.out.as_deref(), &repacked, &provenance)?,
     }
-    Ok(exit(state_path.as_deref(), &repacked, shown.stopped()))
+    if let Some(e) = save_failed {
+        return Err(match kept {
+            Some(input) => format!(
+                "{e}: the run stopped at this failed save; {} is kept as it was, this \
+                 packing's input",
+                show(input)
+            ),
+            None => failed_save(e, args.out.as_deref()),
+        });
+    }
+    let stopped = shown.stopped();
+    Ok(exit((saved_to, &step), &repacked, stopped, kept))
 }

@@ -16,14 +16,14 @@ use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::output::{
-    claim_stdout_for, cut_worded, failed_save, given, save_failed_told, show, state_file,
-    summarise, write_failed, write_set,
+    claim_stdout_for, cut_worded, failed_save, given, refuse_stdio_state, save_failed_told, show,
+    state_file, summarise, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
 use super::resume::read_error_worded;
 pub use super::search_args::SearchArgs;
-use super::search_record::recorded;
+use super::search_record::{link_states, recorded};
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -60,9 +60,11 @@ fn initial_state(
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
         let history = state.resumed_by(&recorded(matches, None).to_string(), &limits);
-        // Read now, not once the hunt has run: the state's command line goes on the header.
-        let history =
+        // Read now, not once the hunt has run: the state's command line goes on the header,
+        // each step saving the state the next resumes, so that it reruns from nothing.
+        let mut history =
             Step::parse_chain(&history).map_err(|e| format!("{}: command: {e}", show(path)))?;
+        link_states(&mut history, None);
         return Ok(Start {
             state,
             saved_pack,
@@ -188,12 +190,9 @@ fn exit(
              layout, verified"
         ),
         Some(Cut::Packing { made, total }) => {
+            // The whole command, as the set's header gives it: the options a resume needs.
             let how = match (state_path, outcome.pack.first()) {
-                (Some(path), Some(c)) => format!(
-                    "; --resume {} --pack-iterations {} goes on from there",
-                    show(path),
-                    c.settings.iterations
-                ),
+                (Some(_), Some(_)) => resume,
                 _ => " (give --state FILE to keep a checkpoint)".into(),
             };
             tell!(
@@ -209,6 +208,9 @@ fn exit(
 /// display, the stop signals and the state file, then report and write the set.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
     claim_stdout_for(args.out.as_deref());
+    if let Some(path) = &args.resume {
+        refuse_stdio_state("--resume", path)?;
+    }
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
     let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;

@@ -10,7 +10,7 @@ use magic_gen::measure::{MeasureError, PerSquare, Pools};
 use magic_gen::search::SearchState;
 use magic_gen::square_name;
 
-use super::output::{claim_stdout_for, is_stdio, show, write_output};
+use super::output::{check_outputs, claim_stdout_for, is_stdio, show, write_output};
 use super::search::read_state;
 use super::verify::{print_size, read_and_verify, Checked};
 
@@ -92,6 +92,9 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     let file = &args.file;
     // `--picture -`: standard output holds the SVG alone.
     claim_stdout_for(args.picture.as_deref());
+    if let Some(picture) = &args.picture {
+        check_outputs(None, &[("--picture", picture)])?;
+    }
     let source = read_source(file)?;
     if let Some(theirs_path) = &args.against {
         let theirs = read_source(theirs_path)?;

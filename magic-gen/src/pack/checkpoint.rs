@@ -164,45 +164,45 @@ impl Mismatch {
     /// run's), if one does: the count of packings first, as a run of another count reads
     /// none of its sections.
     pub(crate) fn between(saved: &PackSettings, asked: &PackSettings) -> Option<Mismatch> {
+        Mismatch::each_between(saved, asked).into_iter().next()
+    }
+
+    /// Returns every setting of `saved` (a checkpoint's) that differs from `asked` (a
+    /// run's), the count of packings first: what a resume must change
+    /// at once to fit the checkpoint.
+    pub fn each_between(saved: &PackSettings, asked: &PackSettings) -> Vec<Mismatch> {
         let (s, a) = (saved, asked);
-        Some(if s.seeds != a.seeds {
-            Mismatch::Seeds {
+        let each = [
+            (s.seeds != a.seeds).then_some(Mismatch::Seeds {
                 saved: s.seeds,
                 asked: a.seeds,
-            }
-        } else if s.iterations != a.iterations {
-            Mismatch::Iterations {
+            }),
+            (s.iterations != a.iterations).then_some(Mismatch::Iterations {
                 saved: s.iterations,
                 asked: a.iterations,
-            }
-        } else if s.seed != a.seed {
-            Mismatch::Seed {
+            }),
+            (s.seed != a.seed).then_some(Mismatch::Seed {
                 saved: s.seed,
                 asked: a.seed,
-            }
-        } else if s.negative_offsets != a.negative_offsets {
-            Mismatch::NegativeOffsets {
+            }),
+            (s.negative_offsets != a.negative_offsets).then_some(Mismatch::NegativeOffsets {
                 saved: s.negative_offsets,
                 asked: a.negative_offsets,
-            }
-        } else if s.spread != a.spread {
-            Mismatch::Spread {
+            }),
+            (s.spread != a.spread).then_some(Mismatch::Spread {
                 saved: s.spread,
                 asked: a.spread,
-            }
-        } else if s.short_spans != a.short_spans {
-            Mismatch::ShortSpans {
+            }),
+            (s.short_spans != a.short_spans).then_some(Mismatch::ShortSpans {
                 saved: s.short_spans,
                 asked: a.short_spans,
-            }
-        } else if s.from_input != a.from_input {
-            Mismatch::FromInput {
+            }),
+            (s.from_input != a.from_input).then_some(Mismatch::FromInput {
                 saved: s.from_input,
                 asked: a.from_input,
-            }
-        } else {
-            return None;
-        })
+            }),
+        ];
+        each.into_iter().flatten().collect()
     }
 }
 
