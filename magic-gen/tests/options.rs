@@ -283,3 +283,67 @@ fn options_a_variant_cannot_use_are_refused_by_name() {
         assert!(run.stderr.contains(says), "{}", run.stderr);
     }
 }
+
+/// Every bad argument exits 2, as clap's own usage errors do: the rules the commands check
+/// themselves (an option that does nothing, a budget that tries nothing, bits a square
+/// cannot have, a budget below the resumed state's) as well as those clap checks. Any
+/// other failure exits 1.
+#[test]
+fn every_bad_argument_exits_2() {
+    use magic_gen::search::state::Budget;
+    use magic_gen::search::{Options, SearchState};
+    use magic_gen::Variant;
+
+    let dir = scratch("bad-arguments-exit-2");
+    // States saved before any scan: all the refusals below come before any work.
+    for (variant, file) in [(Variant::Black, "b.state"), (Variant::Fancy, "f.state")] {
+        let mut options = Options::for_variant(variant);
+        options.scan.budget = Budget::Candidates(4096);
+        options.command =
+            format!("magic-gen search --variant {variant} --candidates 4096 --state {file}");
+        let state = SearchState::new(&options).unwrap();
+        state.save(&dir.join(file), &[]).unwrap();
+    }
+    for (args, says) in [
+        (&["search", "--candidates", "0"][..], "--candidates 0: "),
+        (&["search", "--seconds", "0"], "--seconds 0: "),
+        (&["search", "--seconds", "-1"], "negative number of seconds"),
+        (
+            &["search", "--pool", "8"],
+            "--pool does nothing in a fancy search",
+        ),
+        (
+            &["search", "--piece", "rook"],
+            "go with --bits or --bits-under",
+        ),
+        (
+            &["search", "--variant", "plain", "--bits", "10"],
+            "plain magics have fixed bits",
+        ),
+        (
+            &["search", "--resume", "b.state", "--candidates", "1000"],
+            "b.state: cannot raise the budget: 1000 candidates is below its budget of 4096",
+        ),
+        (
+            &["search", "--variant", "black", "--clump", "10"],
+            "--clump gathers the used slots of white magics",
+        ),
+        (&["search", "--checkpoint", "5"], "give --state FILE"),
+        (
+            &["pack", "set.txt", "--short-spans"],
+            "--short-spans chooses among each square's pool members",
+        ),
+        (&["pack", "set.txt", "--checkpoint", "5"], "give --state"),
+        (
+            &["merge", "f.state", "--polish", "5"],
+            "--polish does nothing to fancy shards",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    // A file that is not there is no bad argument: exit 1.
+    let run = magic_gen(&dir, &["verify", "missing.txt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}

@@ -13,6 +13,7 @@ use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
+use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, failed_save, given, recorded_command, save_failed_told, show,
     state_file, summarise, write_set,
@@ -103,24 +104,26 @@ pub fn mismatch_at(path: &Path, error: &Error) -> String {
 }
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
-fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, String> {
+fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
     if args.pack.short_spans && args.also.is_empty() {
-        return Err(
+        return Err(BadArgument(
             "--short-spans chooses among each square's pool members, and `pack` has \
                     one magic per square unless --also gives others: give it to `search` or \
                     `merge`, or add --also FILE"
                 .into(),
-        );
+        )
+        .into());
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
-        return Err(
+        return Err(BadArgument(
             "--checkpoint says how often the checkpoint file is saved: give --state \
                     FILE (or --resume FILE), or leave it out"
                 .into(),
-        );
+        )
+        .into());
     }
     let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
-    state_file(args.state.as_deref(), resume, out)
+    Ok(state_file(args.state.as_deref(), resume, out)?)
 }
 
 /// Prints what the packing did: the lengths before (`before`) and after (and why the
@@ -296,7 +299,7 @@ fn limits_of(args: &PackCommandArgs) -> Limits {
 
 /// `magic-gen pack FILE`: parse, run the repack's stages ([`Hunt::repack`]) with a progress
 /// display and checkpoints, then report and write the set.
-pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
@@ -339,7 +342,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &repacked, &provenance)?;
     if let Some(e) = save_failed {
-        return Err(failed_save(e, args.out.as_deref()));
+        return Err(failed_save(e, args.out.as_deref()).into());
     }
     Ok(exit(state_path.as_deref(), &repacked, shown.stopped()))
 }
