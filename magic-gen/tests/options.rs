@@ -330,6 +330,12 @@ fn every_bad_argument_exits_2() {
         ),
         (&["search", "--checkpoint", "5"], "give --state FILE"),
         (
+            &[
+                "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
+            ],
+            "index bits 10 out of range for bishop d4: 7..=9",
+        ),
+        (
             &["pack", "set.txt", "--short-spans"],
             "--short-spans chooses among each square's pool members",
         ),
@@ -346,4 +352,56 @@ fn every_bad_argument_exits_2() {
     // A file that is not there is no bad argument: exit 1.
     let run = magic_gen(&dir, &["verify", "missing.txt"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+/// Fewer index bits than a square's distinct attack sets need would scan forever (fancy
+/// has no default budget): refused before any work, naming the square and the least bits.
+#[test]
+fn bits_too_few_for_a_square_s_attack_sets_are_refused_before_any_work() {
+    let dir = scratch("bits-below-attack-sets");
+    let run = magic_gen(
+        &dir,
+        &[
+            "search", "--square", "e4", "--bits", "5", "--state", "s.state",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: rook e4 has 144 distinct attack sets, more than the 32 slots of 5 index \
+             bits: no search for them ends; it needs at least 8 bits"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("s.state").exists(), "a state was saved");
+    // The bishop alone: 108 sets need 7 bits; with --bits-under too.
+    let run = magic_gen(
+        &dir,
+        &[
+            "search", "--piece", "bishop", "--square", "e4", "--bits", "6",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("bishop e4 has 108 distinct attack sets")
+            && run.stderr.contains("at least 7 bits"),
+        "{}",
+        run.stderr
+    );
+    let run = magic_gen(
+        &dir,
+        &[
+            "search",
+            "--piece",
+            "rook",
+            "--square",
+            "d4",
+            "--bits-under",
+            "3",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("rook d4 has 144"), "{}", run.stderr);
 }

@@ -81,6 +81,7 @@ fn initial_state(
         Error::EmptyBudget(EmptyBudget::Seconds) => {
             Failure::BadArgument(format!("--seconds 0: {e}"))
         }
+        e @ Error::Bits { .. } => Failure::BadArgument(e.to_string()),
         e => Failure::Failed(e.to_string()),
     })?;
     Ok(Start {
