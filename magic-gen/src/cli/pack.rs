@@ -44,9 +44,9 @@ pub struct PackCommandArgs {
     /// first BLOCKS blocks of its candidate stream (seeded --pack-seed, 4,096 candidates a
     /// block) that fits lowest in the slots the others take: magics chosen for the layout's
     /// holes, which the packing then works with (with --from-input, from that layout). The
-    /// set's magics change; 0 keeps them.
-    #[arg(long, value_name = "BLOCKS", default_value_t = 0, help_heading = PACKING)]
-    holes: u64,
+    /// set's magics change; without the option they are kept.
+    #[arg(long, value_name = "BLOCKS", value_parser = parse_holes, help_heading = PACKING)]
+    holes: Option<u64>,
     /// Put each square's magic from this set (verified, of the same variant) into its pool
     /// beside the input's own: the packing chooses per square between the sets' magics.
     /// Repeatable. The input's layout is the one --from-input starts from.
@@ -83,6 +83,20 @@ pub struct PackCommandArgs {
     /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+}
+
+/// Parses the blocks of --holes: 1 or more (0 would choose nothing; the option left out
+/// keeps the set's magics).
+fn parse_holes(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err(
+            "0 blocks choose no magic for the holes: give 1 or more, or leave \
+                       --holes out to keep the set's magics"
+                .into(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a count of blocks")),
+    }
 }
 
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
@@ -321,11 +335,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     let repacked = shown
         .watch(None, args.progress.every(), || {
             // The rooks-first pass draws from the blocks --holes gives, 0: own magics.
+            let holes = args.holes.unwrap_or(0);
             let mut hunt = Hunt::repack(&set, &before.report, &limits);
             if args.rooks_first {
-                hunt = hunt.with_rooks_first(args.holes);
+                hunt = hunt.with_rooks_first(holes);
             }
-            let hunt = hunt.with_holes(args.holes).with_also(&also.sets);
+            let hunt = hunt.with_holes(holes).with_also(&also.sets);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e))?;
