@@ -183,6 +183,49 @@ pub const fn empty_board_attacks(piece: Piece, sq: u8) -> u64 {
     slow_attacks(piece, sq, 0)
 }
 
+/// Returns how many distinct attack sets `piece` on `sq` has over its relevant
+/// occupancies, by the slow ray walk: what any table of its attacks must tell apart.
+///
+/// ```
+/// use magic_gen::{attack_set_count, parse_square, Piece};
+///
+/// // Rook e4: 4 x 3 x 3 x 4 places where its rays can end.
+/// assert_eq!(attack_set_count(Piece::Rook, parse_square("e4").unwrap()), 144);
+/// assert_eq!(attack_set_count(Piece::Bishop, 0), 7);
+/// ```
+pub fn attack_set_count(piece: Piece, sq: u8) -> usize {
+    let mut sets: Vec<u64> = subsets(relevant_mask(piece, sq))
+        .map(|occ| slow_attacks(piece, sq, occ))
+        .collect();
+    sets.sort_unstable();
+    sets.dedup();
+    sets.len()
+}
+
+/// Returns the fewest index bits any table of `piece` on `sq` can have: its
+/// 2^bits slots must hold its distinct attack sets ([`attack_set_count`]), so that
+/// no search for fewer can end. Computed once for every square.
+///
+/// ```
+/// use magic_gen::{least_bits, parse_square, Piece};
+///
+/// // Rook e4's 144 attack sets need 256 slots; bishop a1's 7 need 8.
+/// assert_eq!(least_bits(Piece::Rook, parse_square("e4").unwrap()), 8);
+/// assert_eq!(least_bits(Piece::Bishop, 0), 3);
+/// ```
+pub fn least_bits(piece: Piece, sq: u8) -> u8 {
+    static LEAST: std::sync::OnceLock<[[u8; 64]; 2]> = std::sync::OnceLock::new();
+    let least = LEAST.get_or_init(|| {
+        Piece::ALL.map(|p| {
+            core::array::from_fn(|s| {
+                let sets = attack_set_count(p, s as u8);
+                sets.next_power_of_two().trailing_zeros() as u8
+            })
+        })
+    });
+    least[piece.index()][usize::from(sq & 63)]
+}
+
 /// Iterates over every subset of a mask, starting with the empty set, using the
 /// carry-rippler `sub = (sub - mask) & mask`. Yields `2^popcount(mask)` values.
 #[derive(Clone, Debug)]
@@ -306,5 +349,45 @@ mod tests {
         };
         assert_eq!((all[28], e4.to_string()), (e4, "rook e4".to_string()));
         assert_eq!(all[127].to_string(), "bishop h8");
+    }
+
+    #[test]
+    fn a_square_s_attack_sets_are_the_products_of_its_ray_lengths() {
+        // Each ray ends at any of its squares (the edge one when empty): the sets are the
+        // products of the ray lengths, and the least bits index that many slots.
+        for piece in Piece::ALL {
+            for sq in 0..64u8 {
+                let rays: usize = piece
+                    .directions()
+                    .iter()
+                    .map(|&(df, dr)| {
+                        let (mut f, mut r, mut len) = ((sq & 7) as i8, (sq >> 3) as i8, 0);
+                        while (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)) {
+                            (f, r, len) = (f + df, r + dr, len + 1);
+                        }
+                        len.max(1)
+                    })
+                    .product();
+                assert_eq!(attack_set_count(piece, sq), rays, "{piece} {sq}");
+                let least = least_bits(piece, sq);
+                assert!(1usize << least >= rays && 1usize << (least - 1) < rays);
+                assert!(least <= relevant_bits(piece, sq), "{piece} {sq}");
+            }
+        }
+        let e4 = parse_square("e4").unwrap();
+        assert_eq!(
+            (
+                attack_set_count(Piece::Rook, e4),
+                least_bits(Piece::Rook, e4)
+            ),
+            (144, 8)
+        );
+        assert_eq!(
+            (
+                attack_set_count(Piece::Bishop, e4),
+                least_bits(Piece::Bishop, e4)
+            ),
+            (108, 7)
+        );
     }
 }

@@ -26,8 +26,8 @@ mod io;
 pub mod measure;
 
 pub use geometry::{
-    empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
-    SetSquare,
+    attack_set_count, empty_board_attacks, least_bits, parse_square, relevant_mask, slow_attacks,
+    square_name, subsets, Piece, SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet};

@@ -504,3 +504,111 @@ fn a_set_of_another_variant_given_to_join_the_pools_is_named() {
         run.stderr
     );
 }
+
+/// A file given for a set says what it is: a hunt's file (a search state, a pack
+/// checkpoint) names itself and what resumes it, whatever its name; a file that is no set
+/// at all (a `Cargo.toml`) shows how it begins. An entry before the variant line is still
+/// one line too early.
+#[test]
+fn a_file_that_is_not_a_set_says_what_it_is() {
+    use magic_gen::pack::PackCheckpoint;
+    use magic_gen::search::{Options, SearchState};
+    use magic_gen::Variant;
+
+    let dir = scratch("not-a-set");
+    let state = SearchState::new(&Options::for_variant(Variant::Black)).unwrap();
+    state.save(&dir.join("b.state"), &[]).unwrap();
+    fs::copy(dir.join("b.state"), dir.join("b.rs")).unwrap();
+    fs::write(dir.join("p.pack"), PackCheckpoint::file_text(&[])).unwrap();
+    for (args, file, says) in [
+        (
+            &["verify", "b.state"][..],
+            "b.state",
+            "this is a magic-gen search state, resumed by `magic-gen search --resume`",
+        ),
+        (
+            &["verify", "b.rs"],
+            "b.rs",
+            "this is a magic-gen search state, resumed by `magic-gen search --resume`",
+        ),
+        (
+            &["pack", "b.state"],
+            "b.state",
+            "this is a magic-gen search state, resumed by `magic-gen search --resume`",
+        ),
+        (
+            &["verify", "p.pack"],
+            "p.pack",
+            "this is a magic-gen pack checkpoint, resumed by `magic-gen pack SET --resume FILE`",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        assert_error_at(&run, file, 1, &["not a magic set: ", says]);
+    }
+    fs::write(
+        dir.join("Cargo.toml"),
+        "# a manifest\n[package]\nname = \"x\"\n",
+    )
+    .unwrap();
+    let run = magic_gen(&dir, &["verify", "Cargo.toml"]);
+    assert_error_at(
+        &run,
+        "Cargo.toml",
+        2,
+        &[
+            "not a magic set: the interchange format begins with a 'variant NAME' line \
+           (docs/formats.md), this file with '[package]'",
+        ],
+    );
+    assert!(!run.stderr.contains("must come before"), "{}", run.stderr);
+    let mut lines = fancy_interchange();
+    let variant = line_of(&lines, "variant ");
+    let moved = lines.remove(variant - 1);
+    lines.push(moved);
+    let run = verify_lines(&dir, "late.txt", &lines);
+    let first = line_of(&lines, "rook ");
+    assert_error_at(
+        &run,
+        "late.txt",
+        first,
+        &["the 'variant NAME' line must come before the entries"],
+    );
+}
+
+/// A UTF-8 byte-order mark, which some editors write first, is no part of the set: it
+/// reads as the same file without it, in either format.
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let dir = scratch("byte-order-mark");
+    for (source, name) in [
+        (Published::Black.path(), "black.txt"),
+        (committed("fancy"), "fancy.rs"),
+    ] {
+        let mut bytes = "\u{feff}".as_bytes().to_vec();
+        bytes.extend(fs::read(&source).unwrap());
+        fs::write(dir.join(name), &bytes).unwrap();
+        let run = magic_gen(&dir, &["verify", name]);
+        run.assert_success();
+        assert_eq!(
+            read_set_file(&dir.join(name)).unwrap().0,
+            read_set_file(&source).unwrap().0,
+            "{name}"
+        );
+    }
+}
+
+/// `pack --holes 0` would choose no magic for the holes: refused as a bad argument (exit
+/// 2), where it was taken silently; the option left out keeps the set's magics.
+#[test]
+fn pack_refuses_holes_of_0_blocks() {
+    let dir = scratch("holes-0");
+    let run = magic_gen(&dir, &["pack", "set.txt", "--holes", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "0 blocks choose no magic for the holes: give 1 or more, or leave --holes out"
+        ),
+        "{}",
+        run.stderr
+    );
+}

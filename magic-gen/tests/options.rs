@@ -288,3 +288,125 @@ fn options_a_variant_cannot_use_are_refused_by_name() {
         assert!(run.stderr.contains(says), "{}", run.stderr);
     }
 }
+
+/// Every bad argument exits 2, as clap's own usage errors do: the rules the commands check
+/// themselves (an option that does nothing, a budget that tries nothing, bits a square
+/// cannot have, a budget below the resumed state's) as well as those clap checks. Any
+/// other failure exits 1.
+#[test]
+fn every_bad_argument_exits_2() {
+    use magic_gen::search::state::Budget;
+    use magic_gen::search::{Options, SearchState};
+    use magic_gen::Variant;
+
+    let dir = scratch("bad-arguments-exit-2");
+    // States saved before any scan: all the refusals below come before any work.
+    for (variant, file) in [(Variant::Black, "b.state"), (Variant::Fancy, "f.state")] {
+        let mut options = Options::for_variant(variant);
+        options.scan.budget = Budget::Candidates(4096);
+        options.command =
+            format!("magic-gen search --variant {variant} --candidates 4096 --state {file}");
+        let state = SearchState::new(&options).unwrap();
+        state.save(&dir.join(file), &[]).unwrap();
+    }
+    for (args, says) in [
+        (&["search", "--candidates", "0"][..], "--candidates 0: "),
+        (&["search", "--seconds", "0"], "--seconds 0: "),
+        (&["search", "--seconds", "-1"], "negative number of seconds"),
+        (
+            &["search", "--pool", "8"],
+            "--pool does nothing in a fancy search",
+        ),
+        (
+            &["search", "--piece", "rook"],
+            "go with --bits or --bits-under",
+        ),
+        (
+            &["search", "--variant", "plain", "--bits", "10"],
+            "plain magics have fixed bits",
+        ),
+        (
+            &["search", "--resume", "b.state", "--candidates", "1000"],
+            "b.state: cannot raise the budget: 1000 candidates is below its budget of 4096",
+        ),
+        (
+            &["search", "--variant", "black", "--clump", "10"],
+            "--clump gathers the used slots of white magics",
+        ),
+        (&["search", "--checkpoint", "5"], "give --state FILE"),
+        (
+            &[
+                "search", "--piece", "bishop", "--square", "d4", "--bits", "10",
+            ],
+            "index bits 10 out of range for bishop d4: 7..=9",
+        ),
+        (
+            &["pack", "set.txt", "--short-spans"],
+            "--short-spans chooses among each square's pool members",
+        ),
+        (&["pack", "set.txt", "--checkpoint", "5"], "give --state"),
+        (
+            &["merge", "f.state", "--polish", "5"],
+            "--polish does nothing to fancy shards",
+        ),
+    ] {
+        let run = magic_gen(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    // A file that is not there is no bad argument: exit 1.
+    let run = magic_gen(&dir, &["verify", "missing.txt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+/// Fewer index bits than a square's distinct attack sets need would scan forever (fancy
+/// has no default budget): refused before any work, naming the square and the least bits.
+#[test]
+fn bits_too_few_for_a_square_s_attack_sets_are_refused_before_any_work() {
+    let dir = scratch("bits-below-attack-sets");
+    let run = magic_gen(
+        &dir,
+        &[
+            "search", "--square", "e4", "--bits", "5", "--state", "s.state",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: rook e4 has 144 distinct attack sets, more than the 32 slots of 5 index \
+             bits: no search for them ends; it needs at least 8 bits"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("s.state").exists(), "a state was saved");
+    // The bishop alone: 108 sets need 7 bits; with --bits-under too.
+    let run = magic_gen(
+        &dir,
+        &[
+            "search", "--piece", "bishop", "--square", "e4", "--bits", "6",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("bishop e4 has 108 distinct attack sets")
+            && run.stderr.contains("at least 7 bits"),
+        "{}",
+        run.stderr
+    );
+    let run = magic_gen(
+        &dir,
+        &[
+            "search",
+            "--piece",
+            "rook",
+            "--square",
+            "d4",
+            "--bits-under",
+            "3",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("rook d4 has 144"), "{}", run.stderr);
+}

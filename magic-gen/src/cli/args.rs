@@ -6,6 +6,8 @@ use magic_gen::search::state::Shard;
 use magic_gen::search::PolishSettings;
 use magic_gen::{parse_square, Piece, Variant};
 
+use super::failure::BadArgument;
+
 /// The help heading of the pool options.
 pub const POOLS: &str = "Pools (black, white; see docs/record-hunts.md)";
 
@@ -107,11 +109,11 @@ impl PolishArgs {
         &self,
         polish: PolishSettings,
         variant: Variant,
-    ) -> Result<PolishSettings, String> {
+    ) -> Result<PolishSettings, BadArgument> {
         if self.clump.is_some_and(|c| c > 0) && variant != Variant::White {
-            return Err(format!(
+            return Err(BadArgument(format!(
                 "--clump gathers the used slots of white magics; this search is {variant}: leave it out"
-            ));
+            )));
         }
         Ok(PolishSettings {
             polish: self.polish.unwrap_or(polish.polish),

@@ -11,6 +11,7 @@ use magic_gen::search::{Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
+use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
 };
@@ -50,13 +51,13 @@ pub struct MergeArgs {
 
 /// Returns the limits of the merge of shards of a search like `first`: finished as the
 /// one run of the search would be, as its states record, unless given.
-fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, String> {
+fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> {
     let variant = first.scan.variant;
     if !variant.is_packed() {
         if let Some(flag) = args.polish.first_given().or(args.pack.first_given()) {
-            return Err(format!(
+            return Err(BadArgument(format!(
                 "{flag} does nothing to {variant} shards: pools and packing are for black and white"
-            ));
+            )));
         }
     }
     Ok(Limits {
@@ -147,7 +148,7 @@ fn provenance(
 
 /// `magic-gen merge`: parse, merge the shards, finish them with a progress display, then
 /// report and write the set.
-pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());
     // The merged state is saved where the --state of a search would be.
     state_file(args.state.as_deref(), None, args.out.as_deref())?;

@@ -3,7 +3,8 @@
 //! output helpers (`output.rs`) and the progress bar (`progress.rs`).
 //!
 //! Every failure prints `error: ...` (with file and line where one applies) and exits
-//! non-zero; nothing here panics on user input. Every output file is written atomically.
+//! non-zero: 2 for a bad argument, 1 for anything else (`failure.rs`); nothing here
+//! panics on user input. Every output file is written atomically.
 
 /// `println!` that ignores a closed stdout (e.g. `magic-gen stats X | head`) instead of
 /// panicking, and prints to stderr once the set itself goes to stdout (`--out -`).
@@ -29,6 +30,7 @@ macro_rules! tell {
 
 mod args;
 mod emit;
+mod failure;
 mod help;
 mod merge;
 mod output;
@@ -45,6 +47,7 @@ mod verify;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use failure::Failure;
 
 /// Search, verify, inspect and emit magic-bitboard sets for rooks and bishops.
 ///
@@ -139,15 +142,16 @@ pub fn main() -> ExitCode {
         Command::Search(args) => search::run(&args, sub),
         Command::Merge(args) => merge::run(&args, sub),
         Command::Pack(args) => pack::run(&args, sub),
-        Command::Verify(args) => verify::run(&args),
-        Command::Stats(args) => stats::run(&args),
-        Command::Emit(args) => emit::run(&args, sub),
+        Command::Verify(args) => verify::run(&args).map_err(Failure::from),
+        Command::Stats(args) => stats::run(&args).map_err(Failure::from),
+        Command::Emit(args) => emit::run(&args, sub).map_err(Failure::from),
     };
     match result {
         Ok(code) => code,
+        // A bad argument exits 2, as clap's own usage errors; any other failure 1.
         Err(e) => {
             tell!("error: {e}");
-            ExitCode::FAILURE
+            e.exit_code()
         }
     }
 }

@@ -15,6 +15,8 @@ use magic_gen::{
     Step, WriteError,
 };
 
+use super::resume::read_error_worded;
+
 /// Set once a command writes its set to standard output (`--out -`): from then on its
 /// messages go to standard error, so the output is the set alone.
 static STDOUT_TAKEN: AtomicBool = AtomicBool::new(false);
@@ -40,14 +42,14 @@ pub fn claim_stdout_for(out: Option<&Path>) {
 
 /// Reads a set from `path`, or from standard input for `-` (Rust source if it has a
 /// `pub const VARIANT` line, else the interchange format), with the line of each entry;
-/// errors name the file and line.
+/// errors name the file and line, and a hunt's file given for a set what resumes it.
 pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), String> {
     let read = if is_stdio(path) {
         magic_gen::read_set_stream("<stdin>", std::io::stdin().lock())
     } else {
         magic_gen::read_set_file(path)
     };
-    read.map_err(|e| e.to_string())
+    read.map_err(|e| read_error_worded(&e))
 }
 
 /// Writes `contents` to `path` atomically ([`magic_gen::write_atomic`]), or to standard output for `-`.

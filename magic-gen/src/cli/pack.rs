@@ -13,6 +13,7 @@ use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
+use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, failed_save, given, recorded_command, same_file,
     save_failed_told, show, state_file, summarise, write_set,
@@ -43,9 +44,9 @@ pub struct PackCommandArgs {
     /// first BLOCKS blocks of its candidate stream (seeded --pack-seed, 4,096 candidates a
     /// block) that fits lowest in the slots the others take: magics chosen for the layout's
     /// holes, which the packing then works with (with --from-input, from that layout). The
-    /// set's magics change; 0 keeps them.
-    #[arg(long, value_name = "BLOCKS", default_value_t = 0, help_heading = PACKING)]
-    holes: u64,
+    /// set's magics change; without the option they are kept.
+    #[arg(long, value_name = "BLOCKS", value_parser = parse_holes, help_heading = PACKING)]
+    holes: Option<u64>,
     /// Put each square's magic from this set (verified, of the same variant) into its pool
     /// beside the input's own: the packing chooses per square between the sets' magics.
     /// Repeatable. The input's layout is the one --from-input starts from.
@@ -84,6 +85,20 @@ pub struct PackCommandArgs {
     out: Option<PathBuf>,
 }
 
+/// Parses the blocks of --holes: 1 or more (0 would choose nothing; the option left out
+/// keeps the set's magics).
+fn parse_holes(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err(
+            "0 blocks choose no magic for the holes: give 1 or more, or leave \
+                       --holes out to keep the set's magics"
+                .into(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a count of blocks")),
+    }
+}
+
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
 fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     PackCheckpoint::read_file(path).map_err(|e| read_error_worded(&e))
@@ -108,24 +123,26 @@ fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
 }
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
-fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, String> {
+fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
     if args.pack.short_spans && args.also.is_empty() {
-        return Err(
+        return Err(BadArgument(
             "--short-spans chooses among each square's pool members, and `pack` has \
                     one magic per square unless --also gives others: give it to `search` or \
                     `merge`, or add --also FILE"
                 .into(),
-        );
+        )
+        .into());
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
-        return Err(
+        return Err(BadArgument(
             "--checkpoint says how often the checkpoint file is saved: give --state \
                     FILE (or --resume FILE), or leave it out"
                 .into(),
-        );
+        )
+        .into());
     }
     let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
-    state_file(args.state.as_deref(), resume, out)
+    Ok(state_file(args.state.as_deref(), resume, out)?)
 }
 
 /// Prints what the packing did: the lengths before (`before`) and after (and why the
@@ -356,7 +373,7 @@ fn limits_of(args: &PackCommandArgs) -> Limits {
 
 /// `magic-gen pack FILE`: parse, run the repack's stages ([`Hunt::repack`]) with a progress
 /// display and checkpoints, then report and write the set.
-pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
@@ -378,11 +395,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
     let repacked = shown
         .watch(None, args.progress.every(), || {
             // The rooks-first pass draws from the blocks --holes gives, 0: own magics.
+            let holes = args.holes.unwrap_or(0);
             let mut hunt = Hunt::repack(&set, &before.report, &limits);
             if args.rooks_first {
-                hunt = hunt.with_rooks_first(args.holes);
+                hunt = hunt.with_rooks_first(holes);
             }
-            let hunt = hunt.with_holes(args.holes).with_also(&also.sets);
+            let hunt = hunt.with_holes(holes).with_also(&also.sets);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;
@@ -416,7 +434,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Str
                 show(input)
             ),
             None => failed_save(e, args.out.as_deref()),
-        });
+        }
+        .into());
     }
     let stopped = shown.stopped();
     Ok(exit((saved_to, &step), &repacked, stopped, kept))

@@ -173,6 +173,19 @@ fn state_of(
     (stage, p.fraction_done(scan_seconds, since), text)
 }
 
+/// Returns true if the running stage has a known end, so that its rate gives a time left:
+/// every stage but a scan with no budget (fancy and plain until found, without --candidates
+/// or --seconds), whose squares end when they find, if ever: the pace of the squares done
+/// says nothing of when the last one ends.
+fn has_an_end(w: &Watched) -> bool {
+    match w.progress.stage() {
+        Some((Stage::Scan, ..)) => {
+            w.scan.flatten().is_some() || w.progress.budget.load(Ordering::Relaxed) > 0
+        }
+        _ => true,
+    }
+}
+
 /// Returns `d` as a person reads it: `45 s`, `3 min 20 s`, `2 h 5 min`, `16 d 2 h`.
 fn human(d: Duration) -> String {
     let s = d.as_secs();
@@ -184,13 +197,13 @@ fn human(d: Duration) -> String {
     }
 }
 
-/// Returns one progress report: `stage: 12% (what it has done), ~3 min 20 s left`, or
-/// what a stopped run is finishing.
+/// Returns one progress report: `stage: 12% (what it has done), ~3 min 20 s left` (the
+/// time left where the stage `ends`: [`has_an_end`]), or what a stopped run is finishing.
 fn report(
     stage: Stage,
     fraction: Option<f64>,
     text: &str,
-    left: Option<Duration>,
+    (left, ends): (Option<Duration>, bool),
     stopping: bool,
 ) -> String {
     if stopping {
@@ -212,6 +225,7 @@ fn report(
         out += &format!(", {text}");
     }
     out += &match (fraction, left) {
+        _ if !ends => String::new(),
         (Some(_), Some(left)) => format!(", ~{} left", human(left)),
         (Some(_), None) => ", time left: measuring".into(),
         (None, _) => String::new(),
@@ -246,7 +260,7 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
             r.sample(now, f, w.progress.steps_done());
         }
         let stopping = w.progress.stop.load(Ordering::Relaxed);
-        let line = report(stage, fraction, &text, r.left(), stopping);
+        let line = report(stage, fraction, &text, (r.left(), has_an_end(w)), stopping);
         if batch {
             // Quiet in a run's first moments (a short run prints nothing), except a stop.
             let quiet = start.elapsed() < BAR_DELAY && !stopping;
@@ -283,7 +297,8 @@ fn watch(w: &Watched, every: Duration, done: &AtomicBool, start: Instant) {
     let said = printed.is_some_and(|(_, stopping)| stopping);
     if w.progress.stop.load(Ordering::Relaxed) && !said {
         let stage = w.progress.stage().map_or(Stage::Scan, |(s, ..)| s);
-        tell!("{} {}", stamp(start), report(stage, None, "", None, true));
+        let line = report(stage, None, "", (None, false), true);
+        tell!("{} {line}", stamp(start));
     }
 }
 
@@ -385,6 +400,40 @@ mod tests {
         p.jobs_done.store(3, Ordering::Relaxed);
         let text = scan_text(&p, None);
         assert!(text.starts_with("3 of 128 squares done, "), "{text}");
+    }
+
+    #[test]
+    fn a_scan_without_a_budget_shows_no_time_left() {
+        // Fancy until found: 126 squares found, two that may never be (too few bits).
+        let p = Progress::default();
+        p.begin(Stage::Scan, 0);
+        p.jobs.store(128, Ordering::Relaxed);
+        p.jobs_done.store(126, Ordering::Relaxed);
+        let line = |seconds: Option<f64>| {
+            let w = Watched {
+                progress: &p,
+                scan: Some(seconds),
+            };
+            let (stage, fraction, text) = state_of(&w, Instant::now(), Duration::ZERO, 0.0);
+            let left = Some(Duration::from_secs(2));
+            report(stage, fraction, &text, (left, has_an_end(&w)), false)
+        };
+        let unbounded = line(None);
+        assert!(
+            unbounded.starts_with("scan: 98%, 126 of 128 squares done, ")
+                && !unbounded.contains("left"),
+            "{unbounded}"
+        );
+        // A time budget ends the scan, and so does a count of candidates.
+        let timed = line(Some(60.0));
+        assert!(timed.ends_with(", ~2 s left"), "{timed}");
+        p.budget.store(128 * 4096, Ordering::Relaxed);
+        let counted = line(None);
+        assert!(counted.ends_with(", ~2 s left"), "{counted}");
+        // Stages after the scan count toward their ends.
+        p.begin(Stage::Polish, 10);
+        let polish = line(None);
+        assert!(polish.ends_with(", ~2 s left"), "{polish}");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use magic_gen::pack::Mismatch;
 use magic_gen::{HuntFile, ReadError};
 
-/// Returns `error`, from reading a file to resume from, saying the command that resumes
-/// the file where it is a hunt's file of the other kind.
+/// Returns `error`, from reading a file to resume from or a set, saying the command that
+/// resumes the file where it is a hunt's file of another kind.
 pub fn read_error_worded(error: &ReadError) -> String {
     match error.instead {
         Some(HuntFile::SearchState) => format!("{error}, resumed by `magic-gen search --resume`"),

@@ -15,6 +15,7 @@ use magic_gen::search::state::Shard;
 use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
 use magic_gen::{Provenance, Step};
 
+use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, failed_save, given, refuse_stdio_state, save_failed_told, show,
     state_file, summarise, write_failed, write_set,
@@ -51,12 +52,13 @@ fn initial_state(
     args: &SearchArgs,
     matches: &ArgMatches,
     resumed: Option<Resumed>,
-) -> Result<Start, String> {
+) -> Result<Start, Failure> {
     if let (Some(path), Some((mut state, saved_pack))) = (&args.resume, resumed) {
         if let Some(n) = args.candidates {
-            state
-                .raise_budget(n)
-                .map_err(|e| format!("{}: cannot raise the budget: {e}", show(path)))?;
+            // The budget given is at fault, not the file: a bad argument.
+            state.raise_budget(n).map_err(|e| {
+                BadArgument(format!("{}: cannot raise the budget: {e}", show(path)))
+            })?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
         let history = state.resumed_by(&recorded(matches, None).to_string(), &limits);
@@ -73,10 +75,16 @@ fn initial_state(
         });
     }
     let options = args.recorded_options(matches)?;
+    // What the options ask of the scan is the arguments': refused, a bad argument.
     let state = SearchState::new(&options).map_err(|e| match e {
-        Error::EmptyBudget(EmptyBudget::Candidates) => format!("--candidates 0: {e}"),
-        Error::EmptyBudget(EmptyBudget::Seconds) => format!("--seconds 0: {e}"),
-        e => e.to_string(),
+        Error::EmptyBudget(EmptyBudget::Candidates) => {
+            Failure::BadArgument(format!("--candidates 0: {e}"))
+        }
+        Error::EmptyBudget(EmptyBudget::Seconds) => {
+            Failure::BadArgument(format!("--seconds 0: {e}"))
+        }
+        e @ Error::Bits { .. } => Failure::BadArgument(e.to_string()),
+        e => Failure::Failed(e.to_string()),
     })?;
     Ok(Start {
         state,
@@ -206,7 +214,7 @@ fn exit(
 
 /// `magic-gen search`: parse, run the hunt (`magic_gen::hunt::Hunt::search`) with a progress
 /// display, the stop signals and the state file, then report and write the set.
-pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> {
+pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());
     if let Some(path) = &args.resume {
         refuse_stdio_state("--resume", path)?;
@@ -258,7 +266,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, String> 
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {
-        return Err(failed_save(e, args.out.as_deref()));
+        return Err(failed_save(e, args.out.as_deref()).into());
     }
     // A stop while writing changes nothing written, but the run was stopped all the same.
     let stopped = (cut, shown.stopped());

@@ -18,6 +18,7 @@ use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
     parse_variant, threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POOLS,
 };
+use super::failure::BadArgument;
 use super::progress::ProgressArgs;
 
 /// The help heading of the options that ask fewer index bits of some squares.
@@ -154,7 +155,7 @@ impl SearchArgs {
     /// `Options::for_variant`) with every option given in their place, on all cores unless
     /// --threads says otherwise; the command that reproduces it is
     /// [`SearchArgs::recorded_options`]'s to add.
-    pub fn fresh_options(&self) -> Result<Options, String> {
+    pub fn fresh_options(&self) -> Result<Options, BadArgument> {
         let variant = self.variant(None);
         let mut o = match self.preset {
             Some(preset) => preset.options(),
@@ -162,26 +163,26 @@ impl SearchArgs {
         };
         o.scan.variant = variant;
         if variant == Variant::Plain && (self.bits.is_some() || self.bits_under.is_some()) {
-            return Err(
+            return Err(BadArgument(
                 "plain magics have fixed bits (12 rook, 9 bishop): --bits and \
                         --bits-under are for fancy, black and white"
                     .into(),
-            );
+            ));
         }
         if self.also_fixed_shift && !variant.is_packed() {
-            return Err(format!(
+            return Err(BadArgument(format!(
                 "{variant} sets have one shift per square: --also-fixed-shift is for black and white"
-            ));
+            )));
         }
         if (self.piece.is_some() || self.square.is_some() || self.also_fixed_shift)
             && self.bits.is_none()
             && self.bits_under.is_none()
         {
-            return Err(
+            return Err(BadArgument(
                 "--piece, --square and --also-fixed-shift go with --bits or \
                         --bits-under: give one of them"
                     .into(),
-            );
+            ));
         }
         if let Some(seed) = self.seed {
             o.reseed(seed);
@@ -207,7 +208,7 @@ impl SearchArgs {
         &self,
         (polish, pack): (PolishSettings, PackSettings),
         variant: Variant,
-    ) -> Result<Limits, String> {
+    ) -> Result<Limits, BadArgument> {
         Ok(Limits {
             threads: threads_or_all(self.threads),
             seconds: self.seconds,
@@ -219,7 +220,11 @@ impl SearchArgs {
     /// Refuses options given that would do nothing in a search of `variant`, saying why:
     /// pools, climbs and packing for fancy and plain (which keep the first valid magic of
     /// each square in a layout of their own), and checkpoints with no file to save.
-    pub fn refuse_no_ops(&self, variant: Variant, checkpoint_given: bool) -> Result<(), String> {
+    pub fn refuse_no_ops(
+        &self,
+        variant: Variant,
+        checkpoint_given: bool,
+    ) -> Result<(), BadArgument> {
         if !variant.is_packed() {
             let scan_only = [
                 (self.pool.is_some(), "--pool"),
@@ -232,19 +237,19 @@ impl SearchArgs {
                 .or_else(|| self.polish.first_given())
                 .or_else(|| self.pack.first_given());
             if let Some(flag) = given {
-                return Err(format!(
+                return Err(BadArgument(format!(
                     "{flag} does nothing in a {variant} search: {variant} keeps the first valid \
                      magic of each square and lays its ranges out by their bits; pools, climbs \
                      and packing are for black and white"
-                ));
+                )));
             }
         }
         if checkpoint_given && self.state.is_none() && self.resume.is_none() {
-            return Err(
+            return Err(BadArgument(
                 "--checkpoint says how often the state file is saved: give --state FILE (or \
                  --resume FILE), or leave it out"
                     .into(),
-            );
+            ));
         }
         Ok(())
     }
@@ -293,7 +298,7 @@ pub(super) mod tests {
             let parsed = parse(args);
             let variant = parsed.variant(None);
             let checkpoint = args.contains(&"--checkpoint");
-            parsed.refuse_no_ops(variant, checkpoint).err()
+            parsed.refuse_no_ops(variant, checkpoint).err().map(|e| e.0)
         };
         let why = refused(&["--variant", "fancy", "--pool", "4"]).unwrap();
         assert!(

@@ -10,13 +10,14 @@ use magic_gen::search::state::Budget;
 use magic_gen::search::Options;
 use magic_gen::Step;
 
+use super::failure::BadArgument;
 use super::output::{recorded_command, show};
 use super::search_args::SearchArgs;
 
 impl SearchArgs {
     /// Returns the options of a fresh search ([`SearchArgs::fresh_options`]) with the
     /// command that reproduces it, recorded from `matches`, this run's arguments as parsed.
-    pub fn recorded_options(&self, matches: &ArgMatches) -> Result<Options, String> {
+    pub fn recorded_options(&self, matches: &ArgMatches) -> Result<Options, BadArgument> {
         let mut options = self.fresh_options()?;
         options.command = recorded(matches, Some(&options)).to_string();
         Ok(options)

@@ -19,9 +19,9 @@ pub struct ReadError {
     pub line: Option<usize>,
     /// What is wrong, naming the piece and square where there are some.
     pub message: String,
-    /// The hunt's file of the other kind, where one was given in place of the file read (a
-    /// search state read as a pack checkpoint, or the other way round): what reads it is
-    /// the caller's to say.
+    /// The hunt's file given in place of the file read (a search state read as a pack
+    /// checkpoint or as a set, a pack checkpoint read as a search state or as a set): what
+    /// reads it is the caller's to say.
     pub instead: Option<HuntFile>,
 }
 
@@ -35,10 +35,16 @@ pub enum HuntFile {
     PackCheckpoint,
 }
 
-#[cfg(feature = "search")]
 impl HuntFile {
+    /// Returns the hunt's file whose first line `text` begins as, if any.
+    pub(crate) fn of_first_line(text: &str) -> Option<HuntFile> {
+        [HuntFile::SearchState, HuntFile::PackCheckpoint]
+            .into_iter()
+            .find(|kind| text.trim_start().starts_with(kind.first_word()))
+    }
+
     /// Returns what it is, as messages name it.
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             HuntFile::SearchState => "search state",
             HuntFile::PackCheckpoint => "pack checkpoint",
@@ -172,10 +178,23 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// Splits `bytes` into numbered UTF-8 lines, failing at the first line that is not text.
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = "\u{feff}".as_bytes();
+
+/// Returns `bytes` without the UTF-8 byte-order mark they may start with: the one place
+/// every reader of the generator's text files leaves it out.
+pub(crate) fn without_byte_order_mark(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes)
+}
+
+/// Splits `bytes` into numbered UTF-8 lines (a byte-order mark at the start left out),
+/// failing at the first line that is not text.
 fn text_lines<'a>(file: &str, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, ReadError> {
     let mut lines = Vec::new();
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (i, raw) in without_byte_order_mark(bytes)
+        .split(|&b| b == b'\n')
+        .enumerate()
+    {
         let line = i + 1;
         let text = core::str::from_utf8(raw).map_err(|_| {
             let binary = "not UTF-8 text (is this a binary file?)";

@@ -22,7 +22,7 @@ mod write;
 pub use credit::{Credit, Squares};
 pub use entries::EntryLines;
 #[cfg(feature = "search")]
-pub(crate) use lines::{line_of, parse_hex, read_error, Lines, Record};
+pub(crate) use lines::{line_of, parse_hex, read_error, without_byte_order_mark, Lines, Record};
 pub use lines::{HuntFile, ReadError};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_stream, render_set_file};

@@ -7,7 +7,7 @@ use crate::set::MagicSet;
 use crate::verify::Report;
 
 use super::entries::EntryLines;
-use super::lines::{read_error, Lines, ReadError};
+use super::lines::{read_error, HuntFile, Lines, ReadError};
 use super::provenance::Provenance;
 use super::set_rust::{emit_rust, parse_emitted_lines};
 use super::set_text::{parse_interchange_lines, write_interchange};
@@ -87,6 +87,9 @@ fn parse_set_bytes_with_lines(
     bytes: &[u8],
     rust_source: bool,
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
+    if let Some(e) = a_hunt_file(file, bytes) {
+        return Err(e);
+    }
     let read = if rust_source {
         parse_emitted_lines(file, bytes)
     } else {
@@ -94,6 +97,19 @@ fn parse_set_bytes_with_lines(
             .and_then(|(set, lines)| Ok((set, interchange_provenance(file, bytes)?, lines)))
     };
     read.map_err(|e| named_by_the_other_format(e, bytes, rust_source))
+}
+
+/// Returns the error of `bytes`, named `file`, that begin as a hunt's file (a search state,
+/// a pack checkpoint) rather than a set, saying which ([`ReadError::instead`]: what reads
+/// it is the caller's to say); `None` if they do not.
+fn a_hunt_file(file: &str, bytes: &[u8]) -> Option<ReadError> {
+    let (line, text) = Lines::of(file, bytes).ok()?.next()?;
+    let kind = HuntFile::of_first_line(text)?;
+    let message = format!("not a magic set: this is a magic-gen {}", kind.name());
+    Some(ReadError {
+        instead: Some(kind),
+        ..read_error(file, Some(line), message)
+    })
 }
 
 /// Returns `error`, of `bytes` read in the format their file's name chose (Rust source if

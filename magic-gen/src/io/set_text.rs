@@ -39,11 +39,7 @@ pub(crate) fn parse_interchange_lines(
             continue;
         }
         let Some((_, c)) = collector.as_mut() else {
-            return Err(read_error(
-                file,
-                Some(line),
-                "the 'variant NAME' line must come before the entries".to_string(),
-            ));
+            return Err(no_variant_first((file, line), &fields, content));
         };
         let (piece, sq, entry) = read_entry((file, line), &fields)?;
         c.add(line, piece, sq, entry)?;
@@ -71,6 +67,29 @@ fn read_variant((file, line): (&str, usize), fields: &[&str]) -> Result<Variant,
             "unknown variant '{name}' (fancy, plain, black, white or pext)"
         ))
     })
+}
+
+/// Returns the error of the first content line, `content` (its words `fields`), at `line`
+/// of `file`, where it is not the `variant NAME` line: an entry is one too early; anything
+/// else is no set at all (a `Cargo.toml`, say), and the error shows how the file begins.
+fn no_variant_first((file, line): (&str, usize), fields: &[&str], content: &str) -> ReadError {
+    if read_entry((file, line), fields).is_ok() {
+        let message = "the 'variant NAME' line must come before the entries";
+        return read_error(file, Some(line), message.to_string());
+    }
+    const SHOWN: usize = 40;
+    let begins = match content.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &content[..cut]),
+        None => content.to_string(),
+    };
+    read_error(
+        file,
+        Some(line),
+        format!(
+            "not a magic set: the interchange format begins with a 'variant NAME' line \
+             (docs/formats.md), this file with '{begins}'"
+        ),
+    )
 }
 
 /// Returns the error of a second variant line, of `variant`, at `line` of `file`, where

@@ -2,9 +2,10 @@
 //! ([`Scan`]) and the limits of one run ([`Limits`]) kept apart inside it, so a resumed run
 //! takes its scan from the file and its limits from the new command.
 
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
-use crate::geometry::{Piece, SetSquare};
+use crate::geometry::{attack_set_count, Piece, SetSquare};
 use crate::index::Variant;
 
 use crate::pack::{Mismatch, PackMismatch, PackSettings};
@@ -286,6 +287,32 @@ pub enum Error {
     /// A fresh scan's budget lets it try no candidate, so nothing could be found: which
     /// budget is empty.
     EmptyBudget(EmptyBudget),
+    /// Index bits asked of a square that no search of the variant can give it: the
+    /// square, the bits asked and those it may have, from the fewest whose slots hold its
+    /// distinct attack sets ([`crate::least_bits`]; fewer, and the search never ends) to
+    /// its mask popcount (or the variant's fixed bits).
+    ///
+    /// ```
+    /// use magic_gen::search::{Error, Options, SearchState};
+    /// use magic_gen::{Piece, SetSquare, Variant};
+    ///
+    /// // 5 bits give 32 slots; rook e4 has 144 attack sets.
+    /// let mut options = Options::for_variant(Variant::Fancy);
+    /// options.targets = Options::targets_of(Some(Piece::Rook), Some(28));
+    /// options.bits = Some(5);
+    /// let Err(Error::Bits { square, bits, allowed }) = SearchState::new(&options) else {
+    ///     panic!("5 bits for rook e4 accepted");
+    /// };
+    /// assert_eq!((square, bits, allowed), (SetSquare { piece: Piece::Rook, square: 28 }, 5, 8..=10));
+    /// ```
+    Bits {
+        /// The square asked for.
+        square: SetSquare,
+        /// The index bits asked of it.
+        bits: u8,
+        /// The index bits it may have.
+        allowed: RangeInclusive<u8>,
+    },
     /// A set given to join the pools of a packing is of another variant than the set
     /// packed: its index among those given, its variant and the packed set's.
     OtherVariant {
@@ -326,6 +353,28 @@ impl core::fmt::Display for Error {
                      nothing found would be packed; give a budget above 0"
                 )
             }
+            Error::Bits {
+                square,
+                bits,
+                allowed,
+            } if bits < allowed.start() => write!(
+                f,
+                "{square} has {} distinct attack sets, more than the {} slots of {bits} index \
+                 bits: no search for them ends; it needs at least {} bits",
+                attack_set_count(square.piece, square.square),
+                1u32 << bits,
+                allowed.start()
+            ),
+            Error::Bits {
+                square,
+                bits,
+                allowed,
+            } => write!(
+                f,
+                "index bits {bits} out of range for {square}: {}..={}",
+                allowed.start(),
+                allowed.end()
+            ),
             Error::OtherVariant {
                 variant, packed, ..
             } => write!(

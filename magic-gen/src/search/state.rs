@@ -3,7 +3,7 @@
 //! ranked for the packer. `state_file.rs` writes and reads its file; [`SearchState::merge`]
 //! combines shards.
 
-use crate::geometry::{relevant_bits, square_name, Piece, SetSquare};
+use crate::geometry::{least_bits, relevant_bits, Piece, SetSquare};
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
@@ -361,10 +361,12 @@ impl SearchState {
     }
 }
 
-/// Returns the index bits a job of `variant` on `piece` `sq` may have: 1 up to its mask
-/// popcount, or up to the variant's default bits where those are more (plain's fixed 12/9).
+/// Returns the index bits a job of `variant` on `piece` `sq` may have: from the fewest
+/// whose slots hold its distinct attack sets ([`least_bits`]: no search for fewer ends)
+/// up to its mask popcount, or up to the variant's default bits where those are more
+/// (plain's fixed 12/9).
 pub(crate) fn allowed_bits(variant: Variant, piece: Piece, sq: u8) -> std::ops::RangeInclusive<u8> {
-    1..=relevant_bits(piece, sq).max(variant.default_bits(piece, sq))
+    least_bits(piece, sq)..=relevant_bits(piece, sq).max(variant.default_bits(piece, sq))
 }
 
 /// Returns the index bits a job asks for.
@@ -381,11 +383,13 @@ fn wanted_bits(options: &Options, piece: Piece, sq: u8) -> Result<u8, Error> {
         (None, Some(under)) => popcount.saturating_sub(under),
         (None, None) => default,
     };
-    if !allowed_bits(options.scan.variant, piece, sq).contains(&bits) {
-        return Err(Error::Search(format!(
-            "index bits {bits} out of range for {piece} {}: 1..={popcount} (its mask popcount)",
-            square_name(sq)
-        )));
+    let allowed = allowed_bits(options.scan.variant, piece, sq);
+    if !allowed.contains(&bits) {
+        return Err(Error::Bits {
+            square: SetSquare { piece, square: sq },
+            bits,
+            allowed,
+        });
     }
     Ok(bits)
 }

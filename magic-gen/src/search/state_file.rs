@@ -8,7 +8,9 @@
 
 use crate::geometry::{square_name, Piece};
 use crate::index::Variant;
-use crate::io::{parse_hex, read_error, HuntFile, Lines, ReadError, Record};
+use crate::io::{
+    parse_hex, read_error, without_byte_order_mark, HuntFile, Lines, ReadError, Record,
+};
 use crate::pack::{PackCheckpoint, PackSettings};
 
 use super::candidates::Shard;
@@ -24,7 +26,7 @@ impl SearchState {
     /// `magic-gen stats` tells a hunt's pools from a set.
     pub fn looks_like_state(bytes: &[u8]) -> bool {
         let name = HEADER.split(' ').next().unwrap_or(HEADER);
-        bytes.starts_with(name.as_bytes())
+        without_byte_order_mark(bytes).starts_with(name.as_bytes())
     }
 
     /// Returns the state as text (specified in `docs/formats.md`).

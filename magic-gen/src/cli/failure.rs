@@ -1,0 +1,61 @@
+//! Why a command failed, as its exit code says: a bad argument exits 2, as clap's own
+//! usage errors do; anything else (a file that cannot be read or written, a set that does
+//! not verify, a run that fails) exits 1.
+
+use std::fmt;
+use std::process::ExitCode;
+
+/// An argument a command refuses, worded: one that breaks a rule of the arguments (an
+/// option that does nothing in the mode chosen, a budget that tries nothing, index bits a
+/// square cannot have), or that the file it goes with cannot take (a budget below the
+/// resumed state's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadArgument(pub String);
+
+impl fmt::Display for BadArgument {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a command failed, worded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// A bad argument ([`BadArgument`]): exit code 2.
+    BadArgument(String),
+    /// Anything else: exit code 1.
+    Failed(String),
+}
+
+impl Failure {
+    /// The exit code of a bad argument, as clap's usage errors have it.
+    pub const BAD_ARGUMENT: u8 = 2;
+
+    /// Returns the exit code the command ends with.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Failure::BadArgument(_) => ExitCode::from(Failure::BAD_ARGUMENT),
+            Failure::Failed(_) => ExitCode::FAILURE,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadArgument(what) | Failure::Failed(what) => f.write_str(what),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(what: String) -> Failure {
+        Failure::Failed(what)
+    }
+}
+
+impl From<BadArgument> for Failure {
+    fn from(bad: BadArgument) -> Failure {
+        Failure::BadArgument(bad.0)
+    }
+}
