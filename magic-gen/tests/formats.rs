@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::fs;
+
 use common::{committed, COMMITTED};
 use magic_gen::{
     read_set_file, read_set_stream, render_set_file, verify, write_interchange, Credit, Provenance,
@@ -91,3 +93,24 @@ fn interchange_accepts_comments_any_order_and_underscores() {
     let crlf = lines.join("\r\n");
     assert_eq!(read_set_stream("mem.txt", crlf.as_bytes()).unwrap().0, set);
 }
+
+/// A UTF-8 byte-order mark, which some editors write first, is no part of the set: it
+/// reads as the same file without it, in either format.
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let dir = common::scratch("byte-order-mark");
+    for (source, name) in [
+        (common::Published::Black.path(), "black.txt"),
+        (committed("fancy"), "fancy.rs"),
+    ] {
+        let mut bytes = "\u{feff}".as_bytes().to_vec();
+        bytes.extend(fs::read(&source).unwrap());
+        fs::write(dir.join(name), &bytes).unwrap();
+        assert_eq!(
+            read_set_file(&dir.join(name)).unwrap().0,
+            read_set_file(&source).unwrap().0,
+            "{name}"
+        );
+    }
+}
+

@@ -410,3 +410,19 @@ fn bits_too_few_for_a_square_s_attack_sets_are_refused_before_any_work() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("rook d4 has 144"), "{}", run.stderr);
 }
+
+/// `pack --holes 0` would choose no magic for the holes: refused as a bad argument (exit
+/// 2), where it was taken silently; the option left out keeps the set's magics.
+#[test]
+fn pack_refuses_holes_of_0_blocks() {
+    let dir = scratch("holes-0");
+    let run = magic_gen(&dir, &["pack", "set.txt", "--holes", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "0 blocks choose no magic for the holes: give 1 or more, or leave --holes out"
+        ),
+        "{}",
+        run.stderr
+    );
+}
