@@ -47,12 +47,17 @@ pub(crate) fn evolve_pool(
         crossover_every: 0,
     };
     let (_, front) = evolve(entries, bits, seeds, rng, table, &settings, stop);
-    let members = front.members();
-    if members.len() <= FRONT_KEEP {
-        return members.iter().map(|m| m.magic).collect();
-    }
-    (0..FRONT_KEEP)
-        .map(|i| members[i * (members.len() - 1) / (FRONT_KEEP - 1)].magic)
+    spread(front.members())
+}
+
+/// Returns the magics of at most [`FRONT_KEEP`] of `members`, spread evenly from the first
+/// to the last: all of them if there are no more.
+fn spread(members: &[Member]) -> Vec<u64> {
+    let keep = members.len().min(FRONT_KEEP);
+    // The gaps between the kept, at least one: a lone member is the first.
+    let gaps = keep.max(2) - 1;
+    (0..keep)
+        .map(|i| members[i * (members.len() - 1) / gaps].magic)
         .collect()
 }
 
@@ -91,6 +96,9 @@ pub(crate) struct Member {
 
 /// Returns `magic` changed by one move drawn from `r`: one to three bit flips, or (with
 /// `carry` moves, half the time) a power of two added or subtracted, or a byte redrawn.
+/// With `carry`, bit 0 of `r` picks a flip (0) or another move, bits 1 and 2 that move
+/// (0: add, 1: subtract, else redraw), bits 3 to 8 the power of two, whose place modulo 8
+/// is the byte, and bits 9 to 16 the byte's new value.
 fn mutate(magic: u64, r: u64, carry: bool) -> u64 {
     if !carry || r & 1 == 0 {
         return flip_one_to_three(magic, r >> 1);
