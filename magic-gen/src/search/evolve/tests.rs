@@ -269,24 +269,96 @@ fn an_evolution_is_deterministic_and_its_front_holds_valid_magics_as_measured() 
         // Fewer used slots first, and then a shorter span: neither beats the other.
         assert!(pair[0].measure.0 < pair[1].measure.0 && pair[0].measure.1 > pair[1].measure.1);
     }
-    // A stop set before it starts ends it at its first look.
+    // A stop set before it starts ends it at its first look, after the evaluations
+    // before it.
     let stop = AtomicBool::new(true);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    let few = EvolveSettings {
-        evaluations: 5000,
-        ..settings
-    };
-    let (stopped, _) = evolve(
+    let stopped = evolve(
         &entries,
         bits,
         &finds[..8],
         &mut rng,
         &mut table,
-        &few,
+        &settings,
         Some(&stop),
     );
-    let (unstopped, _) = run(&mut table);
-    assert_ne!(stopped, unstopped);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let before = EvolveSettings {
+        evaluations: STOP_CHECK_EVERY - 1,
+        ..settings
+    };
+    let unstopped = evolve(
+        &entries,
+        bits,
+        &finds[..8],
+        &mut rng,
+        &mut table,
+        &before,
+        None,
+    );
+    assert_eq!(stopped, unstopped);
+    assert_ne!(stopped.0, population);
+}
+
+#[test]
+fn every_member_climbs_in_turn_and_children_take_several_places() {
+    let bits = 9;
+    let (finds, entries, mut table) = scanned(Piece::Bishop, 18, bits, 2);
+    let seeds = &finds[..8];
+    let run = |table: &mut EpochTable, seeds: &[u64], crossover_every: u32| {
+        let settings = EvolveSettings {
+            evaluations: 2000,
+            used_weights: POOL_WEIGHTS,
+            carry_moves: true,
+            crossover_every,
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        evolve(&entries, bits, seeds, &mut rng, table, &settings, None)
+    };
+    // Moves alone, round-robin: 250 tries each, and every member moves off its seed.
+    let (population, _) = run(&mut table, seeds, 0);
+    for (k, (m, &seed)) in population.iter().zip(seeds).enumerate() {
+        assert_ne!(m.magic, seed, "member {k} never moved");
+    }
+    // Children alone (every evaluation): they take more than one member's place.
+    let (population, _) = run(&mut table, seeds, 1);
+    let replaced = population
+        .iter()
+        .zip(seeds)
+        .filter(|(m, &seed)| m.magic != seed)
+        .count();
+    assert!(replaced >= 2, "{replaced}");
+    // Two members have no third for a child to replace: every evaluation is a move.
+    assert_eq!(
+        run(&mut table, &seeds[..2], 1),
+        run(&mut table, &seeds[..2], 0)
+    );
+}
+
+#[test]
+fn a_child_takes_each_bit_from_a_parent_cut_or_by_coin() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+    let mut cuts = 0u64;
+    for _ in 0..4096 {
+        let (r, coin) = (rng.next_u64(), rng.next_u64());
+        // From zeros below and ones above, the child shows its cut or its coin.
+        let child = crossover(0, u64::MAX, r, coin);
+        if r & 1 == 0 {
+            let cut = child.trailing_zeros();
+            assert!((1..64).contains(&cut), "{r:#x}");
+            assert_eq!(child, u64::MAX << cut);
+            cuts |= 1 << cut;
+        } else {
+            assert_eq!(child, coin);
+        }
+        // Any parents: a bit both have stays, one neither has does not appear.
+        let (a, b) = (rng.next_u64(), rng.next_u64());
+        let child = crossover(a, b, r, coin);
+        assert_eq!(child & (a & b), a & b);
+        assert_eq!(child & !(a | b), 0);
+    }
+    // Every cut from 1 to 63 is drawn.
+    assert_eq!(cuts, u64::MAX - 1);
 }
 
 #[test]
