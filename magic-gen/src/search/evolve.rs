@@ -126,6 +126,16 @@ fn crossover(a: u64, b: u64, r: u64, coin: u64) -> u64 {
     (a & !take_b) | (b & take_b)
 }
 
+/// Returns a child of two members of `population` drawn from `r` by [`crossover`] with
+/// `coin`, and the place of the member it may replace, drawn from `r` too.
+fn child(population: &[Member], r: u64, coin: u64) -> (usize, u64) {
+    let n = population.len() as u64;
+    let a = population[(r % n) as usize].magic;
+    let b = population[((r >> 21) % n) as usize].magic;
+    let place = ((r >> 42) % n) as usize;
+    (place, crossover(a, b, r >> 8, coin))
+}
+
 /// The magics of the fewest used slots for their span met so far: no member has both
 /// fewer-or-equal used slots and a shorter-or-equal span than another (the Pareto front of
 /// (used, span)), by used slots, the first met kept among equals.
@@ -196,10 +206,7 @@ pub(crate) fn evolve(
             && n > 2
             && evaluation % u64::from(settings.crossover_every) == 0
         {
-            let a = population[(r % n as u64) as usize].magic;
-            let b = population[((r >> 21) % n as u64) as usize].magic;
-            let place = ((r >> 42) % n as u64) as usize;
-            let child = crossover(a, b, r >> 8, rng.next_u64());
+            let (place, child) = child(&population, r, rng.next_u64());
             if population.iter().any(|m| m.magic == child) {
                 continue;
             }

@@ -170,6 +170,60 @@ fn a_move_without_carry_or_with_an_even_draw_flips_one_to_three_bits() {
 }
 
 #[test]
+fn children_come_of_every_pair_by_cut_or_by_coin_for_every_place() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let population: Vec<Member> = (0..8)
+        .map(|_| Member {
+            magic: rng.next_u64(),
+            measure: (0, 0),
+        })
+        .collect();
+    let magics: Vec<u64> = population.iter().map(|m| m.magic).collect();
+    // The ordered pair of different members and the cut a child is, found by trying each;
+    // a child of random parents by coin is almost never one.
+    let cut_of = |child: u64| {
+        (0..8)
+            .flat_map(|i| (0..8).map(move |j| (i, j)))
+            .find_map(|(i, j)| {
+                let cut = (1..64).find(|&cut| {
+                    let high = u64::MAX << cut;
+                    i != j && child == (magics[i] & !high) | (magics[j] & high)
+                })?;
+                Some((i, j, cut))
+            })
+    };
+    let (mut pairs, mut places) = (vec![false; 64], [false; 8]);
+    let (mut by_cut, mut crossed) = (0, 0);
+    for _ in 0..4096 {
+        let (place, child) = super::child(&population, rng.next_u64(), rng.next_u64());
+        places[place] = true;
+        // A member's child of itself is that member again.
+        if magics.contains(&child) {
+            continue;
+        }
+        crossed += 1;
+        if let Some((i, j, cut)) = cut_of(child) {
+            by_cut += 1;
+            // Far from both ends, the cut tells the parents apart beyond doubt.
+            if (8..56).contains(&cut) {
+                pairs[i * 8 + j] = true;
+            }
+        }
+    }
+    assert!(places.iter().all(|&p| p));
+    // Half the children of different members by a cut, half by coin.
+    assert!(
+        (crossed * 3 / 8..crossed * 5 / 8).contains(&by_cut),
+        "{by_cut} of {crossed}"
+    );
+    for i in 0..8 {
+        for j in 0..8 {
+            assert_eq!(pairs[i * 8 + j], i != j, "{i} {j}");
+        }
+    }
+}
+
+#[test]
 fn a_front_holds_exactly_the_offers_no_other_beats_first_met_among_equals() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     for round in 0..200 {
