@@ -115,7 +115,9 @@ fn mutate(magic: u64, r: u64, carry: bool) -> u64 {
 }
 
 /// Returns a child of `a` and `b` drawn from `r`: half the time `b`'s bits above a cut and
-/// `a`'s below (a carry chain stays whole below the cut), else each bit from either.
+/// `a`'s below (a carry chain stays whole below the cut), else each bit from either: `b`'s
+/// where `coin` has a one. Bit 0 of `r` picks the cut (0) or the coin, the rest the cut:
+/// 1 + (r >> 1) % 63.
 fn crossover(a: u64, b: u64, r: u64, coin: u64) -> u64 {
     let take_b = if r & 1 == 0 {
         let cut = 1 + (r >> 1) % 63;

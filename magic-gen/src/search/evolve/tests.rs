@@ -374,8 +374,14 @@ fn every_member_climbs_in_turn_and_children_take_several_places() {
     for (k, (m, &seed)) in population.iter().zip(seeds).enumerate() {
         assert_ne!(m.magic, seed, "member {k} never moved");
     }
-    // Children alone (every evaluation): they take more than one member's place.
+    // Children alone (every evaluation): they take more than one member's place, and
+    // with no move a bit every seed has stays and one none has never appears.
     let (population, _) = run(&mut table, seeds, 1);
+    let all = seeds.iter().fold(u64::MAX, |all, s| all & s);
+    let any = seeds.iter().fold(0, |any, s| any | s);
+    for m in &population {
+        assert_eq!((m.magic & all, m.magic & !any), (all, 0), "{:#x}", m.magic);
+    }
     let replaced = population
         .iter()
         .zip(seeds)
@@ -411,8 +417,9 @@ fn a_child_takes_each_bit_from_a_parent_cut_or_by_coin() {
         assert_eq!(child & (a & b), a & b);
         assert_eq!(child & !(a | b), 0);
     }
-    // Every cut from 1 to 63 is drawn.
+    // Every cut from 1 to 63 is drawn, by the rest of the draw: 10 cuts at 1 + 5.
     assert_eq!(cuts, u64::MAX - 1);
+    assert_eq!(crossover(0, u64::MAX, 10, 0), u64::MAX << 6);
 }
 
 #[test]
