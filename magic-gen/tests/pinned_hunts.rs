@@ -1,5 +1,5 @@
-//! Small polished black and white hunts and a small fancy one below the popcount, pinned
-//! byte for byte: each command below must write
+//! Small polished black and white hunts, a small evolved black one and a small fancy one
+//! below the popcount, pinned byte for byte: each command below must write
 //! exactly its committed set (magic-gen/tests/data/pinned-*.txt, whose `# command:` line is
 //! the command), so a change to a climb's move, a ranking, the packer or a default shows
 //! here at once. Each run takes about a second or two in the test build.
@@ -48,6 +48,21 @@ fn white() -> Vec<&'static str> {
         "pinned-white.txt",
     ];
     [&["search", "--variant", "white"], POLISHED, &packing].concat()
+}
+
+/// Returns the evolved black hunt's command line: the polished hunt with an evolution of
+/// each pool (`--evolve`, which made the committed own-only sets; their regeneration is an
+/// ignored test), long enough that its fronts join the pools and the packed set.
+fn evolved() -> Vec<&'static str> {
+    let evolution = [
+        "--evolve",
+        "4000",
+        "--pack-iterations",
+        "1000",
+        "--out",
+        "pinned-evolved.txt",
+    ];
+    [&["search", "--variant", "black"], POLISHED, &evolution].concat()
 }
 
 /// Bishops one bit under their mask popcount, one block of candidates each: the
@@ -112,6 +127,11 @@ fn a_small_polished_black_hunt_writes_its_pinned_set() {
 #[test]
 fn a_small_polished_white_hunt_writes_its_pinned_set() {
     pinned(&white());
+}
+
+#[test]
+fn a_small_evolved_black_hunt_writes_its_pinned_set() {
+    pinned(&evolved());
 }
 
 #[test]

@@ -47,12 +47,17 @@ pub(crate) fn evolve_pool(
         crossover_every: 0,
     };
     let (_, front) = evolve(entries, bits, seeds, rng, table, &settings, stop);
-    let members = front.members();
-    if members.len() <= FRONT_KEEP {
-        return members.iter().map(|m| m.magic).collect();
-    }
-    (0..FRONT_KEEP)
-        .map(|i| members[i * (members.len() - 1) / (FRONT_KEEP - 1)].magic)
+    spread(front.members())
+}
+
+/// Returns the magics of at most [`FRONT_KEEP`] of `members`, spread evenly from the first
+/// to the last: all of them if there are no more.
+fn spread(members: &[Member]) -> Vec<u64> {
+    let keep = members.len().min(FRONT_KEEP);
+    // The gaps between the kept, at least one: a lone member is the first.
+    let gaps = keep.max(2) - 1;
+    (0..keep)
+        .map(|i| members[i * (members.len() - 1) / gaps].magic)
         .collect()
 }
 
@@ -91,6 +96,9 @@ pub(crate) struct Member {
 
 /// Returns `magic` changed by one move drawn from `r`: one to three bit flips, or (with
 /// `carry` moves, half the time) a power of two added or subtracted, or a byte redrawn.
+/// With `carry`, bit 0 of `r` picks a flip (0) or another move, bits 1 and 2 that move
+/// (0: add, 1: subtract, else redraw), bits 3 to 8 the power of two, whose place modulo 8
+/// is the byte, and bits 9 to 16 the byte's new value.
 fn mutate(magic: u64, r: u64, carry: bool) -> u64 {
     if !carry || r & 1 == 0 {
         return flip_one_to_three(magic, r >> 1);
@@ -107,7 +115,9 @@ fn mutate(magic: u64, r: u64, carry: bool) -> u64 {
 }
 
 /// Returns a child of `a` and `b` drawn from `r`: half the time `b`'s bits above a cut and
-/// `a`'s below (a carry chain stays whole below the cut), else each bit from either.
+/// `a`'s below (a carry chain stays whole below the cut), else each bit from either: `b`'s
+/// where `coin` has a one. Bit 0 of `r` picks the cut (0) or the coin, the rest the cut:
+/// 1 + (r >> 1) % 63.
 fn crossover(a: u64, b: u64, r: u64, coin: u64) -> u64 {
     let take_b = if r & 1 == 0 {
         let cut = 1 + (r >> 1) % 63;
@@ -116,6 +126,16 @@ fn crossover(a: u64, b: u64, r: u64, coin: u64) -> u64 {
         coin
     };
     (a & !take_b) | (b & take_b)
+}
+
+/// Returns a child of two members of `population` drawn from `r` by [`crossover`] with
+/// `coin`, and the place of the member it may replace, drawn from `r` too.
+fn child(population: &[Member], r: u64, coin: u64) -> (usize, u64) {
+    let n = population.len() as u64;
+    let a = population[(r % n) as usize].magic;
+    let b = population[((r >> 21) % n) as usize].magic;
+    let place = ((r >> 42) % n) as usize;
+    (place, crossover(a, b, r >> 8, coin))
 }
 
 /// The magics of the fewest used slots for their span met so far: no member has both
@@ -188,10 +208,7 @@ pub(crate) fn evolve(
             && n > 2
             && evaluation % u64::from(settings.crossover_every) == 0
         {
-            let a = population[(r % n as u64) as usize].magic;
-            let b = population[((r >> 21) % n as u64) as usize].magic;
-            let place = ((r >> 42) % n as u64) as usize;
-            let child = crossover(a, b, r >> 8, rng.next_u64());
+            let (place, child) = child(&population, r, rng.next_u64());
             if population.iter().any(|m| m.magic == child) {
                 continue;
             }
