@@ -113,4 +113,3 @@ fn a_byte_order_mark_is_read_past() {
         );
     }
 }
-
