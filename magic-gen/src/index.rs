@@ -18,17 +18,22 @@ pub enum Variant {
     Black,
     /// `((occ & mask) * magic) >> (64 - 12 or 9) + offset`, ranges overlapping in one table.
     White,
+    /// Black's index into an overlay table: a slot holds the OR of the attacks of every
+    /// square that uses it, and a lookup reads it through the square's empty-board
+    /// attacks, `table[index] & rays` ([`Variant::is_overlay`]).
+    BlackOverlay,
     /// `pext(occ, mask) + offset`: the BMI2 perfect index; the magic is unused (0).
     Pext,
 }
 
 impl Variant {
     /// Every variant, in the order used for listings.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Fancy,
         Variant::Plain,
         Variant::Black,
         Variant::White,
+        Variant::BlackOverlay,
         Variant::Pext,
     ];
 
@@ -39,6 +44,7 @@ impl Variant {
             Variant::Plain => "plain",
             Variant::Black => "black",
             Variant::White => "white",
+            Variant::BlackOverlay => "black-overlay",
             Variant::Pext => "pext",
         }
     }
@@ -53,12 +59,26 @@ impl Variant {
     /// Returns true for the variants whose ranges overlap in one packed table (black,
     /// white); the others lay ranges out back to back.
     pub const fn is_packed(self) -> bool {
-        matches!(self, Variant::Black | Variant::White)
+        matches!(
+            self,
+            Variant::Black | Variant::White | Variant::BlackOverlay
+        )
+    }
+
+    /// Returns true where two squares may share a slot whose attacks differ, as long as
+    /// they agree on the squares both can attack: a slot holds the OR of its users'
+    /// attacks, and a lookup masks it with the square's empty-board attacks. A set of such
+    /// a variant verifies by that rule and is wrong when read without the mask.
+    pub const fn is_overlay(self) -> bool {
+        matches!(self, Variant::BlackOverlay)
     }
 
     /// Returns true where every square's bits are fixed at 12 (rook) or 9 (bishop).
     pub const fn has_fixed_shift(self) -> bool {
-        matches!(self, Variant::Plain | Variant::Black | Variant::White)
+        matches!(
+            self,
+            Variant::Plain | Variant::Black | Variant::White | Variant::BlackOverlay
+        )
     }
 
     /// Returns the index bits `piece` on `sq` gets unless a search asks for fewer: 12 (rook)
@@ -73,7 +93,7 @@ impl Variant {
 
     /// Returns true where the per-square magic multiplies `occ | !mask` rather than `occ & mask`.
     pub const fn is_black(self) -> bool {
-        matches!(self, Variant::Black)
+        matches!(self, Variant::Black | Variant::BlackOverlay)
     }
 
     /// Returns the mask a record of this variant stores for the `relevant` mask: black
@@ -207,17 +227,13 @@ mod tests {
         let relevant = 0x0001_0101_0101_017e;
         for variant in Variant::ALL {
             let stored = variant.stored_mask(relevant);
-            assert_eq!(stored == !relevant, variant == Variant::Black);
+            assert_eq!(stored == !relevant, variant.is_black());
             for occ in [0u64, relevant, !relevant, 0x00ff_00ff_00ff_00ff, u64::MAX] {
                 let key = variant.key(occ, relevant);
                 assert_eq!(key, variant.stored_key(occ, stored));
                 // Only the relevant squares of the occupancy reach the key.
                 assert_eq!(key, variant.key(occ & relevant, relevant));
-                let outside = if variant == Variant::Black {
-                    !relevant
-                } else {
-                    0
-                };
+                let outside = if variant.is_black() { !relevant } else { 0 };
                 assert_eq!(key & !relevant, outside);
             }
         }

@@ -1,11 +1,16 @@
 //! Exhaustive verification: every square, every relevant occupancy subset, against the
 //! slow ray walk. Constructive collisions (same attacks, same slot) are allowed, also
-//! across squares where fixed-shift ranges overlap; a destructive one is a failure.
-//! Verification fills the table as it goes, so a verified set comes with its table.
+//! across squares where fixed-shift ranges overlap; a destructive one is a failure. In an
+//! overlay set ([`Variant::is_overlay`]) a slot holds the OR of its users' attacks and a
+//! lookup masks it with the square's empty-board attacks, so a collision is destructive
+//! only where the two disagree on squares both can attack. Verification fills the table as
+//! it goes, so a verified set comes with its table.
 
 use core::fmt;
 
-use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece, SetSquare};
+use crate::geometry::{
+    empty_board_attacks, relevant_mask, slow_attacks, square_name, subsets, Piece, SetSquare,
+};
 use crate::index::{table_index, Variant};
 use crate::set::{check_entry, EntryError, MagicSet};
 
@@ -220,7 +225,9 @@ impl Report {
 pub struct Verified {
     /// Sizes and per-square usage.
     pub report: Report,
-    /// The filled table: `table[set.index(piece, sq, occ)]` is the attack set.
+    /// The filled table: `table[set.index(piece, sq, occ)]` is the attack set; in an
+    /// overlay set, the OR of its users' attack sets, which the square's empty-board
+    /// attacks mask to its own.
     pub table: Vec<u64>,
     /// Per slot, the square that wrote it (`piece.index() * 64 + square`), or
     /// [`Verified::HOLE`] where none did.
@@ -239,7 +246,7 @@ const FAILURES_PER_SQUARE: usize = 1;
 /// first failure of each) if the set is not collision-free.
 pub fn verify(set: &MagicSet) -> Result<Verified, Vec<Failure>> {
     let len = checked_entries(set)?;
-    let mut fill = Fill::new(len);
+    let mut fill = Fill::new(len, set.variant.is_overlay());
     let mut failures = Vec::new();
     let mut squares = [[SquareUse::default(); 64]; 2];
     for piece in Piece::ALL {
@@ -292,12 +299,15 @@ fn checked_entries(set: &MagicSet) -> Result<usize, Vec<Failure>> {
 
 /// The table as the squares fill it: each slot's attack set and who wrote it first (to
 /// name both sides of a collision), and the last square to reach each slot (to count each
-/// square's distinct slots).
+/// square's distinct slots). An overlay table also keeps, per slot, the squares its users'
+/// lookups read through: the OR of their empty-board attacks.
 struct Fill {
     visited: Vec<u8>,
     table: Vec<u64>,
     owner: Vec<u8>,
     owner_occ: Vec<u64>,
+    /// Per slot of an overlay table, its users' empty-board attacks ORed; empty otherwise.
+    read_through: Vec<u64>,
     /// Slots written.
     used: usize,
     /// One past the highest slot written.
@@ -305,13 +315,14 @@ struct Fill {
 }
 
 impl Fill {
-    /// Returns an empty table of `len` slots.
-    fn new(len: usize) -> Fill {
+    /// Returns an empty table of `len` slots, of an overlay set if `overlay`.
+    fn new(len: usize, overlay: bool) -> Fill {
         Fill {
             visited: vec![Verified::HOLE; len],
             table: vec![0u64; len],
             owner: vec![Verified::HOLE; len],
             owner_occ: vec![0u64; len],
+            read_through: if overlay { vec![0u64; len] } else { Vec::new() },
             used: 0,
             table_len: 0,
         }
@@ -327,6 +338,7 @@ impl Fill {
         failures: &mut Vec<Failure>,
     ) -> SquareUse {
         let mask = relevant_mask(piece, sq);
+        let rays = empty_board_attacks(piece, sq);
         let me = SetSquare { piece, square: sq }.index() as u8;
         let mut reported = 0;
         let mut reach = SquareUse {
@@ -356,7 +368,7 @@ impl Fill {
                 self.visited[i] = me;
                 reach.used += 1;
             }
-            let Some((other, other_occupancy)) = self.write(i, me, occ, attacks) else {
+            let Some((other, other_occupancy)) = self.write(i, me, occ, attacks, rays) else {
                 continue;
             };
             let other = SetSquare::from_index(other);
@@ -376,20 +388,44 @@ impl Fill {
         reach
     }
 
-    /// Writes `attacks`, of occupancy `occ` of square `me`, to slot `i` unless another
-    /// square wrote it first; returns that square and its occupancy if their attacks differ.
-    fn write(&mut self, i: usize, me: u8, occ: u64, attacks: u64) -> Option<(usize, u64)> {
+    /// Writes `attacks`, of occupancy `occ` of square `me` whose lookup reads through
+    /// `rays`, to slot `i`; returns the square that wrote the slot first and its occupancy
+    /// if the slot cannot hold both. A slot holds one attack set; in an overlay table the
+    /// OR of its users', which takes `attacks` where the two agree on the squares both
+    /// read: `attacks` on the users' rays, the slot on `rays`.
+    fn write(
+        &mut self,
+        i: usize,
+        me: u8,
+        occ: u64,
+        attacks: u64,
+        rays: u64,
+    ) -> Option<(usize, u64)> {
         if self.owner[i] == Verified::HOLE {
             self.owner[i] = me;
             self.owner_occ[i] = occ;
             self.table[i] = attacks;
+            if let Some(through) = self.read_through.get_mut(i) {
+                *through = rays;
+            }
             self.used += 1;
             self.table_len = self.table_len.max(i + 1);
-            None
-        } else if self.table[i] != attacks {
-            Some((self.owner[i] as usize, self.owner_occ[i]))
-        } else {
-            None
+            return None;
+        }
+        let fits = match self.read_through.get_mut(i) {
+            None => self.table[i] == attacks,
+            Some(through) => {
+                let fits = self.table[i] & rays == attacks & *through;
+                if fits {
+                    self.table[i] |= attacks;
+                    *through |= rays;
+                }
+                fits
+            }
+        };
+        match fits {
+            true => None,
+            false => Some((self.owner[i] as usize, self.owner_occ[i])),
         }
     }
 }

@@ -59,6 +59,13 @@ pub struct PackCommandArgs {
     /// do: a rook that ends the table and meets only bishops below it.
     #[arg(long, help_heading = PACKING)]
     rooks_first: bool,
+    /// Pack into an overlay table (variant black-overlay): a slot holds the OR of its
+    /// squares' attacks and a lookup masks it with the square's attacks on an empty board,
+    /// so squares share slots where they agree on the squares both can attack. Black sets
+    /// only; --pack-iterations counts the orders of the squares tried after the greedy one
+    /// (seeded --pack-seed), each in well under a second.
+    #[arg(long, help_heading = PACKING)]
+    overlay: bool,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -132,6 +139,28 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
                 .into(),
         )
         .into());
+    }
+    if args.overlay {
+        let exact_only = [
+            "from_input",
+            "holes",
+            "rooks_first",
+            "short_spans",
+            "negative_offsets",
+            "pack_spread",
+            "pack_seeds",
+            "resume",
+            "state",
+            "checkpoint",
+        ];
+        if let Some(id) = exact_only.iter().find(|id| given(matches, id)) {
+            return Err(BadArgument(format!(
+                "--{} is an option of the exact packing; --overlay lays its table out from \
+                 its orders alone (--pack-iterations, --pack-seed, --also)",
+                id.replace('_', "-")
+            ))
+            .into());
+        }
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
         return Err(BadArgument(
@@ -359,8 +388,12 @@ fn worded(
 /// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
 /// given).
 fn limits_of(args: &PackCommandArgs) -> Limits {
+    // An overlay packing's moves are whole orders, each a greedy layout: none unless asked.
     let settings = args.pack.apply(PackSettings {
-        iterations: PackSettings::REPACK_MOVES,
+        iterations: match args.overlay {
+            true => 0,
+            false => PackSettings::REPACK_MOVES,
+        },
         from_input: args.from_input,
         ..PackSettings::default()
     });
@@ -400,7 +433,10 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             if args.rooks_first {
                 hunt = hunt.with_rooks_first(holes);
             }
-            let hunt = hunt.with_holes(holes).with_also(&also.sets);
+            let mut hunt = hunt.with_holes(holes).with_also(&also.sets);
+            if args.overlay {
+                hunt = hunt.into_overlay();
+            }
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;

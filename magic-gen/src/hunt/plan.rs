@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::hooks::{pack_hooks, Hooks, Saves};
 use super::stage::{Cut, HuntStage};
 use crate::geometry::SetSquare;
-use crate::pack::{pack, PackCheckpoint, PackInput};
+use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput};
 use crate::search::finish::{
     polish_pools, pools_of_finds, pools_of_set, set_of_finds, verified, Pools,
 };
@@ -84,6 +84,8 @@ pub struct Hunt<'a> {
     limits: Limits,
     resume: &'a [PackCheckpoint],
     greedy: bool,
+    /// Whether the packing lays an overlay table out ([`Hunt::into_overlay`]).
+    overlay: bool,
 }
 
 /// What a hunt made: a verified set, how it got there and what a stop cut short.
@@ -197,6 +199,7 @@ impl<'a> Hunt<'a> {
             limits,
             resume: &[],
             greedy,
+            overlay: false,
         }
     }
 
@@ -211,6 +214,7 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
+            overlay: false,
         }
     }
 
@@ -229,6 +233,7 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
+            overlay: false,
         }
     }
 
@@ -236,6 +241,15 @@ impl<'a> Hunt<'a> {
     /// square's pool beside its own: the packing chooses per square between the sets.
     pub fn with_also(mut self, sets: &'a [MagicSet]) -> Self {
         self.also = sets;
+        self
+    }
+
+    /// Returns this hunt packing its black magics into an overlay table (variant
+    /// `black-overlay`, [`crate::Variant::is_overlay`]): squares share slots where their
+    /// attacks agree on the squares both can attack. Its packing tries the limits' moves
+    /// as orders of the squares (seeded by the limits' seed), with no checkpoint.
+    pub fn into_overlay(mut self) -> Self {
+        self.overlay = true;
         self
     }
 
@@ -443,6 +457,23 @@ impl<'a> Hunt<'a> {
             pools: &pools.patterns,
             starts: &pools.starts,
         };
+        if self.overlay {
+            if !variant.is_black() {
+                return Err(Error::Search(format!(
+                    "an overlay table is packed from black magics; a {variant} set's \
+                     occupancies index otherwise"
+                )));
+            }
+            progress.begin(Stage::Packing, self.limits.pack.iterations);
+            let (set, made) = pack_overlay(input.pools, &self.limits.pack, &progress.stop)
+                .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
+            let total = self.limits.pack.iterations;
+            if made < total {
+                work.cut_at(Cut::Packing { made, total });
+            }
+            work.set = Some(set);
+            return Ok(());
+        }
         let state = self.state(HuntStage::Packing).ok();
         // Its moves are counted in the progress's own counters.
         progress.begin(Stage::Packing, 0);
@@ -483,7 +514,7 @@ impl<'a> Hunt<'a> {
         // A set packed by other means (or annealed longer) may beat this packing: a repack
         // never makes a table longer.
         if let Input::Set(input, input_report) = self.input {
-            if packed_len >= input_report.table_len {
+            if packed_len >= input_report.table_len && input.variant == set.variant {
                 (set, report, kept_input) = (input.clone(), input_report.clone(), true);
             }
         }

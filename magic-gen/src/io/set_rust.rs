@@ -117,6 +117,11 @@ pub(super) fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance
         Variant::Black => {
             "(((occ | mask) * magic) >> shift) + offset, mask stored inverted (!relevant)"
         }
+        Variant::BlackOverlay => {
+            "table[(((occ | mask) * magic) >> shift) + offset] & rays (the square's attacks on \
+             an empty board), mask stored inverted (!relevant); slots hold the OR of their \
+             users' attacks"
+        }
         Variant::Pext => "pext(occ, mask) + offset",
         _ => "(((occ & mask) * magic) >> shift) + offset",
     };

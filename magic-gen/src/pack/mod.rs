@@ -17,13 +17,15 @@
 //! packings of several seeds at once on several threads. A run stopped and resumed from
 //! its checkpoint makes the moves of an uninterrupted one and ends with the same set.
 //! `checkpoint_file.rs`, beside them, writes and reads the checkpoint's file (through
-//! `crate::io`'s line reader).
+//! `crate::io`'s line reader). `overlay.rs` packs black magics by the overlay rule, where
+//! squares share slots through their rays ([`crate::Variant::is_overlay`]).
 
 mod anneal;
 mod checkpoint;
 mod checkpoint_file;
 mod fit;
 mod layout;
+mod overlay;
 mod pair;
 mod pattern;
 mod run;
@@ -39,6 +41,7 @@ use crate::set::{Entry, MagicSet};
 pub(crate) use checkpoint::PackMismatch;
 pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;
+pub(crate) use overlay::pack_overlay;
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;
 pub use settings::PackSettings;

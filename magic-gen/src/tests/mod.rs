@@ -1,7 +1,9 @@
 //! Tests of the hunt end to end, across the search, the packer and the files: determinism
-//! across threads, shards and resumes, fallbacks, budgets, state files, pools.
+//! across threads, shards and resumes, fallbacks, budgets, state files, pools, overlay
+//! tables.
 
 mod layouts;
+mod overlay;
 mod pools;
 mod scan;
 mod states;

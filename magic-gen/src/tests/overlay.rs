@@ -1,0 +1,101 @@
+use crate::geometry::{empty_board_attacks, relevant_mask, slow_attacks, subsets, Piece};
+use crate::hunt::{Hooks, Hunt};
+use crate::index::Variant;
+use crate::search::Limits;
+use crate::{read_set_file, verify, MagicSet, Verified};
+
+/// Returns a committed set of the workspace.
+fn committed(path: &str) -> MagicSet {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    read_set_file(&root.join(path))
+        .expect("committed set reads")
+        .0
+}
+
+/// Returns `set`'s magics packed into an overlay table by the hunt a `pack --overlay`
+/// runs, with `orders` orders tried after the greedy one.
+fn overlaid(set: &MagicSet, orders: u64) -> MagicSet {
+    let report = verify(set).expect("the input verifies").report;
+    let mut limits = Limits::default();
+    limits.pack.iterations = orders;
+    let hunt = Hunt::repack(set, &report, &limits).into_overlay();
+    let outcome = hunt
+        .run(Hooks::default())
+        .expect("the overlay packing runs");
+    assert!(outcome.cut.is_none());
+    outcome.set
+}
+
+/// Returns the occupancies (piece, square, occupancy, index) whose table entry, read
+/// through the square's rays if `masked`, is not the square's attacks.
+fn misreads(set: &MagicSet, v: &Verified, masked: bool) -> usize {
+    let mut wrong = 0;
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let rays = match masked {
+                true => empty_board_attacks(piece, sq),
+                false => u64::MAX,
+            };
+            for occ in subsets(relevant_mask(piece, sq)) {
+                let i = set.index(piece, sq, occ) as usize;
+                wrong += usize::from(v.table[i] & rays != slow_attacks(piece, sq, occ));
+            }
+        }
+    }
+    wrong
+}
+
+/// The project's own black magics (no published one) overlay into a table far shorter
+/// than their exact packing, which reads right through each square's rays on every
+/// occupancy and wrong without them: the mask does work.
+#[test]
+fn own_black_magics_overlay_into_a_shorter_table_that_needs_its_mask() {
+    let own = committed("magics/records/own-black.rs");
+    let exact = verify(&own).unwrap().report.table_len;
+    let set = overlaid(&own, 0);
+    assert_eq!(set.variant, Variant::BlackOverlay);
+    for piece in Piece::ALL {
+        for sq in 0..64u8 {
+            let (a, b) = (set.entry(piece, sq), own.entry(piece, sq));
+            assert_eq!((a.magic, a.bits), (b.magic, b.bits));
+            assert!(a.offset >= 0, "{piece} {sq}: {}", a.offset);
+        }
+    }
+    let v = verify(&set).expect("the overlay set verifies by its rule");
+    assert!(
+        v.report.table_len * 5 < exact * 4,
+        "{} of {exact}",
+        v.report.table_len
+    );
+    assert_eq!(misreads(&set, &v, true), 0);
+    assert!(misreads(&set, &v, false) > 0);
+    // Read by the exact rule, the same layout collides.
+    let exact_rule = MagicSet {
+        variant: Variant::Black,
+        ..set.clone()
+    };
+    assert!(verify(&exact_rule).is_err());
+}
+
+/// Orders tried after the greedy one never lengthen the table, and the seed and count
+/// decide the result.
+#[test]
+fn more_orders_never_lengthen_an_overlay_table() {
+    let own = committed("magics/records/own-black.rs");
+    let len = |set: &MagicSet| verify(set).unwrap().report.table_len;
+    let greedy = len(&overlaid(&own, 0));
+    let tried = overlaid(&own, 6);
+    assert!(len(&tried) <= greedy, "{} > {greedy}", len(&tried));
+    assert_eq!(overlaid(&own, 6), tried);
+}
+
+/// A slot shared by two squares holds what both want only where their rays agree: moving
+/// one square's range by a slot onto the others breaks the overlay rule somewhere.
+#[test]
+fn a_range_moved_off_its_place_breaks_the_overlay_rule() {
+    let own = committed("magics/records/own-black.rs");
+    let set = overlaid(&own, 0);
+    let mut moved = set.clone();
+    moved.entry_mut(Piece::Rook, 27).offset += 1;
+    assert!(verify(&moved).is_err());
+}
