@@ -464,8 +464,8 @@ impl<'a> Hunt<'a> {
                      occupancies index otherwise"
                 )));
             }
-            progress.begin(Stage::Packing, self.limits.pack.iterations);
-            let (set, made) = pack_overlay(input.pools, &self.limits.pack, &progress.stop)
+            progress.begin(Stage::Packing, 0);
+            let (set, made) = pack_overlay(input.pools, &self.limits.pack, progress)
                 .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
             let total = self.limits.pack.iterations;
             if made < total {

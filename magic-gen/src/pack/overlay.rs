@@ -10,7 +10,7 @@
 //! shortest table. What it packs and how long are the exact packer's: pools of magics,
 //! and [`PackSettings`]' moves (here orders tried) and seed.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -18,6 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::geometry::{empty_board_attacks, relevant_mask, slow_attacks, subsets, SetSquare};
 use crate::index::{magic_hash, Variant};
 use crate::set::{Entry, MagicSet};
+use crate::stages::Progress;
 
 use super::pattern::Pattern;
 use super::settings::PackSettings;
@@ -158,13 +159,14 @@ fn widest_first(pools: &[Vec<Wants>]) -> Vec<usize> {
 /// bits, black magics of a fixed or per-square shift) into one black overlay table: the
 /// widest-first greedy layout, then `settings.iterations` orders, each the best so far
 /// with a few neighbours swapped (seeded `settings.seed`), the shortest table kept (ties:
-/// the earlier). Returns the set and the orders tried, fewer than asked if `stop` was
-/// set; the set depends only on the pools, the settings and the orders tried. A member
-/// that does not verify for its square is refused by that square.
+/// the earlier), counted in `progress`'s moves with the best length met. Returns the set
+/// and the orders tried, fewer than asked if `progress`'s stop flag was set; the set
+/// depends only on the pools, the settings and the orders tried. A member that does not
+/// verify for its square is refused by that square.
 pub(crate) fn pack_overlay(
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
-    stop: &AtomicBool,
+    progress: &Progress,
 ) -> Result<(MagicSet, u64), SetSquare> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
@@ -173,9 +175,13 @@ pub(crate) fn pack_overlay(
     }
     let mut order = widest_first(&wanted);
     let mut best = lay_out(&wanted, &order);
+    progress.best_len.store(best.len, Ordering::Relaxed);
+    progress
+        .moves_total
+        .store(settings.iterations, Ordering::Relaxed);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
     let mut tried = 0;
-    while tried < settings.iterations && !stop.load(Ordering::Relaxed) {
+    while tried < settings.iterations && !progress.stop.load(Ordering::Relaxed) {
         let mut next = order.clone();
         for _ in 0..4 {
             let a = (rng.next_u64() % next.len() as u64) as usize;
@@ -184,9 +190,11 @@ pub(crate) fn pack_overlay(
         }
         let layout = lay_out(&wanted, &next);
         if layout.len < best.len {
+            progress.best_len.store(layout.len, Ordering::Relaxed);
             (best, order) = (layout, next);
         }
         tried += 1;
+        progress.moves.store(tried, Ordering::Relaxed);
     }
     let mut set = MagicSet::new(Variant::BlackOverlay);
     for (square, &(member, start)) in SetSquare::all().zip(&best.choices) {
