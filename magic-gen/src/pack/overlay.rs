@@ -82,23 +82,32 @@ struct Slots {
 }
 
 impl Slots {
-    /// Returns true if `w` can take the slots from `start` on.
-    fn fits(&self, w: &Wants, start: usize) -> bool {
-        let room = self.through.len().saturating_sub(start);
-        w.slots
-            .iter()
-            .take_while(|&&(i, _)| (i as usize) < room)
-            .all(|&(i, a)| {
-                let k = start + i as usize;
-                let through = self.through[k];
-                through == 0 || self.value[k] & w.rays == a & through
-            })
+    /// Returns true if `w` can take its slot `i` (index, attacks) from `start` on.
+    fn fits_at(&self, w: &Wants, start: usize, (i, a): (u32, u64)) -> bool {
+        match self.through.get(start + i as usize) {
+            None | Some(0) => true,
+            Some(&through) => self.value[start + i as usize] & w.rays == a & through,
+        }
     }
 
-    /// Returns the lowest start from `lowest` on where `w` fits.
+    /// Returns the lowest start from `lowest` on where `w` fits. The slot that failed the
+    /// last start is tried first at the next: the values that clash stay under it for a
+    /// stretch, so most starts fail at one test.
     fn first_fit(&self, w: &Wants, lowest: usize) -> usize {
+        let mut hot = 0;
         (lowest..)
-            .find(|&s| self.fits(w, s))
+            .find(|&s| {
+                if !self.fits_at(w, s, w.slots[hot]) {
+                    return false;
+                }
+                match w.slots.iter().position(|&slot| !self.fits_at(w, s, slot)) {
+                    Some(failed) => {
+                        hot = failed;
+                        false
+                    }
+                    None => true,
+                }
+            })
             .expect("past the end every start fits")
     }
 
