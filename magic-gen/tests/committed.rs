@@ -186,7 +186,8 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 }
 
 /// The packed records regenerate identically: the white record, packed twice from the
-/// committed own-only white set, and the per-square record, packed once. Their packings of
+/// committed own-only white set, the per-square record, packed once, and the overlay
+/// record, the own-only black magics laid out by the overlay rule. Their packings of
 /// a million moves take minutes of CPU, so `cargo test` leaves them to `.ci/run`:
 /// `cargo test -p magic-gen --test committed -- --ignored --exact
 /// packed_sets_regenerate_identically_from_their_recorded_command`.
@@ -199,6 +200,7 @@ fn packed_sets_regenerate_identically_from_their_recorded_command() {
         &[
             "magics/records/white.rs",
             "magics/records/black-per-square.rs",
+            "magics/records/own-black-overlay.rs",
         ],
     );
 }
