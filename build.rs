@@ -138,6 +138,11 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
         Layout::Black => format!(
             "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
+        Layout::BlackOverlay => format!(
+            "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, rays: {:#018x}, \
+             range: {range} }}",
+            empty_board_attacks(piece, sq)
+        ),
         Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
         Layout::PextCompact | Layout::None => fail(&format!(
             "no per-square record for backend `{}`",

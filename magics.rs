@@ -41,7 +41,7 @@ macro_rules! committed {
     };
 }
 
-committed!(fancy, plain, black);
+committed!(fancy, plain, black, black_overlay);
 
 /// Returns the committed set the backend `name` is built from, if any.
 #[allow(dead_code)]

@@ -29,6 +29,9 @@ pub enum Layout {
     Plain,
     /// `BlackMagic` records (the mask stored inverted), fixed shift, one shared table.
     Black,
+    /// `OverlayMagic` records: black's, with the square's empty-board attacks that mask
+    /// what it reads from a table whose slots hold the OR of their users' attacks.
+    BlackOverlay,
     /// `PextSquare` records over magic-gen's PEXT layout.
     Pext,
     /// One `CompactPextSquare` per square, `u16` rook and `u64` bishop tables.
@@ -40,7 +43,7 @@ pub enum Layout {
 impl Layout {
     /// Whether the lookup shifts by a constant 12 (rook) or 9 (bishop) bits.
     pub fn fixed_shift(self) -> bool {
-        matches!(self, Layout::Plain | Layout::Black)
+        matches!(self, Layout::Plain | Layout::Black | Layout::BlackOverlay)
     }
 
     /// Whether it is built from magic-gen's PEXT layout rather than a committed set.
@@ -113,6 +116,9 @@ macro_rules! layout {
     (black) => {
         Layout::Black
     };
+    (black_overlay) => {
+        Layout::BlackOverlay
+    };
     (pext) => {
         Layout::Pext
     };
@@ -144,14 +150,14 @@ macro_rules! kind {
 
 macro_rules! backends {
     ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:literal,
-        layout: $layout:ident, reads [$($reads:ident),*], default for [$($kind:ident),*];)*) => {
+        layout: $layout:ident, reads [$($reads:literal),*], default for [$($kind:ident),*];)*) => {
         /// Every backend, in the list's order.
         pub const BACKENDS: &[BackendSpec] = &[$(BackendSpec {
             name: $name,
             needs: &[$(need!($need)),*],
             const_fn: $const_fn,
             layout: layout!($layout),
-            reads: &[$(stringify!($reads)),*],
+            reads: &[$($reads),*],
             default_for: &[$(kind!($kind)),*],
         }),*];
     };

@@ -164,7 +164,7 @@ macro_rules! this_build {
 // crate's list, src/backend/list.rs).
 macro_rules! with_backend_names {
     ($what:ident $($rest:tt)*) => {
-        this_build!(@$what ["fancy", "plain", "black", "pext", "pext_compact", "hyperbola", "hyperbola_avx2"] $($rest)*);
+        this_build!(@$what ["fancy", "plain", "black", "black_overlay", "pext", "pext_compact", "hyperbola", "hyperbola_avx2"] $($rest)*);
     };
 }
 

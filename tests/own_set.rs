@@ -223,7 +223,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     };
     let _ = fs::remove_dir_all(tmp.join("bare"));
     let _ = fs::remove_dir_all(&consumer.dir);
-    // The three magic backends.
+    // The magic backends.
     consumer.write("Cargo.toml", &manifest("own-set-consumer", &COMMITTED_SETS));
     consumer.write(
         "src/main.rs",
@@ -264,6 +264,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
         expected("fancy", &fancy),
         expected("plain", &plain),
         expected("black", &black),
+        expected("black_overlay", &committed("black_overlay")),
     ];
     assert_eq!(lines, want);
     // The known changes, as sizes: the dense set's 107,200 entries, the black set's 7 more.
@@ -272,7 +273,7 @@ fn a_consumer_builds_from_its_own_sets_and_bad_sets_stop_its_build() {
     assert!(lines[2].starts_with(&format!("black {} ", 8 * black_len)));
     assert_ne!(want[1], expected("plain", &committed("plain")));
 
-    // The file changes (fancy) and a variable goes (plain, black): all three rebuild from
+    // The file changes (fancy) and a variable goes (plain, black): all rebuild from
     // the committed sets.
     let standard = fs::read_to_string(Path::new(ROOT).join("magics/fancy.rs")).unwrap();
     consumer.write("sets/fancy.rs", &standard);

@@ -169,7 +169,7 @@ macro_rules! backend_common {
 /// registry and the visitor.
 macro_rules! backends {
     ($($module:ident: $name:literal, needs [$($need:ident),*], const fn: $const_fn:tt,
-        layout: $layout:ident, reads [$($reads:ident),*], default for [$($kind:ident),*];)*) => {
+        layout: $layout:ident, reads [$($reads:literal),*], default for [$($kind:ident),*];)*) => {
         $(
             backend_module!([] [$($need)*] $module $name);
             // The list's word, checked: the lookups run in a const item.

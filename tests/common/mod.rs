@@ -11,7 +11,7 @@ use magic_bitboards::registry::{Lookup, BACKENDS};
 
 /// The committed sets the runtime builds its tables from, `magics/<name>.rs`, named by
 /// their backend (tests/own_set.rs checks this against the files in `magics/`).
-pub const COMMITTED_SETS: [&str; 3] = ["fancy", "plain", "black"];
+pub const COMMITTED_SETS: [&str; 4] = ["fancy", "plain", "black", "black_overlay"];
 
 /// Returns the command `cargo ARGS --offline` in the crate at `dir`, building into `target`,
 /// without this process's RUSTFLAGS or `MAGIC_BITBOARDS_*_SET` variables: a test's crate

@@ -170,7 +170,7 @@ impl Published {
 }
 
 /// The committed sets: every one the runtime builds from.
-pub const COMMITTED: [&str; 3] = ["fancy", "plain", "black"];
+pub const COMMITTED: [&str; 4] = ["fancy", "plain", "black", "black_overlay"];
 
 /// Returns the workspace root (the runtime crate's directory).
 pub fn workspace() -> PathBuf {
