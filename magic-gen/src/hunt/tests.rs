@@ -82,7 +82,8 @@ fn the_first_failed_save_stops_the_run_and_is_kept_in_its_outcome() {
     assert!(crate::verify(&outcome.set).is_ok());
     let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     assert!(made < total);
-    assert_eq!(outcome.cut, Some(Cut::Packing { made, total }));
+    let stage = Stage::Packing;
+    assert_eq!(outcome.cut, Some(Cut { stage, made, total }));
 }
 
 #[test]
@@ -104,10 +105,24 @@ fn a_stop_before_the_packing_is_its_cut_and_saves_nothing() {
         h.with_holes(1)
     }
     for ((outcome, saved), cut) in [
-        (run_saving(rooks_first, 1000, true), Cut::RooksFirst),
-        (run_saving(holes, 1000, true), Cut::Holes { done: 0 }),
+        (
+            run_saving(rooks_first, 1000, true),
+            (Stage::RooksFirst { blocks: 1 }, 0),
+        ),
+        (
+            run_saving(holes, 1000, true),
+            (Stage::Holes { blocks: 1 }, 128),
+        ),
     ] {
-        assert_eq!(outcome.cut, Some(cut));
+        let (stage, total) = cut;
+        assert_eq!(
+            outcome.cut,
+            Some(Cut {
+                stage,
+                made: 0,
+                total
+            })
+        );
         assert_eq!(saved, []);
         // The greedy layout the stopped packing kept is longer: the input is written.
         assert!(outcome.kept_input);
@@ -120,7 +135,8 @@ fn a_stop_in_the_packing_alone_is_its_cut_and_its_checkpoint_is_saved() {
     let (outcome, saved) = run_saving(as_planned, 1000, true);
     assert_eq!(
         outcome.cut,
-        Some(Cut::Packing {
+        Some(Cut {
+            stage: Stage::Packing,
             made: 0,
             total: 1000
         })
@@ -147,7 +163,7 @@ fn a_sets_stage_on_a_scan_state_is_an_error_not_a_panic() {
     let options = crate::search::Options::for_variant(crate::Variant::Black);
     let state = SearchState::new(&options).unwrap();
     let hunt = Hunt::finish(&state, &options.limits).with_holes(1);
-    assert_eq!(hunt.stages()[0], HuntStage::Polish);
+    assert_eq!(hunt.stages()[0], Stage::Polish);
     assert!(hunt.run(Hooks::default()).is_err());
 }
 
@@ -178,11 +194,17 @@ fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
     };
     let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
     let outcome = hunt.run(hooks).unwrap();
-    let Some(Cut::Scan { open, jobs, budget }) = outcome.cut else {
+    let Some(Cut {
+        stage: Stage::Scan,
+        made,
+        total,
+    }) = outcome.cut
+    else {
         panic!("{:?}", outcome.cut);
     };
-    assert_eq!((open, jobs), (128, 128));
-    assert_eq!(budget, Some((0, 128 * 256)));
+    assert_eq!((made, total), (0, 128));
+    // What the scan spent of its budget is its state's.
+    assert_eq!(state.budget_used(), Some((0, 128 * 256)));
 }
 
 #[test]
@@ -239,7 +261,12 @@ fn a_stop_before_the_polish_cuts_it_and_counts_its_climbs() {
         ..Hooks::default()
     };
     let outcome = Hunt::finish(&state, &o.limits).run(hooks).unwrap();
-    let Some(Cut::Polish { climbed, climbs }) = outcome.cut else {
+    let Some(Cut {
+        stage: Stage::Polish,
+        made: climbed,
+        total: climbs,
+    }) = outcome.cut
+    else {
         panic!("{:?}", outcome.cut);
     };
     assert!(climbed == 0 && climbs > 0, "{climbed} of {climbs}");
