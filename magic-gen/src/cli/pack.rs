@@ -431,9 +431,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             let holes = args.holes.unwrap_or(0);
             let mut hunt = Hunt::repack(&set, &before.report, &limits);
             if args.rooks_first {
-                hunt = hunt.with_rooks_first(holes);
+                hunt = hunt.with_rooks_first(holes)?;
             }
-            let mut hunt = hunt.with_holes(holes).with_also(&also.sets);
+            let mut hunt = hunt.with_holes(holes)?.with_also(&also.sets);
             if args.overlay {
                 hunt = hunt.into_overlay();
             }

@@ -70,7 +70,7 @@ enum Input<'a> {
 /// let others = [white.clone()];
 /// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let limits = Limits { pack, ..Limits::default() };
-/// let hunt = Hunt::repack(&white, &report, &limits).with_also(&others).with_holes(1);
+/// let hunt = Hunt::repack(&white, &report, &limits).with_also(&others).with_holes(1)?;
 /// assert_eq!(hunt.stages(), [Holes { blocks: 1 }, Pools, Packing, Verification]);
 /// let repacked = hunt.run(Hooks::default())?;
 /// // Never longer than the input: the input itself where the packing was not shorter.
@@ -170,6 +170,10 @@ impl Work {
     }
 }
 
+/// A stage that changes a set's magics: the set, the seed, the blocks of each square's
+/// stream it draws from, whether starts may be negative, and the progress it reports to.
+type ChangeMagics = fn(&MagicSet, u64, u64, bool, &Progress) -> MagicSet;
+
 /// Returns the error for `stage` run on an input it cannot take.
 fn out_of_place(stage: Stage, needs: &str) -> Error {
     Error::Search(format!(
@@ -262,27 +266,32 @@ impl<'a> Hunt<'a> {
     }
 
     /// Returns this hunt with the rooks-first pass before its pools, drawing from `blocks`
-    /// blocks of each square's stream ([`Stage::RooksFirst`]). A set's stage: a hunt
-    /// of a state run with it fails.
-    pub fn with_rooks_first(self, blocks: u64) -> Self {
+    /// blocks of each square's stream ([`Stage::RooksFirst`]). A set's stage: an error for a
+    /// hunt of a state.
+    pub fn with_rooks_first(self, blocks: u64) -> Result<Self, Error> {
         self.before_pools(Stage::RooksFirst { blocks })
     }
 
     /// Returns this hunt with magics chosen for the holes before its pools, drawing from
     /// `blocks` blocks of each square's stream ([`Stage::Holes`]); unchanged for 0. A
-    /// set's stage: a hunt of a state run with it fails.
-    pub fn with_holes(self, blocks: u64) -> Self {
+    /// set's stage: an error for a hunt of a state.
+    pub fn with_holes(self, blocks: u64) -> Result<Self, Error> {
         if blocks == 0 {
-            return self;
+            return Ok(self);
         }
         self.before_pools(Stage::Holes { blocks })
     }
 
-    /// Returns this hunt with `stage` just before its pools.
-    fn before_pools(mut self, stage: Stage) -> Self {
+    /// Returns this hunt with `stage`, which changes a set's magics, just before its pools;
+    /// an error, before any stage runs, for a hunt of a state (its set is made by the
+    /// pools).
+    fn before_pools(mut self, stage: Stage) -> Result<Self, Error> {
+        let Input::Set(..) = self.input else {
+            return Err(out_of_place(stage, "a set"));
+        };
         let at = self.stages.iter().position(|&s| s == Stage::Pools);
         self.stages.insert(at.unwrap_or(0), stage);
-        self
+        Ok(self)
     }
 
     /// Returns the stages, in the order they run.
@@ -310,8 +319,11 @@ impl<'a> Hunt<'a> {
                 Stage::Scan => self.scan(&mut work, progress, &mut saves)?,
                 Stage::Polish => self.polish(&mut work, progress)?,
                 Stage::Pools => self.pools(&mut work, progress)?,
-                Stage::RooksFirst { .. } | Stage::Holes { .. } => {
-                    self.change_magics(stage, &mut work, progress)?
+                Stage::RooksFirst { blocks } => {
+                    self.change_magics(stage, (rooks_first, blocks), &mut work, progress)?
+                }
+                Stage::Holes { blocks } => {
+                    self.change_magics(stage, (into_holes, blocks), &mut work, progress)?
                 }
                 Stage::Packing => self.packing(&mut work, progress, &mut saves)?,
                 Stage::Verification => {
@@ -404,27 +416,22 @@ impl<'a> Hunt<'a> {
         Ok(())
     }
 
-    /// A stage that changes the set's magics: the rooks first, or magics for the holes.
+    /// A stage that changes the set's magics, `change` drawing from `blocks` blocks of each
+    /// square's stream: the rooks first, or magics for the holes.
     fn change_magics(
         &self,
         stage: Stage,
+        (change, blocks): (ChangeMagics, u64),
         work: &mut Work,
         progress: &Progress,
     ) -> Result<(), Error> {
         let set = work.set.as_ref().ok_or(out_of_place(stage, "a set"))?;
         let (seed, negative) = (self.limits.pack.seed, self.limits.pack.negative_offsets);
-        let (changed, (made, total)) = match stage {
-            // It counts no steps.
-            Stage::RooksFirst { blocks } => {
-                (rooks_first(set, seed, blocks, negative, progress), (0, 0))
-            }
-            Stage::Holes { blocks } => {
-                let changed = into_holes(set, seed, blocks, negative, progress);
-                // The squares it counted as done before the stop.
-                let counted = progress.stage().map_or((0, 0), |(_, done, of)| (done, of));
-                (changed, counted)
-            }
-            _ => return Err(out_of_place(stage, "to change magics")),
+        let changed = change(set, seed, blocks, negative, progress);
+        // The steps it counted before the stop, if it counts them (the holes' squares).
+        let (made, total) = match progress.stage() {
+            Some((begun, done, of)) if begun == stage => (done, of),
+            _ => (0, 0),
         };
         work.set = Some(changed);
         // The packing's input is not a rerun's: nothing of it is saved.

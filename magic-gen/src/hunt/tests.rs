@@ -99,10 +99,10 @@ fn saves_that_succeed_leave_the_run_alone() {
 fn a_stop_before_the_packing_is_its_cut_and_saves_nothing() {
     let (set, _) = published_black();
     fn rooks_first(h: Hunt) -> Hunt {
-        h.with_rooks_first(1).with_holes(1)
+        h.with_rooks_first(1).and_then(|h| h.with_holes(1)).unwrap()
     }
     fn holes(h: Hunt) -> Hunt {
-        h.with_holes(1)
+        h.with_holes(1).unwrap()
     }
     for ((outcome, saved), cut) in [
         (
@@ -159,12 +159,14 @@ fn the_finished_packing_is_saved_last_and_never_comes_out_longer() {
 }
 
 #[test]
-fn a_sets_stage_on_a_scan_state_is_an_error_not_a_panic() {
+fn a_sets_stage_on_a_scan_state_is_an_error_where_the_hunt_is_built() {
     let options = crate::search::Options::for_variant(crate::Variant::Black);
     let state = SearchState::new(&options).unwrap();
-    let hunt = Hunt::finish(&state, &options.limits).with_holes(1);
-    assert_eq!(hunt.stages()[0], Stage::Polish);
-    assert!(hunt.run(Hooks::default()).is_err());
+    let hunt = || Hunt::finish(&state, &options.limits);
+    assert!(hunt().with_holes(1).is_err());
+    assert!(hunt().with_rooks_first(0).is_err());
+    // No holes asked for: nothing to refuse.
+    assert!(hunt().with_holes(0).is_ok());
 }
 
 /// Returns the options of a small black hunt: 256 candidates a square, pools of 2, `polish`
@@ -330,7 +332,8 @@ fn the_stages_are_named_as_the_time_by_stage_line_shows_them() {
     let limits = moves(1);
     let hunt = Hunt::repack(&set, &report, &limits)
         .with_rooks_first(0)
-        .with_holes(1);
+        .and_then(|h| h.with_holes(1))
+        .unwrap();
     assert_eq!(
         names(&hunt),
         ["rooks-first", "holes", "pools", "packing", "verification"]
