@@ -168,6 +168,12 @@ impl Work {
     fn cut_at(&mut self, cut: Cut) {
         self.cut.get_or_insert(cut);
     }
+
+    /// Returns the set for `stage`: a set's hunt has it from the start, a state's once its
+    /// pools (fancy, plain) or its packing made it.
+    fn set(&self, stage: Stage) -> Result<&MagicSet, Error> {
+        self.set.as_ref().ok_or(out_of_place(stage, "a set"))
+    }
 }
 
 /// A stage that changes a set's magics: the set, the seed, the blocks of each square's
@@ -327,7 +333,7 @@ impl<'a> Hunt<'a> {
                 }
                 Stage::Packing => self.packing(&mut work, progress, &mut saves)?,
                 Stage::Verification => {
-                    let set = work.set.as_ref().ok_or(out_of_place(stage, "a set"))?;
+                    let set = work.set(stage)?;
                     progress.begin(Stage::Verification, 0);
                     work.report = Some(verified(set)?);
                 }
@@ -394,10 +400,7 @@ impl<'a> Hunt<'a> {
     /// the polish left them; a fancy or plain state's set.
     fn pools(&self, work: &mut Work, progress: &Progress) -> Result<(), Error> {
         if let Input::Set(..) = self.input {
-            let set = work
-                .set
-                .as_ref()
-                .ok_or(out_of_place(Stage::Pools, "a set"))?;
+            let set = work.set(Stage::Pools)?;
             work.pools = Some(pools_of_set(set, self.also)?);
             return Ok(());
         }
@@ -425,7 +428,7 @@ impl<'a> Hunt<'a> {
         work: &mut Work,
         progress: &Progress,
     ) -> Result<(), Error> {
-        let set = work.set.as_ref().ok_or(out_of_place(stage, "a set"))?;
+        let set = work.set(stage)?;
         let (seed, negative) = (self.limits.pack.seed, self.limits.pack.negative_offsets);
         let changed = change(set, seed, blocks, negative, progress);
         // The steps it counted before the stop, if it counts them (the holes' squares).
