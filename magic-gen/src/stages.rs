@@ -4,50 +4,69 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// A stage of a hunt, in the order a run goes through them.
+/// A stage of a hunt, in the order a run goes through them: what its progress says is
+/// running, what a [`Hunt`](crate::hunt::Hunt) lists and its driver runs (each taking what
+/// the ones before it made), and where a stop cut it ([`Cut`](crate::hunt::Cut)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// Scanning candidates.
+    /// Each square's candidate stream scanned (a state's jobs), going on where the state
+    /// left it; the state is saved at the hooks' intervals and once it ends.
     Scan,
-    /// Climbing the pools' finds: the density climb, and the clump climb of white sets.
+    /// The finds of the fixed-shift pools climbed as the limits' polish says: the density
+    /// climb, the clump climb of white sets, the evolution.
     Polish,
-    /// Measuring the used slots of every pool member.
+    /// Each square's pool measured as the packer takes it (its used slots): a fixed-shift
+    /// state's finds, or a set's magic with those of the other sets given; a fancy or plain
+    /// state's best finds laid out back to back (its set, which no packing follows).
     Pools,
-    /// Giving squares magics chosen for a packed layout's holes (`pack --holes`).
-    Holes,
-    /// The greedy packing and the annealing.
+    /// A set's rooks packed among themselves and its bishops laid into their holes, each
+    /// square with its own magic or one of the first `blocks` blocks of its candidate
+    /// stream (seeded by the packing's seed): what the packer's one-square moves cannot do,
+    /// a rook that ends the table moved down past the bishops below it. Its progress shows
+    /// the stage before it.
+    RooksFirst {
+        /// Blocks of 4,096 candidates each square draws from (0: its own magic only).
+        blocks: u64,
+    },
+    /// Each square of a set, from the highest end down, given the magic of the first
+    /// `blocks` blocks of its candidate stream (or its own) that fits lowest in the slots
+    /// the others take: magics chosen for a packed layout's holes (`pack --holes`).
+    Holes {
+        /// Blocks of 4,096 candidates each square draws from.
+        blocks: u64,
+    },
+    /// The pools packed into one table: the greedy pass, then the annealing the limits'
+    /// packing settings ask for, saving its checkpoint at the hooks' intervals.
     Packing,
-    /// Checking every occupancy of the set.
+    /// Every occupancy of every square checked against the slow ray walk.
     Verification,
-    /// Writing the set file.
+    /// Writing the set file: no hunt's, a program that writes the set begins it itself.
     Writing,
 }
 
 impl Stage {
-    /// Every stage, in order.
-    pub const ALL: [Stage; 7] = [
-        Stage::Scan,
-        Stage::Polish,
-        Stage::Pools,
-        Stage::Holes,
-        Stage::Packing,
-        Stage::Verification,
-        Stage::Writing,
-    ];
-
-    /// Returns the stage's name as progress lines and `MAGIC_GEN_HOLD_AT` spell it.
+    /// Returns the stage's name as progress lines, `MAGIC_GEN_HOLD_AT` and a run's report
+    /// of the time each stage took spell it.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Scan => "scan",
             Stage::Polish => "polish",
             Stage::Pools => "pools",
-            Stage::Holes => "holes",
+            Stage::RooksFirst { .. } => "rooks-first",
+            Stage::Holes { .. } => "holes",
             Stage::Packing => "packing",
             Stage::Verification => "verification",
             Stage::Writing => "writing",
         }
+    }
+
+    /// Returns true for a stage that changes a set's magics: a stop in it leaves no
+    /// packing checkpoint (a rerun's packing would start from other magics).
+    pub fn changes_magics(self) -> bool {
+        matches!(self, Stage::RooksFirst { .. } | Stage::Holes { .. })
     }
 }
 
@@ -110,8 +129,8 @@ pub struct Progress {
     /// ([`PackSettings::short_spans`](crate::pack::PackSettings::short_spans)), which
     /// refits squares and may shorten the table below [`Progress::best_len`].
     pub spans_shortened_after: AtomicBool,
-    /// The running stage's place in [`Stage::ALL`] plus one (0: none yet).
-    current: AtomicUsize,
+    /// The running stage (none yet before the first).
+    current: Mutex<Option<Stage>>,
     steps_done: AtomicU64,
     steps_total: AtomicU64,
     on_begin: Option<OnBegin>,
@@ -131,10 +150,12 @@ impl Progress {
     /// them), and tells the caller's `on_begin`. The hunt begins each of its stages; a
     /// program that writes the set begins [`Stage::Writing`] itself.
     pub fn begin(&self, stage: Stage, total: u64) {
-        let at = Stage::ALL.iter().position(|&s| s == stage).unwrap_or(0);
-        self.steps_done.store(0, Ordering::Relaxed);
-        self.steps_total.store(total, Ordering::Relaxed);
-        self.current.store(at + 1, Ordering::Release);
+        {
+            let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+            self.steps_done.store(0, Ordering::Relaxed);
+            self.steps_total.store(total, Ordering::Relaxed);
+            *current = Some(stage);
+        }
         if let Some(on_begin) = &self.on_begin {
             on_begin(stage, total);
         }
@@ -148,9 +169,9 @@ impl Progress {
     /// Returns the running stage with its steps done and to take (the packing counts its
     /// moves in [`Progress::moves`] instead, the scan its jobs), or `None` before the first.
     pub fn stage(&self) -> Option<(Stage, u64, u64)> {
-        let at = self.current.load(Ordering::Acquire).checked_sub(1)?;
+        let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         Some((
-            Stage::ALL[at],
+            (*current)?,
             self.steps_done.load(Ordering::Relaxed),
             self.steps_total.load(Ordering::Relaxed),
         ))

@@ -117,7 +117,7 @@ fn unfinished_note(
     let Some(cut) = outcome.cut else {
         return partial;
     };
-    let cut = format!("{}; rerun `{recorded}`", cut_worded(cut));
+    let cut = format!("{}; rerun `{recorded}`", cut_worded(cut, None));
     Some(match partial {
         Some(p) => format!("{p}; then {cut}"),
         None => cut,

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use magic_gen::hunt::{Cut, Outcome};
+use magic_gen::hunt::{Cut, Outcome, Stage};
 use magic_gen::{
     render_set_file, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report, SetSquare,
     Step, WriteError,
@@ -293,10 +293,12 @@ pub fn write_set(
 }
 
 /// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
-/// messages say it.
-pub fn cut_worded(cut: Cut) -> String {
-    match cut {
-        Cut::Scan { open, jobs, budget } => {
+/// messages say it; `budget` is a scan's counted budget, spent and whole
+/// ([`SearchState::budget_used`](magic_gen::search::SearchState::budget_used)).
+pub fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
+    let Cut { stage, made, total } = cut;
+    match stage {
+        Stage::Scan => {
             let budget = match budget {
                 Some((spent, total)) => format!(
                     " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
@@ -304,19 +306,22 @@ pub fn cut_worded(cut: Cut) -> String {
                 ),
                 None => String::new(),
             };
-            format!("the scan stopped{budget}: {open} of {jobs} squares unfinished fell back")
+            let open = total - made;
+            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
         }
-        Cut::Polish { climbed, climbs } => format!(
-            "the polish stopped after {climbed} of {climbs} climbs, the other finds left as \
+        Stage::Polish => format!(
+            "the polish stopped after {made} of {total} climbs, the other finds left as \
              scanned, before the packing"
         ),
-        Cut::RooksFirst => cut_worded(Cut::Holes { done: 0 }),
-        Cut::Holes { done } => format!(
-            "stopped while giving squares magics for the holes ({done} of 128 done), before \
+        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
+        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
+            "stopped while giving squares magics for the holes ({made} of 128 done), before \
              the packing"
         ),
-        Cut::Packing { made, total } => {
-            format!("the packing stopped after {made} of {total} moves")
+        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
+        // Stages a stop does not cut: they end with what they have.
+        Stage::Pools | Stage::Verification | Stage::Writing => {
+            format!("the {} stopped", stage.name())
         }
     }
 }

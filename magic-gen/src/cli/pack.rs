@@ -222,7 +222,7 @@ fn exit(
         ),
         None => "the set above is verified".to_string(),
     };
-    if let Some(Cut::RooksFirst | Cut::Holes { .. }) = repacked.cut {
+    if repacked.cut.is_some_and(|cut| cut.stage.changes_magics()) {
         tell!(
             "interrupted while giving squares magics for the holes: {set}; rerun the command \
              to choose them all and pack"
@@ -291,14 +291,14 @@ fn provenance(
     provenance.seed = provenance.seed.or(Some(seed));
     let note = match cut {
         None => return provenance,
-        Some(cut @ Cut::Packing { .. }) => {
+        Some(cut) if cut.stage == Stage::Packing => {
             let finish = match saved_to {
                 Some(path) => format!("finish with `{}`", resuming(step, path)),
                 None => format!("no saved checkpoint to resume: rerun `{step}`"),
             };
-            format!("{}; {finish}", cut_worded(cut))
+            format!("{}; {finish}", cut_worded(cut, None))
         }
-        Some(cut) => format!("{}: rerun `{step}`", cut_worded(cut)),
+        Some(cut) => format!("{}: rerun `{step}`", cut_worded(cut, None)),
     };
     provenance.unfinished = Some(match provenance.unfinished.take() {
         Some(earlier) => format!("{earlier}; then {note}"),
@@ -431,9 +431,9 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             let holes = args.holes.unwrap_or(0);
             let mut hunt = Hunt::repack(&set, &before.report, &limits);
             if args.rooks_first {
-                hunt = hunt.with_rooks_first(holes);
+                hunt = hunt.with_rooks_first(holes)?;
             }
-            let mut hunt = hunt.with_holes(holes).with_also(&also.sets);
+            let mut hunt = hunt.with_holes(holes)?.with_also(&also.sets);
             if args.overlay {
                 hunt = hunt.into_overlay();
             }

@@ -149,7 +149,7 @@ fn state_of(
         }
         Stage::Polish => format!("{done} of {total} climbs{}", per_second(rate, "climbs")),
         Stage::Pools => format!("{done} of {total} pools measured"),
-        Stage::Holes => format!("{done} of {total} squares given magics for the holes"),
+        Stage::Holes { .. } => format!("{done} of {total} squares given magics for the holes"),
         Stage::Packing => {
             let moves = p.moves.load(Ordering::Relaxed);
             let total = p.moves_total.load(Ordering::Relaxed);
@@ -167,7 +167,7 @@ fn state_of(
                 per_second(rate, "moves")
             )
         }
-        Stage::Verification | Stage::Writing => String::new(),
+        Stage::RooksFirst { .. } | Stage::Verification | Stage::Writing => String::new(),
     };
     let scan_seconds = w.scan.flatten();
     (stage, p.fraction_done(scan_seconds, since), text)

@@ -99,15 +99,15 @@ pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> 
     state.save(path, pack).map_err(|e| write_failed(&e))
 }
 
-/// Returns what an interrupted run left undone (`cut`) and the command that finishes it,
-/// for the set's header.
+/// Returns what an interrupted run of `state` left undone (`cut`) and the command that
+/// finishes it, for the set's header.
 fn unfinished_note(
-    cut: Cut,
+    (state, cut): (&SearchState, Cut),
     state_path: Option<&Path>,
     (args, matches): (&SearchArgs, &ArgMatches),
     history: &[Step],
 ) -> String {
-    let done = cut_worded(cut);
+    let done = cut_worded(cut, state.budget_used());
     let finish = match state_path {
         Some(path) => format!("finish with `{}`", args.finishing_command(path, matches)),
         None => format!(
@@ -179,25 +179,28 @@ fn exit(
         ),
         None => String::new(),
     };
-    match cut {
-        None => tell!("stopped after the last step: the set above is complete and verified"),
-        Some(cut @ (Cut::RooksFirst | Cut::Holes { .. })) => tell!(
+    let Some(cut @ Cut { stage, made, total }) = cut else {
+        tell!("stopped after the last step: the set above is complete and verified");
+        return ExitCode::from(130);
+    };
+    match stage {
+        Stage::RooksFirst { .. } | Stage::Holes { .. } => tell!(
             "interrupted: {}: the set above is verified",
-            cut_worded(cut)
+            cut_worded(cut, None)
         ),
-        Some(Cut::Scan { .. }) => tell!(
+        Stage::Scan => tell!(
             "interrupted: the set above is complete and verified; unfinished squares fell \
              back{resume}"
         ),
-        Some(Cut::Polish { climbed, climbs }) => tell!(
-            "interrupted during the polish ({climbed} of {climbs} climbs): the set above is \
+        Stage::Polish => tell!(
+            "interrupted during the polish ({made} of {total} climbs): the set above is \
              verified, the finds not climbed packed as scanned, greedily{resume}"
         ),
-        Some(Cut::Packing { made: 0, .. }) => tell!(
+        Stage::Packing if made == 0 => tell!(
             "interrupted before the packing's first move: the set above is the greedy \
              layout, verified"
         ),
-        Some(Cut::Packing { made, total }) => {
+        Stage::Packing => {
             // The whole command, as the set's header gives it: the options a resume needs.
             let how = match (state_path, outcome.pack.first()) {
                 (Some(_), Some(_)) => resume,
@@ -207,6 +210,10 @@ fn exit(
                 "interrupted after {made} of {total} packing moves: the set above is the \
                  best layout met, verified{how}"
             )
+        }
+        // Stages a stop does not cut: they end with what they have.
+        Stage::Pools | Stage::Verification | Stage::Writing => {
+            tell!("interrupted: {}", cut_worded(cut, None))
         }
     }
     ExitCode::from(130)
@@ -289,7 +296,8 @@ fn provenance(
     Provenance {
         seed: Some(state.scan.seed),
         // A resumed state records the run that started it, then every resume.
-        unfinished: cut.map(|cut| unfinished_note(cut, saved_to, (args, matches), &history)),
+        unfinished: cut
+            .map(|cut| unfinished_note((state, cut), saved_to, (args, matches), &history)),
         steps: history,
         // A search from nothing holds no other author's magics.
         credits: Vec::new(),

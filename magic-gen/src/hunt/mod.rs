@@ -1,20 +1,21 @@
 //! The hunt as a list of typed stages run by one driver, for the CLI and for programs that
 //! drive hunts through the library: a search from its state, the finish of a state scanned
 //! elsewhere (the merge of a hunt's shards), a set packed again ([`Hunt`], its stages
-//! [`HuntStage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]); what it
+//! [`Stage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]); what it
 //! reports and saves on the way, and the flag that stops it ([`Hooks`]); and the named
 //! record hunts ([`Preset`]) beside each variant's defaults
 //! ([`crate::search::Options::for_variant`]).
 
+mod cut;
 mod files;
 mod hooks;
 mod plan;
 mod presets;
-mod stage;
 #[cfg(test)]
 mod tests;
 
+pub use crate::stages::Stage;
+pub use cut::Cut;
 pub use hooks::Hooks;
 pub use plan::{Hunt, Outcome, Wanted};
 pub use presets::Preset;
-pub use stage::{Cut, HuntStage};

@@ -1,4 +1,4 @@
-//! A hunt as a list of typed stages ([`HuntStage`]) run by one driver: a search from its
+//! A hunt as a list of typed stages ([`Stage`]) run by one driver: a search from its
 //! scan state, the finish of a state scanned elsewhere (the merge of shards), a set packed
 //! again. The rules that bind the stages live here and nowhere else: a scan that moved on
 //! voids the packing saved with its state; a shard whose set comes from the merge packs
@@ -10,8 +10,8 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::cut::Cut;
 use super::hooks::{pack_hooks, Hooks, Saves};
-use super::stage::{Cut, HuntStage};
 use crate::geometry::SetSquare;
 use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput};
 use crate::search::finish::{
@@ -19,8 +19,9 @@ use crate::search::finish::{
 };
 use crate::search::holes::{into_holes, rooks_first};
 use crate::search::state::Shard;
-use crate::search::{self, Error, Limits, PolishSettings, Progress, SearchState, Stage};
+use crate::search::{self, Error, Limits, PolishSettings, Progress, SearchState};
 use crate::set::MagicSet;
+use crate::stages::Stage;
 use crate::verify::Report;
 
 /// What a hunt of a scan state is run for.
@@ -46,7 +47,7 @@ enum Input<'a> {
 /// A hunt: what it starts from, its stages in order, and what they run within.
 ///
 /// ```
-/// use magic_gen::hunt::{Hooks, Hunt, HuntStage, Wanted};
+/// use magic_gen::hunt::{Hooks, Hunt, Stage, Wanted};
 /// use magic_gen::pack::PackSettings;
 /// use magic_gen::search::{Limits, Options, SearchState};
 /// use magic_gen::Variant;
@@ -55,7 +56,7 @@ enum Input<'a> {
 /// let options = Options::for_variant(Variant::Plain);
 /// let mut state = SearchState::new(&options)?;
 /// let hunt = Hunt::search(&mut state, &options.limits, Wanted::Set);
-/// use HuntStage::*;
+/// use Stage::*;
 /// assert_eq!(hunt.stages(), [Scan, Pools, Verification]);
 /// let outcome = hunt.run(Hooks::default())?;
 /// assert_eq!(outcome.stages[0].0, Scan);
@@ -69,7 +70,7 @@ enum Input<'a> {
 /// let others = [white.clone()];
 /// let pack = PackSettings { iterations: 1000, ..PackSettings::default() };
 /// let limits = Limits { pack, ..Limits::default() };
-/// let hunt = Hunt::repack(&white, &report, &limits).with_also(&others).with_holes(1);
+/// let hunt = Hunt::repack(&white, &report, &limits).with_also(&others).with_holes(1)?;
 /// assert_eq!(hunt.stages(), [Holes { blocks: 1 }, Pools, Packing, Verification]);
 /// let repacked = hunt.run(Hooks::default())?;
 /// // Never longer than the input: the input itself where the packing was not shorter.
@@ -79,7 +80,7 @@ enum Input<'a> {
 /// ```
 pub struct Hunt<'a> {
     input: Input<'a>,
-    stages: Vec<HuntStage>,
+    stages: Vec<Stage>,
     also: &'a [MagicSet],
     limits: Limits,
     resume: &'a [PackCheckpoint],
@@ -103,7 +104,7 @@ pub struct Outcome {
     /// stopped.
     pub pack: Vec<PackCheckpoint>,
     /// Each stage run, in order, with its wall time.
-    pub stages: Vec<(HuntStage, Duration)>,
+    pub stages: Vec<(Stage, Duration)>,
     /// Whether the run packed greedily: a shard run for its state alone
     /// ([`Wanted::State`]).
     pub greedy: bool,
@@ -167,10 +168,20 @@ impl Work {
     fn cut_at(&mut self, cut: Cut) {
         self.cut.get_or_insert(cut);
     }
+
+    /// Returns the set for `stage`: a set's hunt has it from the start, a state's once its
+    /// pools (fancy, plain) or its packing made it.
+    fn set(&self, stage: Stage) -> Result<&MagicSet, Error> {
+        self.set.as_ref().ok_or(out_of_place(stage, "a set"))
+    }
 }
 
+/// A stage that changes a set's magics: the set, the seed, the blocks of each square's
+/// stream it draws from, whether starts may be negative, and the progress it reports to.
+type ChangeMagics = fn(&MagicSet, u64, u64, bool, &Progress) -> MagicSet;
+
 /// Returns the error for `stage` run on an input it cannot take.
-fn out_of_place(stage: HuntStage, needs: &str) -> Error {
+fn out_of_place(stage: Stage, needs: &str) -> Error {
     Error::Search(format!(
         "internal: the {} stage needs {needs}",
         stage.name()
@@ -180,7 +191,7 @@ fn out_of_place(stage: HuntStage, needs: &str) -> Error {
 impl<'a> Hunt<'a> {
     /// Returns the hunt of `state` within `limits`: the scan, going on where the state left
     /// it, then for black and white the polish, the pools and the packing, and the
-    /// verification ([`HuntStage`]). A shard run for its state alone packs greedily
+    /// verification ([`Stage`]). A shard run for its state alone packs greedily
     /// ([`Wanted::State`]).
     pub fn search(state: &'a mut SearchState, limits: &Limits, wanted: Wanted) -> Hunt<'a> {
         let greedy = state.scan.shard != Shard::WHOLE && wanted == Wanted::State;
@@ -190,7 +201,7 @@ impl<'a> Hunt<'a> {
             limits.pack.iterations = 0;
             limits.pack.seeds = 1;
         }
-        let mut stages = vec![HuntStage::Scan];
+        let mut stages = vec![Stage::Scan];
         stages.extend(after_scan(state));
         Hunt {
             input: Input::Scanning(state),
@@ -225,7 +236,7 @@ impl<'a> Hunt<'a> {
     /// [`Hunt::with_holes`]) or the pools take others' ([`Hunt::with_also`]). The way to
     /// bring a published set, or one packed by an older version, to this packer.
     pub fn repack(set: &'a MagicSet, report: &'a Report, limits: &Limits) -> Hunt<'a> {
-        use HuntStage::*;
+        use Stage::*;
         Hunt {
             input: Input::Set(set, report),
             stages: vec![Pools, Packing, Verification],
@@ -261,31 +272,36 @@ impl<'a> Hunt<'a> {
     }
 
     /// Returns this hunt with the rooks-first pass before its pools, drawing from `blocks`
-    /// blocks of each square's stream ([`HuntStage::RooksFirst`]). A set's stage: a hunt
-    /// of a state run with it fails.
-    pub fn with_rooks_first(self, blocks: u64) -> Self {
-        self.before_pools(HuntStage::RooksFirst { blocks })
+    /// blocks of each square's stream ([`Stage::RooksFirst`]). A set's stage: an error for a
+    /// hunt of a state.
+    pub fn with_rooks_first(self, blocks: u64) -> Result<Self, Error> {
+        self.before_pools(Stage::RooksFirst { blocks })
     }
 
     /// Returns this hunt with magics chosen for the holes before its pools, drawing from
-    /// `blocks` blocks of each square's stream ([`HuntStage::Holes`]); unchanged for 0. A
-    /// set's stage: a hunt of a state run with it fails.
-    pub fn with_holes(self, blocks: u64) -> Self {
+    /// `blocks` blocks of each square's stream ([`Stage::Holes`]); unchanged for 0. A
+    /// set's stage: an error for a hunt of a state.
+    pub fn with_holes(self, blocks: u64) -> Result<Self, Error> {
         if blocks == 0 {
-            return self;
+            return Ok(self);
         }
-        self.before_pools(HuntStage::Holes { blocks })
+        self.before_pools(Stage::Holes { blocks })
     }
 
-    /// Returns this hunt with `stage` just before its pools.
-    fn before_pools(mut self, stage: HuntStage) -> Self {
-        let at = self.stages.iter().position(|&s| s == HuntStage::Pools);
+    /// Returns this hunt with `stage`, which changes a set's magics, just before its pools;
+    /// an error, before any stage runs, for a hunt of a state (its set is made by the
+    /// pools).
+    fn before_pools(mut self, stage: Stage) -> Result<Self, Error> {
+        let Input::Set(..) = self.input else {
+            return Err(out_of_place(stage, "a set"));
+        };
+        let at = self.stages.iter().position(|&s| s == Stage::Pools);
         self.stages.insert(at.unwrap_or(0), stage);
-        self
+        Ok(self)
     }
 
     /// Returns the stages, in the order they run.
-    pub fn stages(&self) -> &[HuntStage] {
+    pub fn stages(&self) -> &[Stage] {
         &self.stages
     }
 
@@ -306,18 +322,22 @@ impl<'a> Hunt<'a> {
         for stage in self.stages.clone() {
             let start = Instant::now();
             match stage {
-                HuntStage::Scan => self.scan(&mut work, progress, &mut saves)?,
-                HuntStage::Polish => self.polish(&mut work, progress)?,
-                HuntStage::Pools => self.pools(&mut work, progress)?,
-                HuntStage::RooksFirst { .. } | HuntStage::Holes { .. } => {
-                    self.change_magics(stage, &mut work, progress)?
+                Stage::Scan => self.scan(&mut work, progress, &mut saves)?,
+                Stage::Polish => self.polish(&mut work, progress)?,
+                Stage::Pools => self.pools(&mut work, progress)?,
+                Stage::RooksFirst { blocks } => {
+                    self.change_magics(stage, (rooks_first, blocks), &mut work, progress)?
                 }
-                HuntStage::Packing => self.packing(&mut work, progress, &mut saves)?,
-                HuntStage::Verification => {
-                    let set = work.set.as_ref().ok_or(out_of_place(stage, "a set"))?;
+                Stage::Holes { blocks } => {
+                    self.change_magics(stage, (into_holes, blocks), &mut work, progress)?
+                }
+                Stage::Packing => self.packing(&mut work, progress, &mut saves)?,
+                Stage::Verification => {
+                    let set = work.set(stage)?;
                     progress.begin(Stage::Verification, 0);
                     work.report = Some(verified(set)?);
                 }
+                Stage::Writing => return Err(out_of_place(stage, "a program to write the set")),
             }
             times.push((stage, start.elapsed()));
         }
@@ -325,7 +345,7 @@ impl<'a> Hunt<'a> {
     }
 
     /// Returns the scan state, for the stages that need one.
-    fn state(&self, stage: HuntStage) -> Result<&SearchState, Error> {
+    fn state(&self, stage: Stage) -> Result<&SearchState, Error> {
         match &self.input {
             Input::Scanning(state) => Ok(state),
             Input::Scanned(state) => Ok(state),
@@ -342,7 +362,7 @@ impl<'a> Hunt<'a> {
         saves: &mut Saves,
     ) -> Result<(), Error> {
         let Input::Scanning(state) = &mut self.input else {
-            return Err(out_of_place(HuntStage::Scan, "a state to scan"));
+            return Err(out_of_place(Stage::Scan, "a state to scan"));
         };
         let scanned_from = state.jobs.clone();
         progress.begin(Stage::Scan, 0);
@@ -366,15 +386,12 @@ impl<'a> Hunt<'a> {
 
     /// The polish of the state's pools.
     fn polish(&self, work: &mut Work, progress: &Progress) -> Result<(), Error> {
-        let state = self.state(HuntStage::Polish)?;
+        let state = self.state(Stage::Polish)?;
         let (polish, threads) = (&self.limits.polish, self.limits.threads);
         let (climbed, (done, asked)) = polish_pools(state, polish, threads, Some(progress));
         work.climbed = Some(climbed);
-        if done < asked {
-            work.cut_at(Cut::Polish {
-                climbed: done,
-                climbs: asked,
-            });
+        if let Some(cut) = Cut::short(Stage::Polish, done, asked) {
+            work.cut_at(cut);
         }
         Ok(())
     }
@@ -383,14 +400,11 @@ impl<'a> Hunt<'a> {
     /// the polish left them; a fancy or plain state's set.
     fn pools(&self, work: &mut Work, progress: &Progress) -> Result<(), Error> {
         if let Input::Set(..) = self.input {
-            let set = work
-                .set
-                .as_ref()
-                .ok_or(out_of_place(HuntStage::Pools, "a set"))?;
+            let set = work.set(Stage::Pools)?;
             work.pools = Some(pools_of_set(set, self.also)?);
             return Ok(());
         }
-        let state = self.state(HuntStage::Pools)?;
+        let state = self.state(Stage::Pools)?;
         if !state.scan.variant.is_packed() {
             let (set, unmet) = set_of_finds(state);
             (work.set, work.unmet) = (Some(set), unmet);
@@ -400,38 +414,33 @@ impl<'a> Hunt<'a> {
         let climbed = work
             .climbed
             .take()
-            .ok_or(out_of_place(HuntStage::Pools, "the polish before it"))?;
+            .ok_or(out_of_place(Stage::Pools, "the polish before it"))?;
         work.pools = Some(pools_of_finds(state, climbed, progress)?);
         Ok(())
     }
 
-    /// A stage that changes the set's magics: the rooks first, or magics for the holes.
+    /// A stage that changes the set's magics, `change` drawing from `blocks` blocks of each
+    /// square's stream: the rooks first, or magics for the holes.
     fn change_magics(
         &self,
-        stage: HuntStage,
+        stage: Stage,
+        (change, blocks): (ChangeMagics, u64),
         work: &mut Work,
         progress: &Progress,
     ) -> Result<(), Error> {
-        let set = work.set.as_ref().ok_or(out_of_place(stage, "a set"))?;
+        let set = work.set(stage)?;
         let (seed, negative) = (self.limits.pack.seed, self.limits.pack.negative_offsets);
-        let (changed, cut) = match stage {
-            HuntStage::RooksFirst { blocks } => (
-                rooks_first(set, seed, blocks, negative, progress),
-                Cut::RooksFirst,
-            ),
-            HuntStage::Holes { blocks } => {
-                let changed = into_holes(set, seed, blocks, negative, progress);
-                // The squares it counted as done before the stop.
-                let done = progress.stage().map_or(0, |(_, done, _)| done);
-                (changed, Cut::Holes { done })
-            }
-            _ => return Err(out_of_place(stage, "to change magics")),
+        let changed = change(set, seed, blocks, negative, progress);
+        // The steps it counted before the stop, if it counts them (the holes' squares).
+        let (made, total) = match progress.stage() {
+            Some((begun, done, of)) if begun == stage => (done, of),
+            _ => (0, 0),
         };
         work.set = Some(changed);
         // The packing's input is not a rerun's: nothing of it is saved.
         if progress.stop.load(Ordering::SeqCst) {
             work.void_checkpoint = true;
-            work.cut_at(cut);
+            work.cut_at(Cut { stage, made, total });
         }
         Ok(())
     }
@@ -447,10 +456,10 @@ impl<'a> Hunt<'a> {
         let pools = work
             .pools
             .take()
-            .ok_or(out_of_place(HuntStage::Packing, "pools"))?;
+            .ok_or(out_of_place(Stage::Packing, "pools"))?;
         let variant = match &self.input {
             Input::Set(set, _) => set.variant,
-            _ => self.state(HuntStage::Packing)?.scan.variant,
+            _ => self.state(Stage::Packing)?.scan.variant,
         };
         let input = PackInput {
             variant,
@@ -467,14 +476,13 @@ impl<'a> Hunt<'a> {
             progress.begin(Stage::Packing, 0);
             let (set, made) = pack_overlay(input.pools, &self.limits.pack, progress)
                 .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
-            let total = self.limits.pack.iterations;
-            if made < total {
-                work.cut_at(Cut::Packing { made, total });
+            if let Some(cut) = Cut::short(Stage::Packing, made, self.limits.pack.iterations) {
+                work.cut_at(cut);
             }
             work.set = Some(set);
             return Ok(());
         }
-        let state = self.state(HuntStage::Packing).ok();
+        let state = self.state(Stage::Packing).ok();
         // Its moves are counted in the progress's own counters.
         progress.begin(Stage::Packing, 0);
         let every = saves.every().filter(|_| !work.void_checkpoint);
@@ -484,8 +492,8 @@ impl<'a> Hunt<'a> {
             pack(input, &self.limits.pack, self.resume, &mut hooks).map_err(Error::checkpoint)?
         };
         let (made, total) = PackCheckpoint::moves_of(&end);
-        if made < total {
-            work.cut_at(Cut::Packing { made, total });
+        if let Some(cut) = Cut::short(Stage::Packing, made, total) {
+            work.cut_at(cut);
         }
         (work.set, work.pack) = (Some(set), end);
         Ok(())
@@ -497,12 +505,12 @@ impl<'a> Hunt<'a> {
     fn outcome(
         self,
         work: Work,
-        times: Vec<(HuntStage, Duration)>,
+        times: Vec<(Stage, Duration)>,
         progress: &Progress,
         mut saves: Saves,
     ) -> Result<Outcome, Error> {
         let (Some(mut set), Some(mut report)) = (work.set, work.report) else {
-            return Err(out_of_place(HuntStage::Verification, "to end the hunt"));
+            return Err(out_of_place(Stage::Verification, "to end the hunt"));
         };
         // The packer saved its last checkpoint; a scanned state is saved once more, with
         // the packing only if a resume goes on with it.
@@ -535,8 +543,8 @@ impl<'a> Hunt<'a> {
 }
 
 /// Returns the stages of a hunt of `state` after its scan.
-fn after_scan(state: &SearchState) -> Vec<HuntStage> {
-    use HuntStage::*;
+fn after_scan(state: &SearchState) -> Vec<Stage> {
+    use Stage::*;
     if state.scan.variant.is_packed() {
         vec![Polish, Pools, Packing, Verification]
     } else {

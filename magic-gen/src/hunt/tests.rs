@@ -82,7 +82,8 @@ fn the_first_failed_save_stops_the_run_and_is_kept_in_its_outcome() {
     assert!(crate::verify(&outcome.set).is_ok());
     let (made, total) = PackCheckpoint::moves_of(&outcome.pack);
     assert!(made < total);
-    assert_eq!(outcome.cut, Some(Cut::Packing { made, total }));
+    let stage = Stage::Packing;
+    assert_eq!(outcome.cut, Some(Cut { stage, made, total }));
 }
 
 #[test]
@@ -98,16 +99,30 @@ fn saves_that_succeed_leave_the_run_alone() {
 fn a_stop_before_the_packing_is_its_cut_and_saves_nothing() {
     let (set, _) = published_black();
     fn rooks_first(h: Hunt) -> Hunt {
-        h.with_rooks_first(1).with_holes(1)
+        h.with_rooks_first(1).and_then(|h| h.with_holes(1)).unwrap()
     }
     fn holes(h: Hunt) -> Hunt {
-        h.with_holes(1)
+        h.with_holes(1).unwrap()
     }
     for ((outcome, saved), cut) in [
-        (run_saving(rooks_first, 1000, true), Cut::RooksFirst),
-        (run_saving(holes, 1000, true), Cut::Holes { done: 0 }),
+        (
+            run_saving(rooks_first, 1000, true),
+            (Stage::RooksFirst { blocks: 1 }, 0),
+        ),
+        (
+            run_saving(holes, 1000, true),
+            (Stage::Holes { blocks: 1 }, 128),
+        ),
     ] {
-        assert_eq!(outcome.cut, Some(cut));
+        let (stage, total) = cut;
+        assert_eq!(
+            outcome.cut,
+            Some(Cut {
+                stage,
+                made: 0,
+                total
+            })
+        );
         assert_eq!(saved, []);
         // The greedy layout the stopped packing kept is longer: the input is written.
         assert!(outcome.kept_input);
@@ -120,7 +135,8 @@ fn a_stop_in_the_packing_alone_is_its_cut_and_its_checkpoint_is_saved() {
     let (outcome, saved) = run_saving(as_planned, 1000, true);
     assert_eq!(
         outcome.cut,
-        Some(Cut::Packing {
+        Some(Cut {
+            stage: Stage::Packing,
             made: 0,
             total: 1000
         })
@@ -143,12 +159,14 @@ fn the_finished_packing_is_saved_last_and_never_comes_out_longer() {
 }
 
 #[test]
-fn a_sets_stage_on_a_scan_state_is_an_error_not_a_panic() {
+fn a_sets_stage_on_a_scan_state_is_an_error_where_the_hunt_is_built() {
     let options = crate::search::Options::for_variant(crate::Variant::Black);
     let state = SearchState::new(&options).unwrap();
-    let hunt = Hunt::finish(&state, &options.limits).with_holes(1);
-    assert_eq!(hunt.stages()[0], HuntStage::Polish);
-    assert!(hunt.run(Hooks::default()).is_err());
+    let hunt = || Hunt::finish(&state, &options.limits);
+    assert!(hunt().with_holes(1).is_err());
+    assert!(hunt().with_rooks_first(0).is_err());
+    // No holes asked for: nothing to refuse.
+    assert!(hunt().with_holes(0).is_ok());
 }
 
 /// Returns the options of a small black hunt: 256 candidates a square, pools of 2, `polish`
@@ -178,11 +196,17 @@ fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
     };
     let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
     let outcome = hunt.run(hooks).unwrap();
-    let Some(Cut::Scan { open, jobs, budget }) = outcome.cut else {
+    let Some(Cut {
+        stage: Stage::Scan,
+        made,
+        total,
+    }) = outcome.cut
+    else {
         panic!("{:?}", outcome.cut);
     };
-    assert_eq!((open, jobs), (128, 128));
-    assert_eq!(budget, Some((0, 128 * 256)));
+    assert_eq!((made, total), (0, 128));
+    // What the scan spent of its budget is its state's.
+    assert_eq!(state.budget_used(), Some((0, 128 * 256)));
 }
 
 #[test]
@@ -239,7 +263,12 @@ fn a_stop_before_the_polish_cuts_it_and_counts_its_climbs() {
         ..Hooks::default()
     };
     let outcome = Hunt::finish(&state, &o.limits).run(hooks).unwrap();
-    let Some(Cut::Polish { climbed, climbs }) = outcome.cut else {
+    let Some(Cut {
+        stage: Stage::Polish,
+        made: climbed,
+        total: climbs,
+    }) = outcome.cut
+    else {
         panic!("{:?}", outcome.cut);
     };
     assert!(climbed == 0 && climbs > 0, "{climbed} of {climbs}");
@@ -303,7 +332,8 @@ fn the_stages_are_named_as_the_time_by_stage_line_shows_them() {
     let limits = moves(1);
     let hunt = Hunt::repack(&set, &report, &limits)
         .with_rooks_first(0)
-        .with_holes(1);
+        .and_then(|h| h.with_holes(1))
+        .unwrap();
     assert_eq!(
         names(&hunt),
         ["rooks-first", "holes", "pools", "packing", "verification"]

@@ -66,7 +66,7 @@ fn highest_end_first(placed: &[Placement]) -> Vec<usize> {
 /// [`PackSettings::from_input`](crate::pack::PackSettings::from_input)) can use. A start
 /// stays at or above the square's first used index unless `negative_offsets`. Counts its
 /// squares in `progress` ([`Stage::Holes`]) and returns the squares done so far once its
-/// stop flag is set. The stage [`HuntStage::Holes`](crate::hunt::HuntStage::Holes).
+/// stop flag is set. The stage [`Stage::Holes`].
 pub(crate) fn into_holes(
     set: &MagicSet,
     seed: u64,
@@ -85,7 +85,7 @@ pub(crate) fn into_holes(
     for p in &placed {
         table.place(&p.pattern, p.start);
     }
-    progress.begin(Stage::Holes, 128);
+    progress.begin(Stage::Holes { blocks }, 128);
     for i in highest_end_first(&placed) {
         if progress.stop.load(Ordering::Relaxed) {
             break;
@@ -106,7 +106,7 @@ pub(crate) fn into_holes(
 /// moves cannot do, since each bishop it displaces first lands above the end. The table
 /// may come out longer (bishops that find no room); [`into_holes`] and a packing from the
 /// layout follow. Returns the set so far once `progress`'s stop flag is set (a valid layout
-/// at any point). The stage [`HuntStage::RooksFirst`](crate::hunt::HuntStage::RooksFirst).
+/// at any point). The stage [`Stage::RooksFirst`].
 pub(crate) fn rooks_first(
     set: &MagicSet,
     seed: u64,

@@ -42,7 +42,10 @@ fn squares_move_only_down_into_free_slots_and_the_set_verifies() {
     );
     let report = verify(&lowered).expect("a valid set").report;
     assert!(report.table_len <= verify(&set).unwrap().report.table_len);
-    assert_eq!(progress.stage(), Some((Stage::Holes, 128, 128)));
+    assert_eq!(
+        progress.stage(),
+        Some((Stage::Holes { blocks: 1 }, 128, 128))
+    );
     // The same seed and blocks, the same set.
     assert_eq!(into_holes(&set, 1, 1, false, &Progress::default()), lowered);
 }
@@ -69,7 +72,10 @@ fn a_stop_returns_the_set_as_it_stands() {
     let progress = Progress::default();
     progress.stop.store(true, Ordering::Relaxed);
     assert_eq!(into_holes(&set, 1, 64, false, &progress), set);
-    assert_eq!(progress.stage(), Some((Stage::Holes, 0, 128)));
+    assert_eq!(
+        progress.stage(),
+        Some((Stage::Holes { blocks: 64 }, 0, 128))
+    );
 }
 
 #[test]
