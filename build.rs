@@ -139,9 +139,7 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
             "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
         Layout::BlackOverlay => format!(
-            "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, rays: {:#018x}, \
-             range: {range} }}",
-            empty_board_attacks(piece, sq)
+            "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
         Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
         Layout::PextCompact | Layout::None => fail(&format!(

@@ -11,15 +11,13 @@ use crate::backend::{Entries, Table};
 use crate::tables::Aligned;
 use crate::Square;
 
-/// One square's black magic and the mask its entries are read through.
+/// One square's black magic over the overlay table.
 #[derive(Clone, Copy)]
 pub(crate) struct OverlayMagic {
     /// The complement of the relevant occupancy mask (as in `black`).
     pub not_mask: u64,
     /// The multiplier that hashes every key to a slot whose entry, masked, is its attacks.
     pub magic: u64,
-    /// The square's attacks on an empty board: the bits of an entry that are its own.
-    pub rays: u64,
     /// [`ATTACKS`] from the square's offset to the end (an address, as in `black`).
     pub range: &'static [u64],
 }
@@ -31,8 +29,11 @@ const BISHOP_SHIFT: u32 = 64 - 9;
 // ROOK, BISHOP: [OverlayMagic; 64]; ATTACKS: the ORed attack sets (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/black_overlay.rs"));
 
+/// Returns the entry of `m`'s table for `occupied`, read through `rays`, the square's
+/// attacks on an empty board (the crate's ray tables: a record of 32 bytes, two to a
+/// cache line, as `black`'s).
 #[inline(always)]
-const fn lookup(m: &OverlayMagic, occupied: u64, shift: u32) -> u64 {
+const fn lookup(m: &OverlayMagic, occupied: u64, shift: u32, rays: u64) -> u64 {
     let i = ((occupied | m.not_mask).wrapping_mul(m.magic) >> shift) as usize;
     // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
     // keys build.rs verified for this square (magic_gen::verify by the overlay rule, every
@@ -41,20 +42,20 @@ const fn lookup(m: &OverlayMagic, occupied: u64, shift: u32) -> u64 {
     // of the square's range. `m` comes from the same verified set. Bounds exercised by
     // tests/backends.rs (every square, every relevant occupancy, every backend).
     unsafe { core::hint::assert_unchecked(i < m.range.len()) };
-    m.range[i] & m.rays
+    m.range[i] & rays
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
 pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
-    lookup(&ROOK[sq.index()], occupied, ROOK_SHIFT)
+    lookup(&ROOK[sq.index()], occupied, ROOK_SHIFT, crate::rook_rays(sq))
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
 pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
-    lookup(&BISHOP[sq.index()], occupied, BISHOP_SHIFT)
+    lookup(&BISHOP[sq.index()], occupied, BISHOP_SHIFT, crate::bishop_rays(sq))
 }
 
 backend_common! {
