@@ -144,7 +144,7 @@ mod tests {
             .recorded_options(&matches)
             .unwrap()
             .command;
-        let step = magic_gen::Step::parse(&recorded).unwrap();
+        let step = magic_gen::set_file::Step::parse(&recorded).unwrap();
         let words = step.args();
         let search = help("search");
         for pair in words.windows(2).filter(|w| w[0].starts_with("--")) {

@@ -13,7 +13,7 @@ use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
 use magic_gen::pack::PackCheckpoint;
 use magic_gen::search::state::Shard;
 use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
-use magic_gen::{Provenance, Step};
+use magic_gen::set_file::{Provenance, Step};
 
 use super::failure::{BadArgument, Failure};
 use super::output::{
