@@ -29,8 +29,8 @@ pub mod measure;
 pub mod set_file;
 
 pub use geometry::{
-    attack_set_count, empty_board_attacks, least_bits, parse_square, relevant_mask, slow_attacks,
-    square_name, subsets, Piece, SetSquare,
+    empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
+    SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet};

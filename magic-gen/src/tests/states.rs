@@ -167,7 +167,7 @@ fn a_raised_budget_equals_one_run_with_it() {
 
 #[test]
 fn only_a_whole_block_budget_can_be_raised() {
-    use crate::search::state::RaiseError;
+    use crate::search::RaiseError;
     let mut o = options(Variant::Black, 1);
     let mut st = SearchState::new(&o).unwrap();
     assert_eq!(st.raise_budget(BLOCK_LEN), Err(RaiseError::UntilFound));
