@@ -8,8 +8,7 @@ use std::fmt::Display;
 use clap::{Arg, Command};
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::Budget;
-use magic_gen::search::Options;
+use magic_gen::search::{Budget, Options};
 use magic_gen::Variant;
 
 /// Returns `arg` with `[default: note]` after its help (short and long).

@@ -10,8 +10,7 @@ use std::path::PathBuf;
 use clap::Args;
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::Shard;
-use magic_gen::search::{Limits, Options, PolishSettings, SearchState};
+use magic_gen::search::{Limits, Options, PolishSettings, SearchState, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{

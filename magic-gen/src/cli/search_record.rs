@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::Budget;
-use magic_gen::search::Options;
+use magic_gen::search::{Budget, Options};
 use magic_gen::set_file::Step;
 
 use super::failure::BadArgument;
