@@ -5,9 +5,10 @@
 use std::env;
 use std::path::PathBuf;
 
+use magic_gen::set_file::{EntryLines, Provenance};
 use magic_gen::{
-    read_set_file, set_from_magics, square_name, verify, EntryLines, Failure, MagicSet, Piece,
-    Provenance, ReadError, Variant,
+    read_set_file, set_from_magics, square_name, verify, Failure, MagicSet, Piece, ReadError,
+    Variant,
 };
 
 use crate::backends::{spec, BackendSpec, Layout};

@@ -184,16 +184,10 @@ pub const fn empty_board_attacks(piece: Piece, sq: u8) -> u64 {
 }
 
 /// Returns how many distinct attack sets `piece` on `sq` has over its relevant
-/// occupancies, by the slow ray walk: what any table of its attacks must tell apart.
-///
-/// ```
-/// use magic_gen::{attack_set_count, parse_square, Piece};
-///
-/// // Rook e4: 4 x 3 x 3 x 4 places where its rays can end.
-/// assert_eq!(attack_set_count(Piece::Rook, parse_square("e4").unwrap()), 144);
-/// assert_eq!(attack_set_count(Piece::Bishop, 0), 7);
-/// ```
-pub fn attack_set_count(piece: Piece, sq: u8) -> usize {
+/// occupancies, by the slow ray walk: what any table of its attacks must tell apart (rook
+/// e4: 4 x 3 x 3 x 4 = 144 places where its rays can end). Only the search asks.
+#[cfg(any(test, feature = "search"))]
+pub(crate) fn attack_set_count(piece: Piece, sq: u8) -> usize {
     let mut sets: Vec<u64> = subsets(relevant_mask(piece, sq))
         .map(|occ| slow_attacks(piece, sq, occ))
         .collect();
@@ -204,16 +198,10 @@ pub fn attack_set_count(piece: Piece, sq: u8) -> usize {
 
 /// Returns the fewest index bits any table of `piece` on `sq` can have: its
 /// 2^bits slots must hold its distinct attack sets ([`attack_set_count`]), so that
-/// no search for fewer can end. Computed once for every square.
-///
-/// ```
-/// use magic_gen::{least_bits, parse_square, Piece};
-///
-/// // Rook e4's 144 attack sets need 256 slots; bishop a1's 7 need 8.
-/// assert_eq!(least_bits(Piece::Rook, parse_square("e4").unwrap()), 8);
-/// assert_eq!(least_bits(Piece::Bishop, 0), 3);
-/// ```
-pub fn least_bits(piece: Piece, sq: u8) -> u8 {
+/// no search for fewer can end (rook e4's 144 attack sets need 256 slots: 8 bits). Computed
+/// once for every square.
+#[cfg(any(test, feature = "search"))]
+pub(crate) fn least_bits(piece: Piece, sq: u8) -> u8 {
     static LEAST: std::sync::OnceLock<[[u8; 64]; 2]> = std::sync::OnceLock::new();
     let least = LEAST.get_or_init(|| {
         Piece::ALL.map(|p| {

@@ -5,13 +5,15 @@
 //! `default-features = false`. The search (feature `search`) and the command-line tool
 //! (feature `cli`) sit on top.
 //!
-//! Every core item is reached from the crate root (`magic_gen::verify`,
-//! `magic_gen::read_set_file`). A hunt runs through [`hunt::Hunt`], a list of typed
-//! stages; its parts are modules: [`search`] the options, the scan's state (in [`search::state`]) and its progress,
-//! [`pack`] the packing's settings and checkpoints. [`measure`]: each square's slots
-//! used and the free slots at its range's ends, of a set or a hunt's pools, and two compared. Private to the crate: `io`, every file read
-//! or written (sets in the core; states and checkpoints with the search), and
-//! `annealing`, the rule the scan's clump climb and the packer share.
+//! The core's sets, geometry, verification, and the reading and writing of set files are
+//! reached from the crate root (`magic_gen::verify`, `magic_gen::read_set_file`); what a
+//! set file holds beside its set (the header's provenance, where each entry was read) is in
+//! [`set_file`]. A hunt runs through [`hunt::Hunt`], a list of typed stages; its parts are
+//! modules: [`search`] the options, the scan's state and its progress, [`pack`] the
+//! packing's settings and checkpoints. [`measure`]: each square's slots used and the free
+//! slots at its range's ends, of a set or a hunt's pools, and two compared. Private to the
+//! crate: `io`, every file read or written (sets in the core; states and checkpoints with
+//! the search), and `annealing`, the rule the scan's clump climb and the packer share.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,10 +26,11 @@ mod verify;
 
 mod io;
 pub mod measure;
+pub mod set_file;
 
 pub use geometry::{
-    attack_set_count, empty_board_attacks, least_bits, parse_square, relevant_mask, slow_attacks,
-    square_name, subsets, Piece, SetSquare,
+    empty_board_attacks, parse_square, relevant_mask, slow_attacks, square_name, subsets, Piece,
+    SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet};
@@ -35,8 +38,8 @@ pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
 pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
-    read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Credit,
-    CreditedSet, EntryLines, HuntFile, Magic, Provenance, ReadError, Squares, Step,
+    read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Magic,
+    ReadError,
 };
 #[cfg(feature = "search")]
 mod annealing;

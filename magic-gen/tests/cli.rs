@@ -166,7 +166,7 @@ fn pack_lays_out_a_published_set_again_with_its_own_magics() {
     let (set, provenance, _) = read_set_file(&dir.join("default.txt")).unwrap();
     let len = magic_gen::verify(&set).unwrap().report.table_len;
     assert!(len < before_len, "{len} {before_len}\n{}", run.stdout);
-    let command = magic_gen::Step::chain_line(&provenance.steps);
+    let command = magic_gen::set_file::Step::chain_line(&provenance.steps);
     assert!(
         command.ends_with(&format!("--pack-iterations {moves} --out default.txt")),
         "{command}"

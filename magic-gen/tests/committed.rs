@@ -6,7 +6,8 @@ mod common;
 use std::fs;
 
 use common::{committed, every_set, magic_gen, record, scratch, COMMITTED};
-use magic_gen::{read_set_file, relevant_mask, verify, Piece, Step, Variant};
+use magic_gen::set_file::Step;
+use magic_gen::{read_set_file, relevant_mask, verify, Piece, Variant};
 
 /// No set in `magics/` or `magics/records/` comes from a run that stopped short.
 #[test]

@@ -9,7 +9,8 @@ mod common;
 use std::fs;
 
 use common::{every_set, magic_gen, scratch, test_data, workspace, Published};
-use magic_gen::{read_set_file, Credit, MagicSet, Piece, Squares};
+use magic_gen::set_file::{Credit, Squares};
+use magic_gen::{read_set_file, MagicSet, Piece};
 
 /// Returns the squares of `set` whose magic and bits are those of `other`.
 fn same(set: &MagicSet, other: &MagicSet) -> Squares {

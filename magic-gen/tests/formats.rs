@@ -6,10 +6,8 @@ mod common;
 use std::fs;
 
 use common::{committed, COMMITTED};
-use magic_gen::{
-    read_set_file, read_set_stream, render_set_file, verify, write_interchange, Credit, Provenance,
-    Squares, Step,
-};
+use magic_gen::set_file::{Credit, Provenance, Squares, Step};
+use magic_gen::{read_set_file, read_set_stream, render_set_file, verify, write_interchange};
 
 #[test]
 fn interchange_round_trips_every_committed_set() {

@@ -503,8 +503,7 @@ fn bad_state_files_name_file_and_line() {
 #[test]
 fn the_library_hunts_as_the_command_line_does() {
     use magic_gen::hunt::{Hooks, Hunt, Preset, Wanted};
-    use magic_gen::search::state::Budget;
-    use magic_gen::search::{Options, SearchState};
+    use magic_gen::search::{Budget, Options, SearchState};
     use magic_gen::Variant;
 
     let dir = scratch("library-cli");

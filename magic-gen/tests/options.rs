@@ -295,8 +295,7 @@ fn options_a_variant_cannot_use_are_refused_by_name() {
 /// other failure exits 1.
 #[test]
 fn every_bad_argument_exits_2() {
-    use magic_gen::search::state::Budget;
-    use magic_gen::search::{Options, SearchState};
+    use magic_gen::search::{Budget, Options, SearchState};
     use magic_gen::Variant;
 
     let dir = scratch("bad-arguments-exit-2");

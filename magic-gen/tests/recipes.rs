@@ -9,7 +9,8 @@ mod common;
 use std::fs;
 
 use common::{every_set, workspace};
-use magic_gen::{read_set_file, Step};
+use magic_gen::read_set_file;
+use magic_gen::set_file::Step;
 
 /// Returns the lines of the shell blocks of docs/regenerating.md, a line continued with
 /// `\` joined to the next.

@@ -2,8 +2,7 @@
 
 use clap::Args;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::state::Shard;
-use magic_gen::search::PolishSettings;
+use magic_gen::search::{PolishSettings, Shard};
 use magic_gen::{parse_square, Piece, Variant};
 
 use super::failure::BadArgument;

@@ -8,8 +8,7 @@ use std::fmt::Display;
 use clap::{Arg, Command};
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::state::Budget;
-use magic_gen::search::Options;
+use magic_gen::search::{Budget, Options};
 use magic_gen::Variant;
 
 /// Returns `arg` with `[default: note]` after its help (short and long).
@@ -144,7 +143,7 @@ mod tests {
             .recorded_options(&matches)
             .unwrap()
             .command;
-        let step = magic_gen::Step::parse(&recorded).unwrap();
+        let step = magic_gen::set_file::Step::parse(&recorded).unwrap();
         let words = step.args();
         let search = help("search");
         for pair in words.windows(2).filter(|w| w[0].starts_with("--")) {

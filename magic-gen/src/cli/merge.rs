@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Hooks, Hunt, Outcome};
 use magic_gen::search::{Error, Limits, SearchState, Stage};
-use magic_gen::{Provenance, Step};
+use magic_gen::set_file::{Provenance, Step};
 
 use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
 use super::failure::{BadArgument, Failure};

@@ -10,10 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::hunt::{Cut, Outcome, Stage};
-use magic_gen::{
-    render_set_file, write_atomic, EntryLines, MagicSet, Piece, Provenance, Report, SetSquare,
-    Step, WriteError,
-};
+use magic_gen::set_file::{EntryLines, Provenance, Step};
+use magic_gen::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 
 use super::resume::read_error_worded;
 

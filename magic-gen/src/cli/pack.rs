@@ -10,7 +10,8 @@ use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
 use magic_gen::pack::{Mismatch, PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
-use magic_gen::{CreditedSet, MagicSet, Provenance, Step};
+use magic_gen::set_file::{CreditedSet, Provenance, Step};
+use magic_gen::MagicSet;
 
 use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
 use super::failure::{BadArgument, Failure};

@@ -4,7 +4,8 @@
 //! file of the other kind given to resume ([`ReadError::instead`]).
 
 use magic_gen::pack::Mismatch;
-use magic_gen::{HuntFile, ReadError};
+use magic_gen::set_file::HuntFile;
+use magic_gen::ReadError;
 
 /// Returns `error`, from reading a file to resume from or a set, saying the command that
 /// resumes the file where it is a hunt's file of another kind.

@@ -11,9 +11,8 @@ use std::time::Duration;
 use clap::ArgMatches;
 use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
 use magic_gen::pack::PackCheckpoint;
-use magic_gen::search::state::Shard;
-use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Stage};
-use magic_gen::{Provenance, Step};
+use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Shard, Stage};
+use magic_gen::set_file::{Provenance, Step};
 
 use super::failure::{BadArgument, Failure};
 use super::output::{

@@ -10,8 +10,7 @@ use std::path::PathBuf;
 use clap::Args;
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
-use magic_gen::search::state::Shard;
-use magic_gen::search::{Limits, Options, PolishSettings, SearchState};
+use magic_gen::search::{Limits, Options, PolishSettings, SearchState, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
@@ -259,7 +258,7 @@ impl SearchArgs {
 pub(super) mod tests {
     use super::*;
     use clap::{ArgMatches, FromArgMatches};
-    use magic_gen::search::state::Budget;
+    use magic_gen::search::Budget;
 
     /// Parses `magic-gen search ARGS...` with clap.
     pub fn matches(args: &[&str]) -> ArgMatches {

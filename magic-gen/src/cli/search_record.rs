@@ -6,9 +6,8 @@
 use std::path::Path;
 
 use clap::{ArgMatches, Args};
-use magic_gen::search::state::Budget;
-use magic_gen::search::Options;
-use magic_gen::Step;
+use magic_gen::search::{Budget, Options};
+use magic_gen::set_file::Step;
 
 use super::failure::BadArgument;
 use super::output::{recorded_command, show};

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use magic_gen::{verify, MagicSet, Provenance, Verified};
+use magic_gen::set_file::Provenance;
+use magic_gen::{verify, MagicSet, Verified};
 
 use super::output::{read_set, show};
 

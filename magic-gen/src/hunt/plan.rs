@@ -18,7 +18,7 @@ use crate::search::finish::{
     polish_pools, pools_of_finds, pools_of_set, set_of_finds, verified, Pools,
 };
 use crate::search::holes::{into_holes, rooks_first};
-use crate::search::state::Shard;
+use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, Progress, SearchState};
 use crate::set::MagicSet;
 use crate::stages::Stage;

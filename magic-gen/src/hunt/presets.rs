@@ -1,7 +1,7 @@
 //! The named hunts of the committed record sets, as values.
 
 use crate::index::Variant;
-use crate::search::state::Budget;
+use crate::search::Budget;
 use crate::search::{Options, PolishSettings};
 
 /// A committed record's hunt: the options whose header command regenerates its set.

@@ -173,7 +173,7 @@ fn a_sets_stage_on_a_scan_state_is_an_error_where_the_hunt_is_built() {
 /// climbs and 50 packing moves.
 fn small_black(polish: u32) -> crate::search::Options {
     let mut o = crate::search::Options::for_variant(crate::Variant::Black);
-    o.scan.budget = crate::search::state::Budget::Candidates(256);
+    o.scan.budget = crate::search::Budget::Candidates(256);
     o.scan.pool = 2;
     o.limits.polish = crate::search::PolishSettings {
         polish,
@@ -211,7 +211,7 @@ fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
 
 #[test]
 fn a_shard_run_for_its_state_alone_packs_greedily() {
-    use crate::search::state::Shard;
+    use crate::search::Shard;
     let mut o = small_black(0);
     let half = Shard { index: 0, count: 2 };
     for (shard, wanted, greedy) in [

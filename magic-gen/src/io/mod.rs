@@ -1,8 +1,8 @@
 //! Every set file the generator reads and writes, specified in `docs/formats.md`: the
 //! interchange text format (`set_text.rs`) and the Rust source the runtime crate includes
-//! (`set_rust.rs`), picked by extension (`set_file.rs`), with what both share
-//! (`entries.rs` the entries checked once each, `provenance.rs` the header, `step.rs` its
-//! commands, `credit.rs` its credits of other authors' magics). All of them are read
+//! (`set_rust.rs`), each a `Format` picked by extension (`set_file.rs`), with what they
+//! share (`entries.rs` the entries checked once each, `provenance.rs` the header, `step.rs`
+//! its commands, `credit.rs` its credits of other authors' magics). All of them are read
 //! through one line reader (`lines.rs`), whose [`ReadError`] names the file and line, and
 //! no reader panics on any input. The line reader's `key value` records also serve the
 //! files of the hunt, which live beside what they save: the search's state

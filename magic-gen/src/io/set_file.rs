@@ -12,11 +12,100 @@ use super::provenance::Provenance;
 use super::set_rust::{emit_rust, parse_emitted_lines};
 use super::set_text::{parse_interchange_lines, write_interchange};
 
-/// Returns true if `path` names Rust source (`.rs`, in any case: `X.RS` too, as on a file
-/// system that ignores case); every other file is interchange format.
-fn is_rust_source(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("rs"))
+/// A set file's format. A path's extension chooses it ([`Format::of_path`]); input with no
+/// name, by its text ([`Format::of_text`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Format {
+    /// The Rust source the runtime crate includes (what `--out X.rs` writes).
+    Rust,
+    /// The interchange text format.
+    Interchange,
+}
+
+impl Format {
+    /// Returns the format of a file named `path`: Rust source for `.rs`, in any case (`X.RS`
+    /// too, as on a file system that ignores case); every other name the interchange format.
+    fn of_path(path: &Path) -> Format {
+        match path.extension() {
+            Some(e) if e.eq_ignore_ascii_case("rs") => Format::Rust,
+            _ => Format::Interchange,
+        }
+    }
+
+    /// Returns the format `bytes` look like, for input with no file name to tell it by:
+    /// Rust source if they have a `pub const VARIANT` line, else the interchange format.
+    fn of_text(bytes: &[u8]) -> Format {
+        let rust = String::from_utf8_lossy(bytes)
+            .lines()
+            .any(|l| l.trim_start().starts_with("pub const VARIANT"));
+        match rust {
+            true => Format::Rust,
+            false => Format::Interchange,
+        }
+    }
+
+    /// Reads a set from `bytes`, named `file` in errors, with its provenance and the line of
+    /// each entry.
+    fn read(
+        self,
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
+        match self {
+            Format::Rust => parse_emitted_lines(file, bytes),
+            Format::Interchange => parse_interchange_lines(file, bytes)
+                .and_then(|(set, lines)| Ok((set, interchange_provenance(file, bytes)?, lines))),
+        }
+    }
+
+    /// Returns true if the entries of `bytes` read in this format (the header unchecked).
+    fn reads_entries(self, file: &str, bytes: &[u8]) -> bool {
+        match self {
+            Format::Rust => parse_emitted_lines(file, bytes).is_ok(),
+            Format::Interchange => parse_interchange_lines(file, bytes).is_ok(),
+        }
+    }
+
+    /// Returns the text of `set` in this format, with a header recording `provenance`.
+    fn render(self, set: &MagicSet, report: &Report, provenance: &Provenance) -> String {
+        match self {
+            Format::Rust => emit_rust(set, report, provenance),
+            Format::Interchange => render_interchange(set, report, provenance),
+        }
+    }
+
+    /// Says which files are read in this format, to a reader whose file is another.
+    fn which_files(self) -> &'static str {
+        match self {
+            Format::Rust => "a `.rs` file is read as Rust source (what `--out X.rs` writes)",
+            Format::Interchange => "a file not named `.rs` is read as the interchange format",
+        }
+    }
+
+    /// Says that a file is in this format, and how to name it so.
+    fn this_one_is(self) -> &'static str {
+        match self {
+            Format::Rust => {
+                "this one is Rust source (a `pub const VARIANT` line): give it a name ending in \
+                 `.rs`"
+            }
+            Format::Interchange => {
+                "this one is the interchange format: give it another name, such as one ending \
+                 in `.txt`"
+            }
+        }
+    }
+
+    /// What a file's error in this format adds when the file reads in no other: how names
+    /// choose formats, where that may be news (`None`: the default, named by anything else).
+    fn naming_note(self) -> Option<&'static str> {
+        match self {
+            Format::Rust => Some(
+                "a `.rs` file is read as Rust source; any other name as the interchange format",
+            ),
+            Format::Interchange => None,
+        }
+    }
 }
 
 /// Largest set file read: 4 MiB, hundreds of times a real set.
@@ -31,7 +120,7 @@ pub fn read_set_file(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), 
     let bytes = std::fs::File::open(path)
         .map_err(|e| cannot_read(&file, e))
         .and_then(|f| read_bounded(&file, f))?;
-    parse_set_bytes_with_lines(&file, &bytes, is_rust_source(path))
+    parse_set_bytes_with_lines(&file, &bytes, Format::of_path(path))
 }
 
 /// Reads a set from `input` (standard input, or bytes already read), named `file` in
@@ -54,7 +143,7 @@ pub fn read_set_stream(
     input: impl Read,
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     let bytes = read_bounded(file, input)?;
-    parse_set_bytes_with_lines(file, &bytes, looks_like_rust_source(&bytes))
+    parse_set_bytes_with_lines(file, &bytes, Format::of_text(&bytes))
 }
 
 /// Returns the bytes of `input`, or an error if there are more than [`MAX_FILE_BYTES`]: a
@@ -80,23 +169,19 @@ fn cannot_read(file: &str, e: std::io::Error) -> ReadError {
     read_error(file, None, format!("cannot read: {e}"))
 }
 
-/// Reads a set from `bytes` already read and named `file` in errors: the Rust source format
-/// if `rust_source`, else the interchange format. Returns it with the line of each entry.
+/// Reads a set from `bytes` already read and named `file` in errors, in `format`. Returns
+/// it with the line of each entry.
 fn parse_set_bytes_with_lines(
     file: &str,
     bytes: &[u8],
-    rust_source: bool,
+    format: Format,
 ) -> Result<(MagicSet, Provenance, EntryLines), ReadError> {
     if let Some(e) = a_hunt_file(file, bytes) {
         return Err(e);
     }
-    let read = if rust_source {
-        parse_emitted_lines(file, bytes)
-    } else {
-        parse_interchange_lines(file, bytes)
-            .and_then(|(set, lines)| Ok((set, interchange_provenance(file, bytes)?, lines)))
-    };
-    read.map_err(|e| named_by_the_other_format(e, bytes, rust_source))
+    format
+        .read(file, bytes)
+        .map_err(|e| named_by_the_other_format(e, bytes, format))
 }
 
 /// Returns the error of `bytes`, named `file`, that begin as a hunt's file (a search state,
@@ -112,40 +197,20 @@ fn a_hunt_file(file: &str, bytes: &[u8]) -> Option<ReadError> {
     })
 }
 
-/// Returns `error`, of `bytes` read in the format their file's name chose (Rust source if
-/// `rust_source`), saying so when they read as the other format: a set in the interchange
-/// format named `.rs`, or Rust source named otherwise.
-fn named_by_the_other_format(error: ReadError, bytes: &[u8], rust_source: bool) -> ReadError {
+/// Returns `error`, of `bytes` read in the `format` their file's name chose, saying so when
+/// they read as the format their text looks like instead (a set in the interchange format
+/// named `.rs`, or Rust source named otherwise).
+fn named_by_the_other_format(error: ReadError, bytes: &[u8], format: Format) -> ReadError {
     let file = error.file.clone();
-    let other = match rust_source {
-        true => !looks_like_rust_source(bytes) && parse_interchange_lines(&file, bytes).is_ok(),
-        false => looks_like_rust_source(bytes) && parse_emitted_lines(&file, bytes).is_ok(),
-    };
-    let message = match (rust_source, other) {
-        (true, true) => "a `.rs` file is read as Rust source (what `--out X.rs` writes), and \
-                         this one is the interchange format: give it another name, such as \
-                         one ending in `.txt`"
-            .to_string(),
-        (false, true) => "a file not named `.rs` is read as the interchange format, and this \
-                          one is Rust source (a `pub const VARIANT` line): give it a name \
-                          ending in `.rs`"
-            .to_string(),
-        (true, false) => format!(
-            "{} (a `.rs` file is read as Rust source; any other name as the interchange format)",
-            error.message
-        ),
-        (false, false) => return error,
+    let looks = Format::of_text(bytes);
+    let other = looks != format && looks.reads_entries(&file, bytes);
+    let message = match (other, format.naming_note()) {
+        (true, _) => format!("{}, and {}", format.which_files(), looks.this_one_is()),
+        (false, Some(note)) => format!("{} ({note})", error.message),
+        (false, None) => return error,
     };
     let line = if other { None } else { error.line };
     read_error(&file, line, message)
-}
-
-/// Returns true if `bytes` look like the Rust source format (a `pub const VARIANT` line),
-/// for input with no file name to tell the format by.
-fn looks_like_rust_source(bytes: &[u8]) -> bool {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .any(|l| l.trim_start().starts_with("pub const VARIANT"))
 }
 
 /// Returns the text of `set` in the format `path`'s extension selects: Rust source for
@@ -157,9 +222,12 @@ pub fn render_set_file(
     report: &Report,
     provenance: &Provenance,
 ) -> String {
-    if is_rust_source(path) {
-        return emit_rust(set, report, provenance);
-    }
+    Format::of_path(path).render(set, report, provenance)
+}
+
+/// Returns the text of `set` in the interchange format, its comment header recording
+/// `provenance` and the table's size.
+fn render_interchange(set: &MagicSet, report: &Report, provenance: &Provenance) -> String {
     let mut header = vec![format!(
         "@generated by magic-gen {}: edit with care, verify with `magic-gen verify`.",
         env!("CARGO_PKG_VERSION")

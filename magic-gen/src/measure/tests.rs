@@ -136,7 +136,7 @@ fn a_comparison_counts_each_square_where_ours_uses_no_more_slots() {
 #[cfg(feature = "search")]
 #[test]
 fn pools_are_measured_as_the_scan_measured_them_and_the_best_uses_fewest_slots() {
-    use crate::search::state::Budget;
+    use crate::search::Budget;
     use crate::search::{Options, Progress, SearchState};
     for variant in [Variant::Black, Variant::White] {
         let mut o = Options::for_variant(variant);

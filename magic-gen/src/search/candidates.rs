@@ -18,12 +18,12 @@ pub(crate) const BLOCK_LEN: u64 = 4096;
 /// One of `count` disjoint slices of the candidate space (`index` is 0-based).
 ///
 /// ```
-/// use magic_gen::search::state::Shard;
+/// use magic_gen::search::Shard;
 ///
 /// let shard = Shard::parse("1/4")?;
 /// assert_eq!((shard.index, shard.count), (1, 4));
 /// assert_eq!(shard.to_string(), "1/4");
-/// # Ok::<(), magic_gen::search::state::ShardError>(())
+/// # Ok::<(), magic_gen::search::ShardError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {

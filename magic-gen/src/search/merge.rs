@@ -24,7 +24,7 @@ impl SearchState {
     /// ```
     /// use magic_gen::hunt::{Hooks, Hunt, Wanted};
     /// use magic_gen::search::{Error, Options, SearchState};
-    /// use magic_gen::search::state::Shard;
+    /// use magic_gen::search::Shard;
     /// use magic_gen::Variant;
     ///
     /// // Two shards scanned apart (on two machines, say), merged: one run's state.

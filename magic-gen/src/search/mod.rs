@@ -32,14 +32,14 @@ pub(crate) mod holes;
 mod merge;
 mod options;
 mod slots;
-pub mod state;
+pub(crate) mod state;
 mod state_file;
 mod table;
 mod workers;
 
 pub use crate::stages::{Progress, Stage, StageRate};
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
-pub use state::SearchState;
+pub use state::{Budget, RaiseError, Scan, SearchState, Shard, ShardError};
 pub(crate) use workers::run;
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub struct Limits {
 /// use magic_gen::hunt::{Hooks, Hunt, Wanted};
 /// use magic_gen::pack::PackSettings;
 /// use magic_gen::search::{Options, PolishSettings, SearchState};
-/// use magic_gen::search::state::Budget;
+/// use magic_gen::search::Budget;
 /// use magic_gen::Variant;
 ///
 /// // A small black hunt: 4096 candidates per square, pools of 2, each member polished, the
@@ -105,7 +105,7 @@ impl Options {
     /// [`Options::PACKED_MOVES`] moves. The one home of these defaults: the CLI takes them from here.
     ///
     /// ```
-    /// use magic_gen::search::state::Budget;
+    /// use magic_gen::search::Budget;
     /// use magic_gen::search::Options;
     /// use magic_gen::Variant;
     ///
@@ -188,7 +188,7 @@ impl Options {
     ///
     /// ```
     /// use magic_gen::search::{EmptyBudget, Error, Options, SearchState};
-    /// use magic_gen::search::state::Budget;
+    /// use magic_gen::search::Budget;
     /// use magic_gen::Variant;
     ///
     /// let mut options = Options::for_variant(Variant::Black);
@@ -289,8 +289,8 @@ pub enum Error {
     EmptyBudget(EmptyBudget),
     /// Index bits asked of a square that no search of the variant can give it: the
     /// square, the bits asked and those it may have, from the fewest whose slots hold its
-    /// distinct attack sets ([`crate::least_bits`]; fewer, and the search never ends) to
-    /// its mask popcount (or the variant's fixed bits).
+    /// distinct attack sets (fewer, and the search never ends) to its mask popcount (or
+    /// the variant's fixed bits).
     ///
     /// ```
     /// use magic_gen::search::{Error, Options, SearchState};
@@ -402,7 +402,7 @@ impl Error {
 ///
 /// ```
 /// use magic_gen::search::{Options};
-/// use magic_gen::search::state::Budget;
+/// use magic_gen::search::Budget;
 /// use magic_gen::Variant;
 ///
 /// // A budget of candidates gives the same set on any machine; a time limit does not.
@@ -424,7 +424,7 @@ pub enum Budget {
 ///
 /// ```
 /// use magic_gen::search::{Options};
-/// use magic_gen::search::state::Scan;
+/// use magic_gen::search::Scan;
 /// use magic_gen::Variant;
 ///
 /// let scan: Scan = Options::for_variant(Variant::White).scan;

@@ -167,7 +167,7 @@ fn a_raised_budget_equals_one_run_with_it() {
 
 #[test]
 fn only_a_whole_block_budget_can_be_raised() {
-    use crate::search::state::RaiseError;
+    use crate::search::RaiseError;
     let mut o = options(Variant::Black, 1);
     let mut st = SearchState::new(&o).unwrap();
     assert_eq!(st.raise_budget(BLOCK_LEN), Err(RaiseError::UntilFound));
@@ -287,7 +287,7 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     let e = e.unwrap_err();
     assert!(e.to_string().ends_with("this is a pack checkpoint"), "{e}");
     // The reader names no command: it says what the file is, the CLI what resumes it.
-    assert_eq!(e.instead, Some(crate::HuntFile::PackCheckpoint));
+    assert_eq!(e.instead, Some(crate::set_file::HuntFile::PackCheckpoint));
 }
 
 #[test]

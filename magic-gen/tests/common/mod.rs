@@ -9,7 +9,8 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use magic_gen::{MagicSet, Provenance};
+use magic_gen::set_file::Provenance;
+use magic_gen::MagicSet;
 
 /// What one run of the binary did.
 pub struct Run {
