@@ -135,11 +135,8 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
             64 - e.bits
         ),
         Layout::Plain => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
-        Layout::Black => format!(
+        Layout::Black | Layout::BlackOverlay => format!(
             "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
-        ),
-        Layout::BlackOverlay => format!(
-            "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
         ),
         Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
         Layout::PextCompact | Layout::None => fail(&format!(
@@ -151,7 +148,7 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
 
 /// Returns the expression of a record's `range`: the static table `table` from slot
 /// `offset` to its end. The lookup then indexes the range with the hash alone, which the
-/// CPU adds to the range's address in the load itself (src/backend/black.rs).
+/// CPU adds to the range's address in the load itself (src/backend/black_magic.rs).
 fn range_from(table: &str, offset: impl std::fmt::Display) -> String {
     format!("{table}.0.split_at({offset}).1")
 }

@@ -29,8 +29,8 @@ pub enum Layout {
     Plain,
     /// `BlackMagic` records (the mask stored inverted), fixed shift, one shared table.
     Black,
-    /// `OverlayMagic` records: black's, with the square's empty-board attacks that mask
-    /// what it reads from a table whose slots hold the OR of their users' attacks.
+    /// `BlackMagic` records, as black's, over a table whose slots hold the OR of their
+    /// users' attacks (the lookup masks what it reads with the square's rays).
     BlackOverlay,
     /// `PextSquare` records over magic-gen's PEXT layout.
     Pext,

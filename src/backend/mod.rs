@@ -262,6 +262,10 @@ macro_rules! const_lookups {
 
 include!("list.rs");
 
+// The black index and record, shared by the backends that read black magics.
+#[cfg(any(mb_backend = "black", mb_backend = "black_overlay"))]
+mod black_magic;
+
 // PEXT instructions in a binary whose compiler pass does not target BMI2 would be unsound
 // (SIGILL on a CPU without it), so the two views of the target must agree. rustdoc is the
 // exception: it takes RUSTDOCFLAGS, not RUSTFLAGS, and neither documenting the crate nor
