@@ -50,6 +50,8 @@ pub mod pack;
 #[cfg(feature = "search")]
 pub mod search;
 #[cfg(feature = "search")]
+pub mod settings;
+#[cfg(feature = "search")]
 mod stages;
 
 #[cfg(all(test, feature = "search"))]

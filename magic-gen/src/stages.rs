@@ -126,8 +126,7 @@ pub struct Progress {
     /// Table length of the best layout the packing met so far.
     pub best_len: AtomicUsize,
     /// Set when the packing's best layout gets its spans shortened after the annealing
-    /// ([`PackSettings::short_spans`](crate::pack::PackSettings::short_spans)), which
-    /// refits squares and may shorten the table below [`Progress::best_len`].
+    /// (`--short-spans`), which refits squares and may shorten the table below [`Progress::best_len`].
     pub spans_shortened_after: AtomicBool,
     /// The running stage (none yet before the first).
     current: Mutex<Option<Stage>>,

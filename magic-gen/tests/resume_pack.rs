@@ -207,22 +207,22 @@ fn a_pack_checkpoint_of_another_packing_is_refused_at_its_line() {
         (
             &set,
             &["--pack-iterations", "31"],
-            "give --pack-iterations 30",
+            "give --pack-iterations 30 to go on",
         ),
         (
             &set,
             &["--pack-iterations", "30", "--pack-seed", "2"],
-            "seeded 1, this run's seed is 2",
+            "with --pack-seed 1, this run asks for 2",
         ),
         (
             &set,
             &["--pack-iterations", "30", "--negative-offsets"],
-            "without --negative-offsets, this run with them",
+            "without --negative-offsets, this run with it: leave it out",
         ),
         (
             &set,
             &["--pack-iterations", "30", "--from-input"],
-            "without --from-input, this run with it",
+            "without --from-input, this run with it: leave it out",
         ),
         (black, &["--pack-iterations", "30"], "other magics"),
     ];
@@ -342,7 +342,7 @@ fn a_search_stopped_while_packing_resumes_to_the_uninterrupted_set() {
     assert_refused(
         &unseeded,
         &format!("seen.state:{line}: cannot resume: "),
-        "seeded 3, this run's seed is 1: give --pack-seed 3",
+        "with --pack-seed 3, this run asks for 1: give --pack-seed 3",
     );
     assert_eq!(fs::read_to_string(cut.join("seen.state")).unwrap(), seen);
     // So is a state cut off in its checkpoint, saying what is missing.
@@ -423,7 +423,7 @@ fn a_parallel_packing_killed_resumes_to_the_uninterrupted_set_and_keeps_its_seed
     assert_refused(
         &magic_gen(&cut, &three),
         "p.pack:2: cannot resume: ",
-        "holds 2 packings, this run asks for 3: give --pack-seeds 2",
+        "with --pack-seeds 2, this run asks for 3: give --pack-seeds 2",
     );
     let second = good.match_indices("\npack-progress ").nth(1).unwrap().0;
     let line = good[..second].lines().count() + 1;

@@ -1,8 +1,11 @@
 //! Argument parsers: each turns one command-line value into its type or says what is wrong.
 
-use clap::Args;
+use std::marker::PhantomData;
+
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use magic_gen::pack::PackSettings;
 use magic_gen::search::{PolishSettings, Shard};
+use magic_gen::settings::{Commands, Setting, Settings};
 use magic_gen::{parse_square, Piece, Variant};
 
 use super::failure::BadArgument;
@@ -16,120 +19,125 @@ pub const PACKING: &str = "Packing (black, white; see docs/record-hunts.md)";
 /// The help heading of the options for long and sharded runs.
 pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 
-/// How a fixed-shift table is packed: the options `search`, `merge` and `pack` share, one
-/// field of [`PackSettings`] each.
-#[derive(Args, Debug, Clone)]
-pub struct PackArgs {
-    /// Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, so the
-    /// table is the same on any machine; at most 100000000000, about 100 days at the fastest
-    /// rate measured. Ctrl-C stops with the best layout so far; with --state a checkpoint is
-    /// saved that --resume continues to the uninterrupted result.
-    #[arg(long, value_name = "MOVES", value_parser = parse_pack_iterations, help_heading = PACKING)]
-    pub pack_iterations: Option<u64>,
-    /// Let packed ranges start before the table wherever every index stays at 0 or above
-    /// (a denser magic-gen set; the runtime's `black` backend needs offsets from 0).
-    #[arg(long, help_heading = PACKING)]
-    pub negative_offsets: bool,
-    /// Judge each annealing move by the table length plus WEIGHT times the mean end of the
-    /// ranges (0: length alone), so a move that lowers ranges below the last one counts.
-    #[arg(long, value_name = "WEIGHT", value_parser = parse_spread, help_heading = PACKING)]
-    pub pack_spread: Option<f64>,
-    /// After annealing, give each square the pool member with the shortest span (first to
-    /// last used slot) that keeps the table no longer: fewer holes, fewer cache lines.
-    #[arg(long, help_heading = PACKING)]
-    pub short_spans: bool,
-    /// Seed of the packing's annealing (default: the scan's --seed for `search` and
-    /// `merge`, 1 for `pack`). Another seed packs the same pools another way.
-    #[arg(long, value_name = "SEED", value_parser = parse_seed, allow_negative_numbers = true, help_heading = PACKING)]
-    pub pack_seed: Option<u64>,
-    /// Pack the same pools N times, seeded SEED to SEED+N-1 (SEED: the packing seed), on up
-    /// to --threads threads, and keep the shortest table (ties: the lowest seed). The
-    /// result does not depend on the threads; a checkpoint holds every packing.
-    #[arg(long, value_name = "N", value_parser = parse_pack_seeds, help_heading = PACKING)]
-    pub pack_seeds: Option<u64>,
+/// The help heading of a settings struct's options.
+pub trait Heading {
+    /// The heading.
+    const HEADING: &'static str;
 }
 
-impl PackArgs {
-    /// Returns `pack` with the options given here in place of its own.
-    pub fn apply(&self, pack: PackSettings) -> PackSettings {
-        PackSettings {
-            seed: self.pack_seed.unwrap_or(pack.seed),
-            iterations: self.pack_iterations.unwrap_or(pack.iterations),
-            negative_offsets: self.negative_offsets || pack.negative_offsets,
-            spread: self.pack_spread.unwrap_or(pack.spread),
-            short_spans: self.short_spans || pack.short_spans,
-            seeds: self.pack_seeds.unwrap_or(pack.seeds),
-            ..pack
+impl Heading for PackSettings {
+    const HEADING: &'static str = PACKING;
+}
+
+impl Heading for PolishSettings {
+    const HEADING: &'static str = POOLS;
+}
+
+/// The options of the settings `S` (how the pools are shaped, how a table is packed), made
+/// from their declaration (`magic_gen::settings`), and those given: a run takes them in
+/// place of its own (a fresh search's defaults or preset, a resumed or merged state's).
+/// `REPACK`: `pack`'s options, which take the settings of packing a set again too.
+#[derive(Clone, Debug)]
+pub struct Given<S, const REPACK: bool = false> {
+    /// Each setting given, by its place in `S::ALL`, with its value as given (`1`: a switch).
+    values: Vec<(usize, String)>,
+    settings: PhantomData<S>,
+}
+
+impl<S: Settings, const REPACK: bool> Given<S, REPACK> {
+    /// Returns the settings of `S` that are options of this command, with their places.
+    fn taken() -> impl Iterator<Item = (usize, &'static Setting<S>)> {
+        let all = S::ALL.iter().enumerate();
+        all.filter(|(_, s)| REPACK || s.spec.commands == Commands::All)
+    }
+
+    /// Returns `settings` with the options given in place of its own.
+    pub fn apply(&self, mut settings: S) -> S {
+        for (i, text) in &self.values {
+            S::ALL[*i]
+                .set(&mut settings, text)
+                .expect("an option's value is checked when parsed");
         }
+        settings
+    }
+
+    /// Returns the settings given, in order.
+    pub fn each(&self) -> impl Iterator<Item = &'static Setting<S>> + '_ {
+        self.values.iter().map(|(i, _)| &S::ALL[*i])
     }
 
     /// Returns the first of these options given, as its flag, if any.
-    pub fn first_given(&self) -> Option<&'static str> {
-        [
-            (self.pack_iterations.is_some(), "--pack-iterations"),
-            (self.negative_offsets, "--negative-offsets"),
-            (self.pack_spread.is_some(), "--pack-spread"),
-            (self.short_spans, "--short-spans"),
-            (self.pack_seed.is_some(), "--pack-seed"),
-            (self.pack_seeds.is_some(), "--pack-seeds"),
-        ]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
+    pub fn first_given(&self) -> Option<String> {
+        self.each().next().map(|s| format!("--{}", s.spec.flag))
     }
 }
 
-/// How the pools are shaped before a fixed-shift packing: the options `search` and `merge`
-/// share. A hunt's state records them, so a resumed or merged run takes them from there
-/// unless given.
-#[derive(Args, Debug, Clone)]
-pub struct PolishArgs {
-    /// Before packing, climb every pool member to a lower pack cost (twice its used slots
-    /// plus its span) until MOVES moves in a row bring no improvement (0: pack the pools
-    /// as scanned).
-    #[arg(long, value_name = "MOVES", help_heading = POOLS)]
-    pub polish: Option<u32>,
-    /// White only: anneal every find MOVES moves toward used slots gathered in few 64-slot
-    /// blocks, and add the result to the pool where it blocks fewer slots (used ones and
-    /// the holes under 16 slots between them) than the find (0: none).
-    #[arg(long, value_name = "MOVES", help_heading = POOLS)]
-    pub clump: Option<u32>,
-    /// Black and white: after the polish, evolve every square's pool for EVALUATIONS
-    /// measured magics toward fewer used slots and shorter spans (climbs by several
-    /// weights, with carry moves), and add the best trade-offs met to the pool (0: none).
-    #[arg(long, value_name = "EVALUATIONS", help_heading = POOLS)]
-    pub evolve: Option<u64>,
+/// Returns the argument of setting `s`: a switch, or a value checked by the declaration.
+fn argument<S: Settings + Heading>(s: &'static Setting<S>, repack: bool) -> Arg {
+    let spec = &s.spec;
+    let help = match repack && !spec.repack_help.is_empty() {
+        true => spec.repack_help,
+        false => spec.help,
+    };
+    let arg = Arg::new(spec.flag)
+        .long(spec.flag)
+        .help(help.strip_suffix('.').unwrap_or(help))
+        .help_heading(S::HEADING);
+    match s.switch {
+        true => arg.action(ArgAction::SetTrue),
+        false => arg
+            .value_name(spec.value_name)
+            .allow_negative_numbers(true)
+            .value_parser(move |text: &str| {
+                s.set(&mut S::default(), text).map(|()| text.to_string())
+            }),
+    }
 }
 
-impl PolishArgs {
-    /// Returns `polish` with the options given here in place of its own, refusing --clump
-    /// on a search that is not white: the clump climb measures white magics, so elsewhere
-    /// it would do nothing.
-    pub fn apply(
-        &self,
-        polish: PolishSettings,
-        variant: Variant,
-    ) -> Result<PolishSettings, BadArgument> {
-        if self.clump.is_some_and(|c| c > 0) && variant != Variant::White {
-            return Err(BadArgument(format!(
-                "--clump gathers the used slots of white magics; this search is {variant}: leave it out"
-            )));
-        }
-        Ok(PolishSettings {
-            polish: self.polish.unwrap_or(polish.polish),
-            clump: self.clump.unwrap_or(polish.clump),
-            evolve: self.evolve.unwrap_or(polish.evolve),
+impl<S: Settings + Heading, const REPACK: bool> Args for Given<S, REPACK> {
+    fn augment_args(command: Command) -> Command {
+        command.args(Self::taken().map(|(_, s)| argument(s, REPACK)))
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+impl<S: Settings + Heading, const REPACK: bool> FromArgMatches for Given<S, REPACK> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let values = Self::taken()
+            .filter_map(|(i, s)| {
+                let flag = s.spec.flag;
+                let value = match s.switch {
+                    true => matches.get_flag(flag).then(|| "1".to_string()),
+                    false => matches.get_one::<String>(flag).cloned(),
+                };
+                Some((i, value?))
+            })
+            .collect();
+        Ok(Given {
+            values,
+            settings: PhantomData,
         })
     }
 
-    /// Returns the first of these options given, as its flag, if any.
-    pub fn first_given(&self) -> Option<&'static str> {
-        match (self.polish, self.clump, self.evolve) {
-            (Some(_), _, _) => Some("--polish"),
-            (None, Some(_), _) => Some("--clump"),
-            (None, None, Some(_)) => Some("--evolve"),
-            (None, None, None) => None,
-        }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
     }
+}
+
+/// Returns `polish` with the options given in `given` in place of its own, refusing
+/// --clump on a search that is not white ([`PolishSettings::check`]).
+pub fn polish_given(
+    given: &Given<PolishSettings>,
+    polish: PolishSettings,
+    variant: Variant,
+) -> Result<PolishSettings, BadArgument> {
+    let polish = given.apply(polish);
+    polish.check(variant).map_err(BadArgument)?;
+    Ok(polish)
 }
 
 /// Parses a seed: an unsigned 64-bit number. (Its options take negative numbers as values,
@@ -142,41 +150,6 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
             u64::MAX
         )
     })
-}
-
-/// Parses a packing spread: a number in 0..=`PackSettings::MAX_SPREAD`.
-pub fn parse_spread(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if PackSettings::valid_spread(x) => Ok(x),
-        _ => Err(format!(
-            "spread '{s}' is not a number in 0..={}",
-            PackSettings::MAX_SPREAD
-        )),
-    }
-}
-
-/// Parses a count of annealing moves: a number in 0..=`PackSettings::MAX_ITERATIONS`.
-pub fn parse_pack_iterations(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(n) if PackSettings::valid_iterations(n) => Ok(n),
-        Ok(_) => Err(format!(
-            "{s} moves would not finish: a packing takes at most {} (about 100 days at the \
-             fastest rate measured); Ctrl-C stops any packing with its best layout met",
-            PackSettings::MAX_ITERATIONS
-        )),
-        Err(_) => Err(format!("'{s}' is not a count of moves")),
-    }
-}
-
-/// Parses a count of packings: a number in 1..=`PackSettings::MAX_SEEDS`.
-pub fn parse_pack_seeds(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(n) if PackSettings::valid_seeds(n) => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a count of packings in 1..={}",
-            PackSettings::MAX_SEEDS
-        )),
-    }
 }
 
 /// Returns the threads to use: `asked`, or every available core.

@@ -9,6 +9,7 @@ use clap::{Arg, Command};
 use magic_gen::hunt::Preset;
 use magic_gen::pack::PackSettings;
 use magic_gen::search::{Budget, Options};
+use magic_gen::settings::{Commands, Setting, Settings};
 use magic_gen::Variant;
 
 /// Returns `arg` with `[default: note]` after its help (short and long).
@@ -69,7 +70,7 @@ fn search_notes() -> Notes {
     let preset = |v: &dyn Display| format!("{v}, or the preset's");
     let resumed =
         |v: &dyn Display| format!("{v}, or the preset's; a resumed search: as its state records");
-    vec![
+    [
         ("variant", preset(&fresh.scan.variant)),
         (
             "candidates",
@@ -81,14 +82,23 @@ fn search_notes() -> Notes {
         ("pool", preset(&packed.scan.pool)),
         ("sparse_pool", preset(&packed.scan.sparse)),
         ("patience", preset(&packed.scan.patience)),
-        ("polish", resumed(&polish.polish)),
-        ("clump", resumed(&polish.clump)),
-        ("evolve", resumed(&polish.evolve)),
-        ("pack_iterations", resumed(&pack.iterations)),
-        ("pack_spread", resumed(&pack.spread)),
-        ("pack_seeds", resumed(&pack.seeds)),
         ("seed", preset(&fresh.scan.seed)),
     ]
+    .into_iter()
+    .chain(defaults(&polish, |_, v| resumed(&v)))
+    .chain(defaults(&pack, |_, v| resumed(&v)))
+    .collect()
+}
+
+/// Returns the note of each setting of `settings` whose default the help shows, worded by
+/// `say` from the setting and its value there.
+fn defaults<S: Settings>(settings: &S, say: impl Fn(&Setting<S>, String) -> String) -> Notes {
+    let shown = S::ALL
+        .iter()
+        .filter(|s| !s.switch && s.spec.default_shown && s.spec.commands == Commands::All);
+    shown
+        .map(|s| (s.spec.flag, say(s, (s.show)(settings))))
+        .collect()
 }
 
 /// The defaults of `merge`: what the shards' states record.
@@ -96,25 +106,24 @@ fn merge_notes() -> Notes {
     let packed = Options::for_variant(Variant::Black);
     let (polish, pack) = (packed.limits.polish, packed.limits.pack);
     let merged = |v: &dyn Display| format!("as the shards' states record, which is {v}");
-    let plain = " for a plain black or white search";
-    vec![
-        ("polish", merged(&polish.polish) + plain),
-        ("clump", merged(&polish.clump)),
-        ("evolve", merged(&polish.evolve)),
-        ("pack_iterations", merged(&pack.iterations) + plain),
-        ("pack_spread", merged(&pack.spread)),
-        ("pack_seeds", merged(&pack.seeds)),
-    ]
+    // Where a plain search's value is not the setting's own default, the note says whose
+    // it is.
+    let said = |plain: bool, v: String| match plain {
+        true => merged(&v) + " for a plain black or white search",
+        false => merged(&v),
+    };
+    let mut notes = defaults(&polish, |s, v| said(!s.is_default(&polish), v));
+    notes.extend(defaults(&pack, |s, v| said(!s.is_default(&pack), v)));
+    notes
 }
 
 /// The defaults of `pack`: a repack's.
 fn pack_notes() -> Notes {
-    let pack = PackSettings::default();
-    vec![
-        ("pack_iterations", PackSettings::REPACK_MOVES.to_string()),
-        ("pack_spread", pack.spread.to_string()),
-        ("pack_seeds", pack.seeds.to_string()),
-    ]
+    let pack = PackSettings {
+        iterations: PackSettings::REPACK_MOVES,
+        ..PackSettings::default()
+    };
+    defaults(&pack, |_, v| v)
 }
 
 #[cfg(test)]

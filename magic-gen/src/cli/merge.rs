@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
 use magic_gen::hunt::{Hooks, Hunt, Outcome};
-use magic_gen::search::{Error, Limits, SearchState, Stage};
+use magic_gen::pack::PackSettings;
+use magic_gen::search::{Error, Limits, PolishSettings, SearchState, Stage};
 use magic_gen::set_file::{Provenance, Step};
 
-use super::args::{threads_or_all, PackArgs, PolishArgs, LONG_RUNS};
+use super::args::{polish_given, threads_or_all, Given, LONG_RUNS};
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
@@ -26,9 +27,9 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "STATE")]
     states: Vec<PathBuf>,
     #[command(flatten)]
-    polish: PolishArgs,
+    polish: Given<PolishSettings>,
     #[command(flatten)]
-    pack: PackArgs,
+    pack: Given<PackSettings>,
     /// Merge even if some shards of the search are missing: the set and the merged state
     /// are then marked as a partial merge (their header and command line name the shards
     /// merged), and no committed set may be one.
@@ -62,7 +63,7 @@ fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> 
     }
     Ok(Limits {
         threads: threads_or_all(args.threads),
-        polish: args.polish.apply(first.polish, variant)?,
+        polish: polish_given(&args.polish, first.polish, variant)?,
         pack: args.pack.apply(first.pack),
         ..Limits::default()
     })

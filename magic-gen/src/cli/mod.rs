@@ -95,11 +95,6 @@ enum Command {
     /// the stop prints) goes on and writes the set an uninterrupted run writes. The table
     /// written is never longer than the input's: where this packing is not shorter, the
     /// input's layout is kept. The header keeps the input's and adds this command.
-    #[command(mut_arg("short_spans", |a| a.help(
-        "With --also: after annealing, give each square the magic of its sets' with the \
-         shortest span (first to last used slot) that keeps the table no longer: fewer \
-         cache lines. Refused without --also, where each square has one magic"
-    )))]
     Pack(pack::PackCommandArgs),
     /// Verify sets exhaustively: exit 0 only if every one is collision-free.
     ///

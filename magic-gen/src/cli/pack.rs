@@ -11,9 +11,10 @@ use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
 use magic_gen::pack::{Mismatch, PackCheckpoint, PackSettings};
 use magic_gen::search::{Error, Limits, Stage};
 use magic_gen::set_file::{CreditedSet, Provenance, Step};
+use magic_gen::settings;
 use magic_gen::MagicSet;
 
-use super::args::{parse_seconds, threads_or_all, PackArgs, LONG_RUNS, PACKING};
+use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, failed_save, given, recorded_command, same_file,
@@ -34,13 +35,7 @@ pub struct PackCommandArgs {
     /// standard input.
     file: PathBuf,
     #[command(flatten)]
-    pack: PackArgs,
-    /// Start from the set's own layout, not from the greedy pass: its squares in an order
-    /// whose first fits give that layout (where one does), annealed from a low temperature
-    /// so that its structure is kept. For a set packed well already, such as a record or a
-    /// published set.
-    #[arg(long, help_heading = PACKING)]
-    from_input: bool,
+    pack: Given<PackSettings, true>,
     /// Before packing, give each square, from the highest end down, the magic of the
     /// first BLOCKS blocks of its candidate stream (seeded --pack-seed, 4,096 candidates a
     /// block) that fits lowest in the slots the others take: magics chosen for the layout's
@@ -132,7 +127,7 @@ fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
 fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
-    if args.pack.short_spans && args.also.is_empty() {
+    if limits_of(args).pack.short_spans && args.also.is_empty() {
         return Err(BadArgument(
             "--short-spans chooses among each square's pool members, and `pack` has \
                     one magic per square unless --also gives others: give it to `search` or \
@@ -142,23 +137,25 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
         .into());
     }
     if args.overlay {
-        let exact_only = [
-            "from_input",
-            "holes",
-            "rooks_first",
-            "short_spans",
-            "negative_offsets",
-            "pack_spread",
-            "pack_seeds",
-            "resume",
-            "state",
-            "checkpoint",
+        // What the overlay packer reads is declared with each setting; the rest of the
+        // exact packing's options it cannot use.
+        let exact = [
+            (args.holes.is_some(), "--holes"),
+            (args.rooks_first, "--rooks-first"),
+            (args.resume.is_some(), "--resume"),
+            (args.state.is_some(), "--state"),
+            (given(matches, "checkpoint"), "--checkpoint"),
         ];
-        if let Some(id) = exact_only.iter().find(|id| given(matches, id)) {
+        let setting = args.pack.each().find(|s| !s.spec.overlay);
+        let flag = setting.map(|s| format!("--{}", s.spec.flag)).or_else(|| {
+            exact
+                .into_iter()
+                .find_map(|(given, flag)| given.then(|| flag.to_string()))
+        });
+        if let Some(flag) = flag {
             return Err(BadArgument(format!(
-                "--{} is an option of the exact packing; --overlay lays its table out from \
-                 its orders alone (--pack-iterations, --pack-seed, --also)",
-                id.replace('_', "-")
+                "{flag} is an option of the exact packing; --overlay lays its table out from \
+                 its orders alone (--pack-iterations, --pack-seed, --also)"
             ))
             .into());
         }
@@ -270,9 +267,9 @@ fn resuming(step: &Step, path: &Path) -> Step {
 /// Returns the command that reproduces this packing: what was given, and the moves it
 /// made unless given (recorded as if given, so the header regenerates the same set whatever
 /// the default becomes).
-fn recorded(matches: &ArgMatches, settings: &PackSettings) -> Step {
+fn recorded(matches: &ArgMatches, settings: &PackSettings, base: &PackSettings) -> Step {
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
-    let implied = [("pack_iterations", settings.iterations.to_string())];
+    let implied = settings::recorded(settings, base);
     recorded_command(&command, matches, &UNRECORDED, &implied)
 }
 
@@ -385,19 +382,25 @@ fn worded(
     }
 }
 
+/// Returns the packing a repack makes unless told otherwise: PackSettings::REPACK_MOVES
+/// moves, or for an overlay packing, whose moves are whole orders, each a greedy layout,
+/// none.
+fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
+    PackSettings {
+        iterations: match args.overlay {
+            true => 0,
+            false => PackSettings::REPACK_MOVES,
+        },
+        ..PackSettings::default()
+    }
+}
+
 /// Returns the limits of the repack `args` ask for: its threads, and unless given a
 /// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
 /// given).
 fn limits_of(args: &PackCommandArgs) -> Limits {
     // An overlay packing's moves are whole orders, each a greedy layout: none unless asked.
-    let settings = args.pack.apply(PackSettings {
-        iterations: match args.overlay {
-            true => 0,
-            false => PackSettings::REPACK_MOVES,
-        },
-        from_input: args.from_input,
-        ..PackSettings::default()
-    });
+    let settings = args.pack.apply(repack_defaults(args));
     Limits {
         threads: threads_or_all(args.threads),
         pack: settings,
@@ -445,7 +448,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     report(args, &repacked, before.report.table_len, resumed_at);
     let save_failed = repacked.save_failed.as_deref();
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
-    let step = recorded(matches, &settings);
+    let step = recorded(matches, &settings, &repack_defaults(args));
     let mut provenance = provenance(input, &step, settings.seed, repacked.cut, saved_to);
     provenance.credit_taken(&set, &repacked.set, &also.credited());
     for credit in provenance.credit_summary() {

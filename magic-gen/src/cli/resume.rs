@@ -5,6 +5,7 @@
 
 use magic_gen::pack::Mismatch;
 use magic_gen::set_file::HuntFile;
+use magic_gen::settings::Differs;
 use magic_gen::ReadError;
 
 /// Returns `error`, from reading a file to resume from or a set, saying the command that
@@ -22,34 +23,26 @@ pub fn read_error_worded(error: &ReadError) -> String {
 /// Returns what keeps a checkpoint from resuming the run, naming the option that differs
 /// and, where one does, the value that goes on with the checkpoint.
 pub fn mismatch_worded(mismatch: &Mismatch) -> String {
-    let with = |on: bool| if on { "with" } else { "without" };
-    match *mismatch {
-        Mismatch::Seeds { saved, .. } => {
-            format!("{mismatch}: give --pack-seeds {saved} to finish them")
+    let Mismatch::Setting(differs) = mismatch else {
+        return mismatch.to_string();
+    };
+    let Differs {
+        flag,
+        switch,
+        saved,
+        asked,
+    } = differs;
+    match (switch, saved.as_str()) {
+        (true, "1") => {
+            format!("the checkpoint packs with --{flag}, this run without it: give it to go on")
         }
-        Mismatch::Iterations { saved, .. } => {
-            format!("{mismatch}: give --pack-iterations {saved} to finish it")
-        }
-        Mismatch::Seed { saved, .. } => format!("{mismatch}: give --pack-seed {saved}"),
-        Mismatch::NegativeOffsets { saved, asked } => format!(
-            "the checkpoint packs {} --negative-offsets, this run {} them",
-            with(saved),
-            with(asked)
+        (true, _) => format!(
+            "the checkpoint packs without --{flag}, this run with it: leave it out to go on"
         ),
-        Mismatch::Spread { saved, asked } => format!(
-            "the checkpoint is of a packing with --pack-spread {saved}, this run asks for {asked}"
+        (false, _) => format!(
+            "the checkpoint packs with --{flag} {saved}, this run asks for {asked}: give \
+             --{flag} {saved} to go on with it"
         ),
-        Mismatch::ShortSpans { saved, asked } => format!(
-            "the checkpoint packs {} --short-spans, this run {} them",
-            with(saved),
-            with(asked)
-        ),
-        Mismatch::FromInput { saved, asked } => format!(
-            "the checkpoint packs {} --from-input, this run {} it",
-            with(saved),
-            with(asked)
-        ),
-        Mismatch::Pools { .. } | Mismatch::Damaged(_) => mismatch.to_string(),
     }
 }
 
@@ -59,25 +52,28 @@ mod tests {
 
     #[test]
     fn each_setting_and_file_of_the_other_kind_is_worded_with_its_option() {
+        let differs = |flag, switch, saved: &str, asked: &str| {
+            Mismatch::Setting(Differs {
+                flag,
+                switch,
+                saved: saved.into(),
+                asked: asked.into(),
+            })
+        };
         let cases = [
             (
-                Mismatch::Seeds { saved: 2, asked: 3 },
-                "the checkpoint holds 2 packings, this run asks for 3: give --pack-seeds 2 to \
-                 finish them",
+                differs("pack-seeds", false, "2", "3"),
+                "the checkpoint packs with --pack-seeds 2, this run asks for 3: give \
+                 --pack-seeds 2 to go on with it",
             ),
             (
-                Mismatch::Spread {
-                    saved: 0.0,
-                    asked: 0.03,
-                },
-                "the checkpoint is of a packing with --pack-spread 0, this run asks for 0.03",
+                differs("short-spans", true, "1", "0"),
+                "the checkpoint packs with --short-spans, this run without it: give it to go on",
             ),
             (
-                Mismatch::ShortSpans {
-                    saved: true,
-                    asked: false,
-                },
-                "the checkpoint packs with --short-spans, this run without them",
+                differs("short-spans", true, "0", "1"),
+                "the checkpoint packs without --short-spans, this run with it: leave it out \
+                 to go on",
             ),
         ];
         for (mismatch, said) in cases {
@@ -95,11 +91,8 @@ mod tests {
         // The library's own words name no option.
         let damaged = Mismatch::Damaged("best 3".into());
         assert_eq!(mismatch_worded(&damaged), damaged.to_string());
-        assert!(!Mismatch::ShortSpans {
-            saved: true,
-            asked: false
-        }
-        .to_string()
-        .contains("--"));
+        assert!(!differs("short-spans", true, "1", "0")
+            .to_string()
+            .contains("--"));
     }
 }

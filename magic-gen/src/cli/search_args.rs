@@ -15,7 +15,7 @@ use magic_gen::{Piece, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
-    parse_variant, threads_or_all, PackArgs, PolishArgs, LONG_RUNS, POOLS,
+    parse_variant, polish_given, threads_or_all, Given, LONG_RUNS, POOLS,
 };
 use super::failure::BadArgument;
 use super::progress::ProgressArgs;
@@ -112,9 +112,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "MOVES", help_heading = SCAN)]
     pub patience: Option<u32>,
     #[command(flatten)]
-    pub polish: PolishArgs,
+    pub polish: Given<PolishSettings>,
     #[command(flatten)]
-    pub pack: PackArgs,
+    pub pack: Given<PackSettings>,
     /// Save the search state here at every checkpoint and at the end (atomically), to
     /// resume with --resume or to merge shards with `magic-gen merge`. Once the scan is
     /// done, the checkpoints hold the packer's progress too.
@@ -211,7 +211,7 @@ impl SearchArgs {
         Ok(Limits {
             threads: threads_or_all(self.threads),
             seconds: self.seconds,
-            polish: self.polish.apply(polish, variant)?,
+            polish: polish_given(&self.polish, polish, variant)?,
             pack: self.pack.apply(pack),
         })
     }
@@ -232,7 +232,7 @@ impl SearchArgs {
             ];
             let given = scan_only
                 .into_iter()
-                .find_map(|(given, flag)| given.then_some(flag))
+                .find_map(|(given, flag)| given.then(|| flag.to_string()))
                 .or_else(|| self.polish.first_given())
                 .or_else(|| self.pack.first_given());
             if let Some(flag) = given {

@@ -8,6 +8,7 @@ use std::path::Path;
 use clap::{ArgMatches, Args};
 use magic_gen::search::{Budget, Options};
 use magic_gen::set_file::Step;
+use magic_gen::settings;
 
 use super::failure::BadArgument;
 use super::output::{recorded_command, show};
@@ -87,7 +88,6 @@ pub fn recorded(matches: &ArgMatches, fresh: Option<&Options>) -> Step {
 /// given, by argument (a flag is implied by any value: the empty one).
 fn implied(o: &Options) -> Vec<(&'static str, String)> {
     let packed = o.scan.variant.is_packed();
-    let (polish, pack) = (&o.limits.polish, &o.limits.pack);
     let candidates = match o.scan.budget {
         Budget::Candidates(n) if n != u64::MAX => Some(n),
         _ => None,
@@ -101,39 +101,22 @@ fn implied(o: &Options) -> Vec<(&'static str, String)> {
         ("pool", packed.then(|| o.scan.pool.to_string())),
         ("sparse_pool", packed.then(|| o.scan.sparse.to_string())),
         ("patience", packed.then(|| o.scan.patience.to_string())),
-        ("polish", packed.then(|| polish.polish.to_string())),
-        (
-            "clump",
-            (polish.clump > 0).then(|| polish.clump.to_string()),
-        ),
-        (
-            "evolve",
-            (polish.evolve > 0).then(|| polish.evolve.to_string()),
-        ),
-        (
-            "pack_iterations",
-            packed.then(|| pack.iterations.to_string()),
-        ),
-        ("negative_offsets", pack.negative_offsets.then(String::new)),
-        (
-            "pack_spread",
-            (pack.spread != 0.0).then(|| pack.spread.to_string()),
-        ),
-        ("short_spans", pack.short_spans.then(String::new)),
-        (
-            "pack_seed",
-            (pack.seed != o.scan.seed).then(|| pack.seed.to_string()),
-        ),
-        (
-            "pack_seeds",
-            (pack.seeds != 1).then(|| pack.seeds.to_string()),
-        ),
         ("seed", Some(o.scan.seed.to_string())),
     ];
-    values
+    let mut implied: Vec<_> = values
         .into_iter()
         .filter_map(|(id, value)| Some((id, value?)))
-        .collect()
+        .collect();
+    if packed {
+        // The finishing settings their declarations record, against the variant's own
+        // (its packing seeded as its scan).
+        let mut base = Options::for_variant(o.scan.variant);
+        base.reseed(o.scan.seed);
+        let (limits, base) = (&o.limits, &base.limits);
+        implied.extend(settings::recorded(&limits.polish, &base.polish));
+        implied.extend(settings::recorded(&limits.pack, &base.pack));
+    }
+    implied
 }
 
 #[cfg(test)]

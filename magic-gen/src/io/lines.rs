@@ -292,16 +292,11 @@ impl<'a> Record<'a> {
         Some(core::array::from_fn(|k| pairs[2 * k + 1]))
     }
 
-    /// Takes a last `key value` pair off the record, if it ends with one, and returns its
-    /// value: a pair written only when it is not its default.
-    pub(crate) fn take_last(&mut self, key: &str) -> Option<&'a str> {
-        match self.words[..] {
-            [.., k, v] if k == key => {
-                self.words.truncate(self.words.len() - 2);
-                Some(v)
-            }
-            _ => None,
-        }
+    /// Returns the record's `key value` pairs after `positional` words, if the words after
+    /// them pair up.
+    pub(crate) fn pairs(&self, positional: usize) -> Option<Vec<(&'a str, &'a str)>> {
+        let words = self.words.get(positional..)?;
+        (words.len() % 2 == 0).then(|| words.chunks(2).map(|p| (p[0], p[1])).collect())
     }
 
     /// Returns positional word `i`.
@@ -346,18 +341,6 @@ impl<'a> Record<'a> {
     pub(crate) fn hex(&self, key: &str) -> Result<u64, ReadError> {
         let v = self.value(key)?;
         parse_hex(v).map_err(|_| self.error(format!("{key} '{v}' is not 64-bit hex")))
-    }
-
-    /// Returns the flag after `key`: 0 or 1.
-    pub(crate) fn flag(&self, key: &str) -> Result<bool, ReadError> {
-        self.flag_in(key, self.value(key)?)
-    }
-
-    /// Returns the flag after `key`, off if the record has no `key`: a flag written only
-    /// when on.
-    pub(crate) fn optional_flag(&self, key: &str) -> Result<bool, ReadError> {
-        self.optional(key)
-            .map_or(Ok(false), |v| self.flag_in(key, v))
     }
 
     /// Returns `word`, the flag `name` in this record: 0 or 1.

@@ -7,6 +7,7 @@ use crate::index::Variant;
 
 use super::pattern::Pattern;
 use super::settings::PackSettings;
+use crate::settings::{self, Differs};
 
 /// One square of a [`PackCheckpoint`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,56 +106,8 @@ pub enum Mismatch {
         /// The digest of the pools given.
         given: u64,
     },
-    /// Another count of packings ([`PackSettings::seeds`]).
-    Seeds {
-        /// The checkpoint's.
-        saved: u64,
-        /// The run's.
-        asked: u64,
-    },
-    /// Another count of moves ([`PackSettings::iterations`]).
-    Iterations {
-        /// The checkpoint's.
-        saved: u64,
-        /// The run's.
-        asked: u64,
-    },
-    /// Another seed ([`PackSettings::seed`]).
-    Seed {
-        /// The checkpoint's.
-        saved: u64,
-        /// The run's.
-        asked: u64,
-    },
-    /// Offsets below 0 allowed in one and not the other ([`PackSettings::negative_offsets`]).
-    NegativeOffsets {
-        /// The checkpoint's.
-        saved: bool,
-        /// The run's.
-        asked: bool,
-    },
-    /// Another spread ([`PackSettings::spread`]).
-    Spread {
-        /// The checkpoint's.
-        saved: f64,
-        /// The run's.
-        asked: f64,
-    },
-    /// Spans shortened after in one and not the other ([`PackSettings::short_spans`]).
-    ShortSpans {
-        /// The checkpoint's.
-        saved: bool,
-        /// The run's.
-        asked: bool,
-    },
-    /// Started from the input's layout in one and not the other
-    /// ([`PackSettings::from_input`]).
-    FromInput {
-        /// The checkpoint's.
-        saved: bool,
-        /// The run's.
-        asked: bool,
-    },
+    /// A setting of the packing differs: which, as saved and as asked.
+    Setting(Differs),
     /// Its counts, places or members do not add up: an edited or damaged checkpoint.
     Damaged(String),
 }
@@ -171,85 +124,41 @@ impl Mismatch {
     /// run's), the count of packings first: what a resume must change
     /// at once to fit the checkpoint.
     pub fn each_between(saved: &PackSettings, asked: &PackSettings) -> Vec<Mismatch> {
-        let (s, a) = (saved, asked);
-        let each = [
-            (s.seeds != a.seeds).then_some(Mismatch::Seeds {
-                saved: s.seeds,
-                asked: a.seeds,
-            }),
-            (s.iterations != a.iterations).then_some(Mismatch::Iterations {
-                saved: s.iterations,
-                asked: a.iterations,
-            }),
-            (s.seed != a.seed).then_some(Mismatch::Seed {
-                saved: s.seed,
-                asked: a.seed,
-            }),
-            (s.negative_offsets != a.negative_offsets).then_some(Mismatch::NegativeOffsets {
-                saved: s.negative_offsets,
-                asked: a.negative_offsets,
-            }),
-            (s.spread != a.spread).then_some(Mismatch::Spread {
-                saved: s.spread,
-                asked: a.spread,
-            }),
-            (s.short_spans != a.short_spans).then_some(Mismatch::ShortSpans {
-                saved: s.short_spans,
-                asked: a.short_spans,
-            }),
-            (s.from_input != a.from_input).then_some(Mismatch::FromInput {
-                saved: s.from_input,
-                asked: a.from_input,
-            }),
-        ];
-        each.into_iter().flatten().collect()
+        settings::differences(saved, asked)
+            .into_iter()
+            .map(Mismatch::Setting)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+impl Mismatch {
+    /// Returns the mismatch of setting `flag` (a switch if `switch`), saved and asked as
+    /// these values show.
+    pub(crate) fn of(
+        flag: &'static str,
+        switch: bool,
+        saved: impl ToString,
+        asked: impl ToString,
+    ) -> Mismatch {
+        Mismatch::Setting(Differs {
+            flag,
+            switch,
+            saved: saved.to_string(),
+            asked: asked.to_string(),
+        })
     }
 }
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let with = |on: bool| if on { "with" } else { "without" };
         match self {
             Mismatch::Pools { saved, given } => write!(
                 f,
                 "the checkpoint packs other magics (pools digest {saved:#018x}, where these \
                  pools give {given:#018x}): it belongs to another set or state"
             ),
-            Mismatch::Seeds { saved, asked } => write!(
-                f,
-                "the checkpoint holds {saved} packings, this run asks for {asked}"
-            ),
-            Mismatch::Iterations { saved, asked } => write!(
-                f,
-                "the checkpoint is of a {saved}-move packing, this run asks for {asked}"
-            ),
-            Mismatch::Seed { saved, asked } => write!(
-                f,
-                "the checkpoint is of a packing seeded {saved}, this run's seed is {asked}"
-            ),
-            Mismatch::NegativeOffsets { saved, asked } => write!(
-                f,
-                "the checkpoint packs {} negative offsets, this run {} them",
-                with(*saved),
-                with(*asked)
-            ),
-            Mismatch::Spread { saved, asked } => write!(
-                f,
-                "the checkpoint is of a packing with a spread of {saved}, this run asks for \
-                 {asked}"
-            ),
-            Mismatch::ShortSpans { saved, asked } => write!(
-                f,
-                "the checkpoint packs {} spans shortened after, this run {} them",
-                with(*saved),
-                with(*asked)
-            ),
-            Mismatch::FromInput { saved, asked } => write!(
-                f,
-                "the checkpoint packs {} the input's layout to start from, this run {} it",
-                with(*saved),
-                with(*asked)
-            ),
+            Mismatch::Setting(differs) => differs.fmt(f),
             Mismatch::Damaged(what) => write!(f, "{what}: an edited or damaged checkpoint"),
         }
     }

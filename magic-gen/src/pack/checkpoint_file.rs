@@ -10,39 +10,22 @@ use crate::io::{read_error, HuntFile, Lines, ReadError, Record};
 
 use super::checkpoint::{pool_name, PackCheckpoint, PackSquare};
 use super::settings::PackSettings;
+use crate::settings::Line;
 
 /// The first line of a pack checkpoint file alone (a repack's).
 const FILE_HEADER: &str = "magic-gen-pack 1";
 
-/// Returns `text` if `on`, else nothing: a flag written only when set.
-fn on(on: bool, text: &str) -> &str {
-    if on {
-        text
-    } else {
-        ""
-    }
-}
-
 impl PackCheckpoint {
     /// Appends the checkpoint's lines to `out`.
     fn write_lines(&self, out: &mut String) {
+        // The settings first, then what they pack: a setting written only when not its
+        // default leaves the lines of checkpoints from before it as they were.
         out.push_str(&format!(
-            "pack seed {} iterations {} negative-offsets {} spread {}{}{} pools {:#018x} squares {}\n",
-            self.settings.seed,
-            self.settings.iterations,
-            u8::from(self.settings.negative_offsets),
-            self.settings.spread,
-            // Written only when on, so checkpoints from before them read as they did.
-            on(self.settings.short_spans, " short-spans 1"),
-            on(self.settings.from_input, " from-input 1"),
+            "pack{} pools {:#018x} squares {}\n",
+            Line::Pack.pairs(&self.settings),
             self.pools,
             self.squares.len()
         ));
-        if self.settings.seeds != 1 {
-            // The line above ends with its newline: the count goes before it.
-            out.pop();
-            out.push_str(&format!(" seeds {}\n", self.settings.seeds));
-        }
         out.push_str(&format!(
             "pack-progress moves {} draws {} temperature {:#018x} cool {:#018x} length {} best {}\n",
             self.moves, self.draws, self.temperature, self.cool, self.length, self.best_length
@@ -161,54 +144,23 @@ impl PackCheckpoint {
     /// Reads a section's `pack` line: the packing's settings and the digest of its pools,
     /// in a checkpoint with no moves made and no squares yet, and the count of its squares.
     fn read_pack_line(head: &Record) -> Result<(PackCheckpoint, usize), ReadError> {
-        let seed = head.number("seed")?;
-        let iterations = head.number("iterations")?;
-        let negative_offsets = head.flag("negative-offsets")?;
-        // A line without a spread was written before it existed: length alone.
-        let spread = match head.optional("spread") {
-            None => 0.0,
-            Some(v) => v
-                .parse()
-                .ok()
-                .filter(|&x| PackSettings::valid_spread(x))
-                .ok_or_else(|| {
-                    head.error(format!(
-                        "spread '{v}' is not a number in 0..={}",
-                        PackSettings::MAX_SPREAD
-                    ))
-                })?,
-        };
-        // Flags written only when on: a line without one was written before it existed.
-        let short_spans = head.optional_flag("short-spans")?;
-        let from_input = head.optional_flag("from-input")?;
         let pools = head.hex("pools")?;
         let count = head.number("squares")? as usize;
-        // A line without a seed count was written by a single packing.
-        let seeds = match head.optional("seeds") {
-            None => 1,
-            Some(v) => v
-                .parse()
-                .ok()
-                .filter(|&n| PackSettings::valid_seeds(n))
-                .ok_or_else(|| {
-                    head.error(format!(
-                        "seeds '{v}' is not a number in 1..={}",
-                        PackSettings::MAX_SEEDS
-                    ))
-                })?,
-        };
+        if let Some(key) = head
+            .pairs(0)
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+            .find(|&k| !["pools", "squares"].contains(&k) && !Line::Pack.holds::<PackSettings>(k))
+        {
+            return Err(head.error(format!("unknown key '{key}' on the 'pack' line")));
+        }
+        // A setting the line leaves out was written before it existed: its default.
+        let mut settings = PackSettings::default();
+        Line::Pack.read(head, &mut settings)?;
         if count > 128 {
             return Err(head.error(format!("{count} squares: there are 128")));
         }
-        let settings = PackSettings {
-            seed,
-            iterations,
-            negative_offsets,
-            spread,
-            short_spans,
-            seeds,
-            from_input,
-        };
         let checkpoint = PackCheckpoint {
             settings,
             pools,

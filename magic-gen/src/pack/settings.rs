@@ -1,5 +1,9 @@
-//! The packing settings: what a checkpoint saves and a resumed run must repeat.
+//! The packing settings: what a checkpoint saves and a resumed run must repeat, each
+//! declared once with its option (`crate::settings`).
 
+use crate::settings::{declare_settings, Commands, Spec, Written};
+
+declare_settings! {
 /// How the packer lays out a fixed-shift table: what a checkpoint saves and a resumed run
 /// must repeat. The CLI's packing options, one field each.
 ///
@@ -21,29 +25,106 @@
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PackSettings {
-    /// Seeds the annealing (`--pack-seed`).
-    pub seed: u64,
     /// Annealing moves after the greedy pass; 0 keeps the greedy layout
     /// (`--pack-iterations`). A count, so the table is the same on any machine.
-    pub iterations: u64,
+    pub iterations: u64 = 0 => Spec {
+        flag: "pack-iterations",
+        value_name: "MOVES",
+        help: "Annealing moves after the greedy packing; 0 keeps the greedy layout. A count, \
+               so the table is the same on any machine; at most 100000000000, about 100 days \
+               at the fastest rate measured. Ctrl-C stops with the best layout so far; with \
+               --state a checkpoint is saved that --resume continues to the uninterrupted \
+               result.",
+        what: "a count of moves",
+        bounds: Some((0.0, PackSettings::MAX_ITERATIONS as f64)),
+        above: "moves would not finish: a packing takes at most {max} (about 100 days at \
+                the fastest rate measured); Ctrl-C stops any packing with its best layout met",
+        in_checkpoint: Some(("iterations", Written::Always)),
+        recorded: Written::Always,
+        overlay: true,
+        ..Spec::BASE
+    },
     /// Let ranges start before the table wherever every index stays at 0 or above
     /// (`--negative-offsets`; the runtime's `black` backend needs offsets from 0).
-    pub negative_offsets: bool,
+    pub negative_offsets: bool = false => Spec {
+        flag: "negative-offsets",
+        help: "Let packed ranges start before the table wherever every index stays at 0 or \
+               above (a denser magic-gen set; the runtime's `black` backend needs offsets \
+               from 0).",
+        in_checkpoint: Some(("negative-offsets", Written::Always)),
+        ..Spec::BASE
+    },
     /// Weight of the mean end of the ranges beside the table length when a move is judged;
     /// 0 judges by length alone (`--pack-spread`, at most [`PackSettings::MAX_SPREAD`]).
-    pub spread: f64,
+    pub spread: f64 = 0.0 => Spec {
+        flag: "pack-spread",
+        value_name: "WEIGHT",
+        help: "Judge each annealing move by the table length plus WEIGHT times the mean end \
+               of the ranges (0: length alone), so a move that lowers ranges below the last \
+               one counts.",
+        bounds: Some((0.0, PackSettings::MAX_SPREAD)),
+        in_checkpoint: Some(("spread", Written::Always)),
+        ..Spec::BASE
+    },
     /// After annealing, give squares shorter-span pool members where the table grows no
     /// longer (`--short-spans`): fewer holes put a square's lookups on fewer cache lines.
-    pub short_spans: bool,
+    pub short_spans: bool = false => Spec {
+        flag: "short-spans",
+        help: "After annealing, give each square the pool member with the shortest span \
+               (first to last used slot) that keeps the table no longer: fewer holes, fewer \
+               cache lines.",
+        repack_help: "With --also: after annealing, give each square the magic of its sets' \
+                      with the shortest span (first to last used slot) that keeps the table \
+                      no longer: fewer cache lines. Refused without --also, where each square \
+                      has one magic",
+        in_checkpoint: Some(("short-spans", Written::UnlessDefault)),
+        ..Spec::BASE
+    },
+    /// Seeds the annealing (`--pack-seed`).
+    pub seed: u64 = 1 => Spec {
+        flag: "pack-seed",
+        value_name: "SEED",
+        help: "Seed of the packing's annealing (default: the scan's --seed for `search` and \
+               `merge`, 1 for `pack`). Another seed packs the same pools another way.",
+        what: "an unsigned number",
+        default_shown: false,
+        in_checkpoint: Some(("seed", Written::Always)),
+        overlay: true,
+        ..Spec::BASE
+    },
     /// Packings of the same pools, seeded `seed` to `seed + seeds - 1`, of which the
     /// shortest table is kept, ties to the lowest seed (`--pack-seeds`; at least 1).
-    pub seeds: u64,
+    pub seeds: u64 = 1 => Spec {
+        flag: "pack-seeds",
+        value_name: "N",
+        help: "Pack the same pools N times, seeded SEED to SEED+N-1 (SEED: the packing \
+               seed), on up to --threads threads, and keep the shortest table (ties: the \
+               lowest seed). The result does not depend on the threads; a checkpoint \
+               holds every packing.",
+        what: "a count of packings",
+        bounds: Some((1.0, PackSettings::MAX_SEEDS as f64)),
+        in_checkpoint: Some(("seeds", Written::UnlessDefault)),
+        compared_first: true,
+        ..Spec::BASE
+    },
     /// Start from the layout of the set being packed again, not from the greedy pass, and
     /// anneal it cool so that its structure is kept (`magic-gen pack --from-input`): the
     /// squares in an order whose first fits give that layout where one does. Only a
     /// packing given a layout ([`crate::hunt::Hunt::repack`]) has one to start from; a search's
     /// packing starts from the greedy pass whatever this says.
-    pub from_input: bool,
+    pub from_input: bool = false => Spec {
+        flag: "from-input",
+        help: "Start from the set's own layout, not from the greedy pass: its squares in an \
+               order whose first fits give that layout (where one does), annealed from a low \
+               temperature so that its structure is kept. For a set packed well already, \
+               such as a record or a published set.",
+        commands: Commands::Repack,
+        in_state: Written::Never,
+        in_checkpoint: Some(("from-input", Written::UnlessDefault)),
+        recorded: Written::Never,
+        ..Spec::BASE
+    },
+}
 }
 
 impl PackSettings {
@@ -86,22 +167,6 @@ impl PackSettings {
         PackSettings {
             seed: self.seed.wrapping_add(i),
             ..*self
-        }
-    }
-}
-
-impl Default for PackSettings {
-    /// Seed 1, the greedy layout alone, offsets from 0, judged by length, spans as packed,
-    /// one packing, from the greedy pass.
-    fn default() -> Self {
-        PackSettings {
-            seed: 1,
-            iterations: 0,
-            negative_offsets: false,
-            spread: 0.0,
-            short_spans: false,
-            seeds: 1,
-            from_input: false,
         }
     }
 }

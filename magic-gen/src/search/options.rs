@@ -11,6 +11,7 @@ use crate::index::Variant;
 use crate::pack::{Mismatch, PackMismatch, PackSettings};
 
 use super::candidates::Shard;
+use crate::settings::{declare_settings, Spec, Written};
 
 /// What one run is given beyond the saved scan: how far it may go (threads, seconds), how
 /// it shapes the pools and how it packs a fixed-shift table. Never saved in a state file,
@@ -235,7 +236,7 @@ fn after(seconds: f64) -> Instant {
 ///
 /// ```
 /// use magic_gen::hunt::{Hooks, Hunt};
-/// use magic_gen::pack::{Mismatch, PackSettings};
+/// use magic_gen::pack::PackSettings;
 /// use magic_gen::search::{Error, Limits};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
@@ -250,7 +251,7 @@ fn after(seconds: f64) -> Instant {
 ///     panic!("a checkpoint of another packing resumed");
 /// };
 /// assert_eq!((line.as_str(), packing), ("pack", 0));
-/// assert_eq!(mismatch, Mismatch::Iterations { saved: 10, asked: 20 });
+/// assert_eq!(mismatch.to_string(), "the checkpoint's pack-iterations is 10, this run's 20");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -451,6 +452,7 @@ pub struct Scan {
     pub patience: u32,
 }
 
+declare_settings! {
 /// How a fixed-shift scan's pools are shaped after the scan and before packing: the CLI's
 /// `--polish` and `--clump`.
 ///
@@ -462,18 +464,61 @@ pub struct Scan {
 /// assert_eq!(PolishSettings::default(), PolishSettings { polish: 0, clump: 0, evolve: 0 });
 /// # let _ = white;
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PolishSettings {
     /// Climb every pool member to a lower pack cost (twice the used slots plus the span)
     /// until this many moves bring no improvement; 0 packs the pools as scanned.
-    pub polish: u32,
+    pub polish: u32 = 0 => Spec {
+        flag: "polish",
+        value_name: "MOVES",
+        help: "Before packing, climb every pool member to a lower pack cost (twice its used \
+               slots plus its span) until MOVES moves in a row bring no improvement (0: pack \
+               the pools as scanned).",
+        what: "a count of moves",
+        recorded: Written::Always,
+        ..Spec::BASE
+    },
     /// White: anneal every find this many moves toward used slots gathered in few blocks,
     /// and add the result to the pool where it blocks fewer slots (0: none).
-    pub clump: u32,
+    pub clump: u32 = 0 => Spec {
+        flag: "clump",
+        value_name: "MOVES",
+        help: "White only: anneal every find MOVES moves toward used slots gathered in few \
+               64-slot blocks, and add the result to the pool where it blocks fewer slots \
+               (used ones and the holes under 16 slots between them) than the find (0: none).",
+        what: "a count of moves",
+        ..Spec::BASE
+    },
     /// Black and white: evolve every job's pool this many evaluations toward fewer used
     /// slots and shorter spans (the new search of `search/evolve.rs`), and add what it
     /// finds to the pool (0: none).
-    pub evolve: u64,
+    pub evolve: u64 = 0 => Spec {
+        flag: "evolve",
+        value_name: "EVALUATIONS",
+        help: "Black and white: after the polish, evolve every square's pool for EVALUATIONS \
+               measured magics toward fewer used slots and shorter spans (climbs by several \
+               weights, with carry moves), and add the best trade-offs met to the pool (0: \
+               none).",
+        what: "a count of evaluations",
+        // Written only when asked, so the states of other hunts read and write as before.
+        in_state: Written::UnlessDefault,
+        ..Spec::BASE
+    },
+}
+}
+
+impl PolishSettings {
+    /// Refuses a clump climb of a variant that is not white: it measures white magics, so
+    /// elsewhere it would do nothing.
+    pub fn check(&self, variant: Variant) -> Result<(), String> {
+        match self.clump > 0 && variant != Variant::White {
+            true => Err(format!(
+                "--clump gathers the used slots of white magics; this search is {variant}: \
+                 leave it out"
+            )),
+            false => Ok(()),
+        }
+    }
 }
 
 impl Scan {

@@ -12,6 +12,7 @@ use crate::io::{
     parse_hex, read_error, without_byte_order_mark, HuntFile, Lines, ReadError, Record,
 };
 use crate::pack::{PackCheckpoint, PackSettings};
+use crate::settings::Line;
 
 use super::candidates::Shard;
 use super::options::{Budget, Options, PolishSettings, Scan};
@@ -59,22 +60,10 @@ impl SearchState {
             self.command
         ));
         if scan.variant.is_packed() {
-            let (polish, pack) = (&self.polish, &self.pack);
             out.push_str(&format!(
-                "finish polish {} clump {} pack-seed {} pack-iterations {} negative-offsets {} \
-                 pack-spread {} short-spans {} pack-seeds {}{}\n",
-                polish.polish,
-                polish.clump,
-                pack.seed,
-                pack.iterations,
-                u8::from(pack.negative_offsets),
-                pack.spread,
-                u8::from(pack.short_spans),
-                pack.seeds,
-                match polish.evolve {
-                    0 => String::new(),
-                    n => format!(" evolve {n}"),
-                }
+                "finish{}{}\n",
+                Line::Finish.pairs(&self.polish),
+                Line::Finish.pairs(&self.pack)
             ));
         }
         for j in &self.jobs {
@@ -174,57 +163,19 @@ impl SearchState {
 
     /// Reads the `finish` line of a packed variant's state, before its jobs: how the hunt
     /// polishes and packs.
-    fn read_finish(&mut self, mut record: Record) -> Result<(), ReadError> {
-        // The finish line ends with `evolve N` when the hunt evolves its pools: written
-        // only then, so the states of other hunts read and write as before.
-        let evolve = match record.take_last("evolve") {
-            Some(n) => record.number_in("evolve", n)?,
-            None => 0,
-        };
-        let keys = [
-            "polish",
-            "clump",
-            "pack-seed",
-            "pack-iterations",
-            "negative-offsets",
-            "pack-spread",
-            "short-spans",
-            "pack-seeds",
-        ];
+    fn read_finish(&mut self, record: Record) -> Result<(), ReadError> {
         let in_place = self.jobs.is_empty() && self.scan.variant.is_packed();
-        let Some([polish, clump, seed, iterations, negative, spread, short, seeds]) =
-            record.laid_out(0, keys).filter(|_| in_place)
-        else {
-            return Err(record.unexpected());
+        let known = |k: &str| {
+            Line::Finish.holds::<PolishSettings>(k) || Line::Finish.holds::<PackSettings>(k)
         };
-        let u32_of = |name: &str, v: &str| {
-            u32::try_from(record.number_in(name, v)?)
-                .map_err(|_| record.error(format!("{name} '{v}' is too large")))
-        };
-        let spread: f64 = spread
-            .parse()
-            .ok()
-            .filter(|&x| PackSettings::valid_spread(x))
-            .ok_or_else(|| record.error(format!("bad pack-spread '{spread}'")))?;
-        let seeds = record.number_in("pack-seeds", seeds)?;
-        if !PackSettings::valid_seeds(seeds) {
-            return Err(record.error(format!("bad pack-seeds '{seeds}'")));
+        match record.pairs(0) {
+            Some(pairs) if in_place && pairs.iter().all(|&(k, _)| known(k)) => {}
+            _ => return Err(record.unexpected()),
         }
-        self.polish = PolishSettings {
-            polish: u32_of("polish", polish)?,
-            clump: u32_of("clump", clump)?,
-            evolve,
-        };
-        self.pack = PackSettings {
-            seed: record.number_in("pack-seed", seed)?,
-            iterations: record.number_in("pack-iterations", iterations)?,
-            negative_offsets: record.flag_in("negative-offsets", negative)?,
-            spread,
-            short_spans: record.flag_in("short-spans", short)?,
-            seeds,
-            // A search packs from its greedy pass.
-            from_input: false,
-        };
+        // A setting the line leaves out keeps the variant's default (read before it): so a
+        // state from before the setting existed finishes as it did then.
+        Line::Finish.read(&record, &mut self.polish)?;
+        Line::Finish.read(&record, &mut self.pack)?;
         Ok(())
     }
 

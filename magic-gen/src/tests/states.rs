@@ -247,10 +247,7 @@ fn a_packing_resumed_from_its_state_file_ends_as_an_uninterrupted_one() {
         .unwrap()
         + 1;
     assert_eq!(line_of(saved[9].as_bytes(), &line), Some(pack_line));
-    let differs = Mismatch::Iterations {
-        saved: o.limits.pack.iterations,
-        asked: 41,
-    };
+    let differs = Mismatch::of("pack-iterations", false, o.limits.pack.iterations, 41);
     assert_eq!((packing, mismatch), (0, differs));
 }
 

@@ -20,41 +20,29 @@ fn a_checkpoint_of_another_packing_is_refused_at_its_line() {
     let changed = [
         (
             packing(60, false),
-            Mismatch::Iterations {
-                saved: 50,
-                asked: 60,
-            },
+            Mismatch::of("pack-iterations", false, 50, 60),
         ),
         (
             PackSettings { seed: 3, ..saved },
-            Mismatch::Seed { saved: 9, asked: 3 },
+            Mismatch::of("pack-seed", false, 9, 3),
         ),
         (
             packing(50, true),
-            Mismatch::NegativeOffsets {
-                saved: false,
-                asked: true,
-            },
+            Mismatch::of("negative-offsets", true, 0, 1),
         ),
         (
             PackSettings {
                 spread: 0.03,
                 ..saved
             },
-            Mismatch::Spread {
-                saved: 0.0,
-                asked: 0.03,
-            },
+            Mismatch::of("pack-spread", false, 0, 0.03),
         ),
         (
             PackSettings {
                 short_spans: true,
                 ..saved
             },
-            Mismatch::ShortSpans {
-                saved: false,
-                asked: true,
-            },
+            Mismatch::of("short-spans", true, 0, 1),
         ),
     ];
     for (given, differs) in changed {
@@ -233,10 +221,7 @@ fn a_checkpoint_of_another_seed_count_is_refused_at_its_section() {
     for given in [seeds(three, 2), seeds(three, 4), seeds(three, 1)] {
         let e = packed_seeds(&pools, given, c, &go, 2).unwrap_err();
         assert_eq!((e.line.as_str(), e.packing), ("pack", 0));
-        let differs = Mismatch::Seeds {
-            saved: 3,
-            asked: given.seeds,
-        };
+        let differs = Mismatch::of("pack-seeds", false, 3, given.seeds);
         assert_eq!(e.mismatch, differs, "{e}");
     }
     // Damage in a later packing's section is found there.

@@ -65,10 +65,30 @@ fn a_state_s_record_reads_its_values_by_place_and_names_the_one_that_is_wrong() 
     );
     assert_eq!(
         error(" short-spans 0 ", " short-spans yes "),
-        format!("s.state:{finish}: short-spans must be 0 or 1, found 'yes'")
+        format!("s.state:{finish}: short-spans 'yes' is not 0 or 1")
     );
     assert_eq!(
-        error(" evolve 3000\n", " evolve many\n"),
-        format!("s.state:{finish}: evolve 'many' is not a number")
+        error(" evolve 3000 ", " evolve many "),
+        format!("s.state:{finish}: evolve 'many' is not a count of evaluations")
     );
+}
+
+#[test]
+fn a_finish_line_of_the_earlier_fixed_layout_still_reads() {
+    let mut options = Options::for_variant(Variant::Black);
+    options.limits.polish.evolve = 3000;
+    options.limits.pack.short_spans = true;
+    options.limits.pack.seeds = 2;
+    let state = SearchState::new(&options).unwrap();
+    let text = state.to_text();
+    // As states were written before each setting was declared once: every key by place.
+    let earlier = "finish polish 10000 clump 0 pack-seed 1 pack-iterations 60000 \
+                   negative-offsets 0 pack-spread 0 short-spans 1 pack-seeds 2 evolve 3000";
+    let line = text.lines().find(|l| l.starts_with("finish ")).unwrap();
+    assert_ne!(line, earlier);
+    let read = SearchState::parse("s.state", text.replacen(line, earlier, 1).as_bytes()).unwrap();
+    assert_eq!((read.polish, read.pack), (state.polish, state.pack));
+    // A key no setting has is refused.
+    let unknown = text.replacen(line, &format!("{line} pack-speed 3"), 1);
+    assert!(SearchState::parse("s.state", unknown.as_bytes()).is_err());
 }
