@@ -49,6 +49,9 @@ pub struct Spec {
     /// What a value above the bounds is told, `{max}` standing for the upper bound; empty:
     /// the bounds are said.
     pub above: &'static str,
+    /// The options (flags without `--`) it cannot be given with: another way to say the
+    /// same thing (a packing's moves, or its time).
+    pub excludes: &'static [&'static str],
     /// The commands that take it.
     pub commands: Commands,
     /// Whether `--help` shows its default (a setting whose default is another's, such as
@@ -80,6 +83,7 @@ impl Spec {
         what: "a number",
         bounds: None,
         above: "",
+        excludes: &[],
         commands: Commands::All,
         default_shown: true,
         in_state: Written::Always,

@@ -105,7 +105,8 @@ fn search_rejects_bad_options_cleanly() {
         let run = magic_gen(&dir, args);
         run.assert_clean_failure();
         assert!(
-            run.stderr.contains(&format!("invalid value '-1' for '{option} <SEED>': "))
+            run.stderr
+                .contains(&format!("invalid value '-1' for '{option} <SEED>': "))
                 && run.stderr.contains("'-1' is not an unsigned number"),
             "{}",
             run.stderr

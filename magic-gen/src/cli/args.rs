@@ -82,7 +82,8 @@ fn argument<S: Settings + Heading>(s: &'static Setting<S>, repack: bool) -> Arg 
     let arg = Arg::new(spec.flag)
         .long(spec.flag)
         .help(help.strip_suffix('.').unwrap_or(help))
-        .help_heading(S::HEADING);
+        .help_heading(S::HEADING)
+        .conflicts_with_all(spec.excludes);
     match s.switch {
         true => arg.action(ArgAction::SetTrue),
         false => arg
