@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::hunt::{Cut, Outcome, Stage};
+use magic_gen::pack::PackSettings;
 use magic_gen::set_file::{EntryLines, Provenance, Step};
 use magic_gen::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 
@@ -277,9 +278,14 @@ pub fn write_set(
     outcome: &Outcome,
     provenance: &Provenance,
 ) -> Result<(), String> {
+    // A packing bounded by time reruns by the moves it made.
+    let mut provenance = provenance.clone();
+    if let Some(packing) = outcome.pack.first() {
+        PackSettings::record_moves(&mut provenance.steps, packing.settings.iterations);
+    }
     match out {
         Some(out) => {
-            let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
+            let text = render_set_file(out, &outcome.set, &outcome.report, &provenance);
             write_output(out, text.as_bytes())?;
             if !is_stdio(out) {
                 say!("wrote {}", show(out));

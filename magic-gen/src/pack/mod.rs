@@ -34,9 +34,13 @@ mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
 use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
+use crate::stages::Progress;
 
 pub(crate) use checkpoint::PackMismatch;
 pub use checkpoint::{Mismatch, PackCheckpoint};
@@ -98,6 +102,7 @@ pub(crate) fn pack(
             members: Members::Greedy,
         }
     };
+    let settings = &moves_fixed(settings, pools, &start, resume, hooks);
     let key = PackKey {
         settings: *settings,
         pools: pools_digest(variant, pools),
@@ -117,6 +122,95 @@ pub(crate) fn pack(
         }
     }
     Ok((set, checkpoints))
+}
+
+/// Returns `settings` with the moves of a packing bounded by time
+/// ([`PackSettings::seconds`]) fixed: the resumed checkpoint's, or as many as each packing
+/// makes in the time on this machine. They are measured on trials of the same packings
+/// from `start` (a twentieth of the time, at most 5 s): a quarter of it at the first
+/// temperature, then a whole schedule, hot to cold, of the moves that rate gives the rest,
+/// since a move costs more or less as the temperature falls. Settings without a time
+/// bound are returned as they are.
+fn moves_fixed(
+    settings: &PackSettings,
+    pools: &[Vec<Pattern>],
+    start: &Start,
+    resume: &[PackCheckpoint],
+    hooks: &PackHooks,
+) -> PackSettings {
+    if settings.seconds <= 0.0 {
+        return *settings;
+    }
+    if let Some(saved) = resume.first() {
+        return settings.with_moves(saved.settings.iterations);
+    }
+    let began = Instant::now();
+    let trial_time = (settings.seconds / 20.0).min(5.0);
+    let trial = |moves: u64, seconds: f64| {
+        let timed = settings.with_moves(moves);
+        trial_rate(&timed, pools, start, hooks, seconds)
+    };
+    let hot = trial(PackSettings::MAX_ITERATIONS, trial_time / 4.0);
+    let schedule = (hot * trial_time * 0.75 / settings.seeds.max(1) as f64) as u64;
+    let rate = trial(schedule.max(1), trial_time * 0.75);
+    let left = (settings.seconds - began.elapsed().as_secs_f64()).max(0.0);
+    let each = rate * left / settings.seeds.max(1) as f64;
+    settings.with_moves((each as u64).min(PackSettings::MAX_ITERATIONS))
+}
+
+/// Returns the moves a second that the packings of `settings` from `start` make on the
+/// hooks' threads, annealing for at most `seconds` (or until done, or the hooks' stop); the
+/// greedy pass before the first move is not timed.
+fn trial_rate(
+    settings: &PackSettings,
+    pools: &[Vec<Pattern>],
+    start: &Start,
+    hooks: &PackHooks,
+    seconds: f64,
+) -> f64 {
+    let until = Duration::from_secs_f64(seconds);
+    let trial = Progress::default();
+    let key = PackKey {
+        settings: *settings,
+        pools: 0,
+        squares: start.order.len(),
+    };
+    let user_stop = hooks.progress.map(|p| &p.stop);
+    let stopped = || user_stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let ended = AtomicBool::new(false);
+    let (first_move, end) = std::thread::scope(|scope| {
+        let timer = scope.spawn(|| {
+            // The moves are counted from the first: the total is set as they start.
+            let mut first_move = None;
+            while !stopped() && !ended.load(Ordering::Relaxed) {
+                if first_move.is_none() && trial.moves_total.load(Ordering::Relaxed) > 0 {
+                    first_move = Some(Instant::now());
+                }
+                if first_move.is_some_and(|t: Instant| t.elapsed() >= until) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            trial.stop.store(true, Ordering::Relaxed);
+            first_move
+        });
+        let mut trial_hooks = PackHooks {
+            progress: Some(&trial),
+            checkpoint: None,
+            threads: hooks.threads,
+        };
+        let copy = Start {
+            order: start.order.clone(),
+            members: start.members,
+        };
+        pack_seeds(pools, copy, &key, &[], &mut trial_hooks).expect("a trial resumes nothing");
+        let end = Instant::now();
+        ended.store(true, Ordering::Relaxed);
+        (timer.join().expect("the trial's timer ends"), end)
+    });
+    let moves = trial.moves.load(Ordering::Relaxed) as f64;
+    let timed = first_move.map_or(0.0, |t| (end - t).as_secs_f64());
+    moves / timed.max(1e-6)
 }
 
 /// Returns the squares with a pool, longest shortest extent first (first-fit decreasing);

@@ -1,6 +1,7 @@
 //! The packing settings: what a checkpoint saves and a resumed run must repeat, each
 //! declared once with its option (`crate::settings`).
 
+use crate::set_file::Step;
 use crate::settings::{declare_settings, Commands, Spec, Written};
 
 declare_settings! {
@@ -20,6 +21,7 @@ declare_settings! {
 ///     short_spans: true,
 ///     seeds: 1,
 ///     from_input: false,
+///     seconds: 0.0,
 /// };
 /// assert!(PackSettings::valid_spread(white.spread));
 /// ```
@@ -42,6 +44,25 @@ pub struct PackSettings {
         in_checkpoint: Some(("iterations", Written::Always)),
         recorded: Written::Always,
         overlay: true,
+        ..Spec::BASE
+    },
+    /// Wall-time seconds the packing may take (`--pack-seconds`; 0: no bound, the moves of
+    /// `iterations`): the moves that fit are measured on this machine as the packing starts
+    /// and take the place of `iterations`, so the set is the same on any machine given
+    /// those moves ([`PackSettings::record_moves`]).
+    pub seconds: f64 = 0.0 => Spec {
+        flag: "pack-seconds",
+        value_name: "SECONDS",
+        help: "Pack for about SECONDS of wall time instead of a count of moves: the moves \
+               that fit are measured on this machine as the packing starts (on a trial of \
+               a twentieth of the time, at most 5 s), then made in full; the header records \
+               them as --pack-iterations, so the set reruns byte for byte on any machine.",
+        what: "a number of seconds",
+        bounds: Some((0.0, 1e9)),
+        excludes: &["pack-iterations"],
+        default_shown: false,
+        in_state: Written::UnlessDefault,
+        recorded: Written::Never,
         ..Spec::BASE
     },
     /// Let ranges start before the table wherever every index stays at 0 or above
@@ -167,6 +188,42 @@ impl PackSettings {
         PackSettings {
             seed: self.seed.wrapping_add(i),
             ..*self
+        }
+    }
+}
+
+impl PackSettings {
+    /// Returns these settings with the moves of a packing bounded by time fixed at
+    /// `iterations`: no time bound left, so that a checkpoint, a resume and the recorded
+    /// command carry the moves alone.
+    pub(crate) fn with_moves(&self, iterations: u64) -> PackSettings {
+        PackSettings {
+            iterations,
+            seconds: 0.0,
+            ..*self
+        }
+    }
+
+    /// Records in each of `steps` that packs for a time (`--pack-seconds`) the moves its
+    /// packing made of it instead (`--pack-iterations MOVES`, in its place), so that the
+    /// commands rerun the same set on any machine. `moves`: the packing's, as its
+    /// checkpoint holds them.
+    pub fn record_moves(steps: &mut [Step], moves: u64) {
+        let (seconds, iterations) = ("--pack-seconds", "--pack-iterations");
+        for step in steps.iter_mut().filter(|s| s.has(seconds)) {
+            let args = step.args().to_vec();
+            let mut timed = Step::new(&args[0]);
+            for pair in args[1..].chunk_by(|_, b| !b.starts_with("--")) {
+                match pair[0].as_str() {
+                    w if w == seconds => {
+                        timed.push(iterations);
+                        timed.push(moves.to_string());
+                    }
+                    w if w == iterations => {}
+                    _ => pair.iter().for_each(|w| timed.push(w.clone())),
+                }
+            }
+            *step = timed;
         }
     }
 }

@@ -70,6 +70,7 @@ pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
         short_spans: false,
         seeds: 1,
         from_input: false,
+        seconds: 0.0,
     }
 }
 

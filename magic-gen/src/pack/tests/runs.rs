@@ -272,3 +272,36 @@ fn a_pair_of_threads_makes_the_moves_of_one() {
         assert_eq!(alone.best_order, paired.best_order);
     }
 }
+
+#[test]
+fn a_step_packed_for_a_time_records_the_moves_in_its_place() {
+    use crate::set_file::Step;
+    let mut steps = Step::parse_chain(
+        "magic-gen search --variant black --pack-iterations 60000 --pack-seconds 600 --seed 1; \
+         then magic-gen merge a.state --pack-seconds 2.5 --out m.rs; then magic-gen pack m.rs \
+         --pack-iterations 7",
+    )
+    .unwrap();
+    PackSettings::record_moves(&mut steps, 1234);
+    assert_eq!(
+        Step::chain_line(&steps),
+        "magic-gen search --variant black --pack-iterations 1234 --seed 1; then magic-gen \
+         merge a.state --pack-iterations 1234 --out m.rs; then magic-gen pack m.rs \
+         --pack-iterations 7"
+    );
+}
+
+#[test]
+fn a_packing_bounded_by_time_resumes_with_the_moves_of_its_checkpoint() {
+    let pools = random_pools(5);
+    let go = AtomicBool::new(false);
+    let (_, saved) = packed_from(&pools, packing(50, false), None, &go).unwrap();
+    // Its time measured again would give other moves: the checkpoint's are kept.
+    let timed = PackSettings {
+        seconds: 3600.0,
+        ..packing(50, false)
+    };
+    let (set, _) = packed_from(&pools, timed, Some(&saved[20]), &go).unwrap();
+    let (whole, _) = packed_from(&pools, packing(50, false), None, &go).unwrap();
+    assert_eq!(set, whole);
+}
