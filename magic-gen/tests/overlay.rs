@@ -67,3 +67,60 @@ fn pack_overlay_refuses_the_exact_packings_options_and_other_variants() {
     assert!(run.stderr.contains("from black magics"), "{}", run.stderr);
     assert!(!dir.join("w.rs").exists());
 }
+
+/// A small black hunt in two shards.
+const SHARDED: [&str; 12] = [
+    "search",
+    "--variant",
+    "black",
+    "--candidates",
+    "4096",
+    "--pool",
+    "2",
+    "--polish",
+    "0",
+    "--pack-iterations",
+    "2",
+    "--overlay",
+];
+
+#[test]
+fn a_search_and_a_merge_pack_an_overlay_table_as_the_state_records() {
+    let dir = scratch("overlay-search");
+    let run = |args: &[&str]| magic_gen(&dir, args);
+    run(&[&SHARDED[..], &["--out", "whole.rs"]].concat()).assert_success();
+    let (whole, provenance, _) = read_set_file(&dir.join("whole.rs")).unwrap();
+    assert_eq!(whole.variant, Variant::BlackOverlay);
+    assert!(provenance.steps[0].has("--overlay"));
+    // Two shards and their merge: the states record the overlay, so the merge packs one
+    // without being told, and gives the whole run's set.
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        let state = format!("s{k}.state");
+        run(&[&SHARDED[..], &["--shard", &shard, "--state", &state]].concat()).assert_success();
+        let text = fs::read_to_string(dir.join(&state)).unwrap();
+        assert!(text.contains(" overlay 1"), "{text}");
+    }
+    run(&["merge", "s0.state", "s1.state", "--out", "merged.rs"]).assert_success();
+    assert_eq!(read_set_file(&dir.join("merged.rs")).unwrap().0, whole);
+    // The exact packing's settings and other variants are refused.
+    let short = run(&[&SHARDED[..], &["--short-spans"]].concat());
+    assert_eq!(short.code, 2, "{}", short.stderr);
+    assert!(short
+        .stderr
+        .contains("--short-spans is an option of the exact packing"));
+    let white = run(&[
+        "search",
+        "--variant",
+        "white",
+        "--candidates",
+        "4096",
+        "--overlay",
+    ]);
+    white.assert_clean_failure();
+    assert!(
+        white.stderr.contains("from black magics"),
+        "{}",
+        white.stderr
+    );
+}

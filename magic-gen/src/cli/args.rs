@@ -129,6 +129,18 @@ impl<S: Settings + Heading, const REPACK: bool> FromArgMatches for Given<S, REPA
     }
 }
 
+/// Returns `pack` with the options given in `given` in place of its own, refusing an
+/// overlay packing of `variant` or with options it would not read ([`PackSettings::check`]).
+pub fn pack_given(
+    given: &Given<PackSettings>,
+    pack: PackSettings,
+    variant: Variant,
+) -> Result<PackSettings, BadArgument> {
+    let pack = given.apply(pack);
+    pack.check(variant).map_err(BadArgument)?;
+    Ok(pack)
+}
+
 /// Returns `polish` with the options given in `given` in place of its own, refusing
 /// --clump on a search that is not white ([`PolishSettings::check`]).
 pub fn polish_given(

@@ -55,13 +55,6 @@ pub struct PackCommandArgs {
     /// do: a rook that ends the table and meets only bishops below it.
     #[arg(long, help_heading = PACKING)]
     rooks_first: bool,
-    /// Pack into an overlay table (variant black-overlay): a slot holds the OR of its
-    /// squares' attacks and a lookup masks it with the square's attacks on an empty board,
-    /// so squares share slots where they agree on the squares both can attack. Black sets
-    /// only; --pack-iterations counts the orders of the squares tried after the greedy one
-    /// (seeded --pack-seed), each in well under a second.
-    #[arg(long, help_heading = PACKING)]
-    overlay: bool,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -136,9 +129,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
         )
         .into());
     }
-    if args.overlay {
-        // What the overlay packer reads is declared with each setting; the rest of the
-        // exact packing's options it cannot use.
+    if limits_of(args).pack.overlay {
         let exact = [
             (args.holes.is_some(), "--holes"),
             (args.rooks_first, "--rooks-first"),
@@ -146,13 +137,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
             (args.state.is_some(), "--state"),
             (given(matches, "checkpoint"), "--checkpoint"),
         ];
-        let setting = args.pack.each().find(|s| !s.spec.overlay);
-        let flag = setting.map(|s| format!("--{}", s.spec.flag)).or_else(|| {
-            exact
-                .into_iter()
-                .find_map(|(given, flag)| given.then(|| flag.to_string()))
-        });
-        if let Some(flag) = flag {
+        if let Some((_, flag)) = exact.into_iter().find(|(given, _)| *given) {
             return Err(BadArgument(format!(
                 "{flag} is an option of the exact packing; --overlay lays its table out from \
                  its orders alone (--pack-iterations, --pack-seed, --also)"
@@ -387,7 +372,7 @@ fn worded(
 /// none.
 fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
     PackSettings {
-        iterations: match args.overlay {
+        iterations: match args.pack.apply(PackSettings::default()).overlay {
             true => 0,
             false => PackSettings::REPACK_MOVES,
         },
@@ -414,6 +399,10 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
+    limits_of(args)
+        .pack
+        .check(set.variant)
+        .map_err(BadArgument)?;
     let also = Also::read(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let limits = limits_of(args);
@@ -437,10 +426,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             if args.rooks_first {
                 hunt = hunt.with_rooks_first(holes)?;
             }
-            let mut hunt = hunt.with_holes(holes)?.with_also(&also.sets);
-            if args.overlay {
-                hunt = hunt.into_overlay();
-            }
+            let hunt = hunt.with_holes(holes)?.with_also(&also.sets);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;

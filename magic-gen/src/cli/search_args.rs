@@ -14,7 +14,7 @@ use magic_gen::search::{Limits, Options, PolishSettings, SearchState, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
-    parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
+    pack_given, parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
     parse_variant, polish_given, threads_or_all, Given, LONG_RUNS, POOLS,
 };
 use super::failure::BadArgument;
@@ -212,7 +212,7 @@ impl SearchArgs {
             threads: threads_or_all(self.threads),
             seconds: self.seconds,
             polish: polish_given(&self.polish, polish, variant)?,
-            pack: self.pack.apply(pack),
+            pack: pack_given(&self.pack, pack, variant)?,
         })
     }
 

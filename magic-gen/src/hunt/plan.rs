@@ -85,8 +85,6 @@ pub struct Hunt<'a> {
     limits: Limits,
     resume: &'a [PackCheckpoint],
     greedy: bool,
-    /// Whether the packing lays an overlay table out ([`Hunt::into_overlay`]).
-    overlay: bool,
 }
 
 /// What a hunt made: a verified set, how it got there and what a stop cut short.
@@ -210,7 +208,6 @@ impl<'a> Hunt<'a> {
             limits,
             resume: &[],
             greedy,
-            overlay: false,
         }
     }
 
@@ -225,7 +222,6 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
-            overlay: false,
         }
     }
 
@@ -244,7 +240,6 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
-            overlay: false,
         }
     }
 
@@ -258,9 +253,10 @@ impl<'a> Hunt<'a> {
     /// Returns this hunt packing its black magics into an overlay table (variant
     /// `black-overlay`, [`crate::Variant::is_overlay`]): squares share slots where their
     /// attacks agree on the squares both can attack. Its packing tries the limits' moves
-    /// as orders of the squares (seeded by the limits' seed), with no checkpoint.
+    /// as orders of the squares (seeded by the limits' seed), with no checkpoint. The same
+    /// as limits whose packing is an overlay ([`crate::pack::PackSettings::overlay`]).
     pub fn into_overlay(mut self) -> Self {
-        self.overlay = true;
+        self.limits.pack.overlay = true;
         self
     }
 
@@ -466,7 +462,7 @@ impl<'a> Hunt<'a> {
             pools: &pools.patterns,
             starts: &pools.starts,
         };
-        if self.overlay {
+        if self.limits.pack.overlay {
             if !variant.is_black() {
                 return Err(Error::Search(format!(
                     "an overlay table is packed from black magics; a {variant} set's \

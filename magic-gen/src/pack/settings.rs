@@ -1,8 +1,9 @@
 //! The packing settings: what a checkpoint saves and a resumed run must repeat, each
 //! declared once with its option (`crate::settings`).
 
+use crate::index::Variant;
 use crate::set_file::Step;
-use crate::settings::{declare_settings, Commands, Spec, Written};
+use crate::settings::{declare_settings, Commands, Settings, Spec, Written};
 
 declare_settings! {
 /// How the packer lays out a fixed-shift table: what a checkpoint saves and a resumed run
@@ -22,6 +23,7 @@ declare_settings! {
 ///     seeds: 1,
 ///     from_input: false,
 ///     seconds: 0.0,
+///     overlay: false,
 /// };
 /// assert!(PackSettings::valid_spread(white.spread));
 /// ```
@@ -128,6 +130,24 @@ pub struct PackSettings {
         compared_first: true,
         ..Spec::BASE
     },
+    /// Lay the pools out in an overlay table (`--overlay`, variant `black-overlay`, black
+    /// magics only): a slot holds the OR of its squares' attacks and a lookup reads it
+    /// through the square's attacks on an empty board, so squares share slots where they
+    /// agree on the squares both can attack ([`crate::Variant::is_overlay`]). The settings
+    /// it reads say so in their declaration; the others are refused with it
+    /// ([`PackSettings::check`]).
+    pub overlay: bool = false => Spec {
+        flag: "overlay",
+        help: "Pack into an overlay table (variant black-overlay): a slot holds the OR of \
+               its squares' attacks and a lookup masks it with the square's attacks on an \
+               empty board, so squares share slots where they agree on the squares both \
+               can attack. Black sets only; --pack-iterations counts the orders of the \
+               squares tried after the greedy one (seeded --pack-seed), each in well under a \
+               second.",
+        in_state: Written::UnlessDefault,
+        overlay: true,
+        ..Spec::BASE
+    },
     /// Start from the layout of the set being packed again, not from the greedy pass, and
     /// anneal it cool so that its structure is kept (`magic-gen pack --from-input`): the
     /// squares in an order whose first fits give that layout where one does. Only a
@@ -193,6 +213,30 @@ impl PackSettings {
 }
 
 impl PackSettings {
+    /// Refuses an overlay packing of a `variant` other than black, whose occupancies index
+    /// otherwise, and for an overlay packing a setting only the exact packing reads, given
+    /// a value other than its default: it would do nothing.
+    pub fn check(&self, variant: Variant) -> Result<(), String> {
+        if !self.overlay {
+            return Ok(());
+        }
+        if !variant.is_black() {
+            return Err(format!(
+                "an overlay table is packed from black magics; a {variant} set's occupancies \
+                 index otherwise"
+            ));
+        }
+        let exact = Self::ALL.iter().filter(|s| !s.spec.overlay);
+        match exact.into_iter().find(|s| !s.is_default(self)) {
+            Some(s) => Err(format!(
+                "--{} is an option of the exact packing; --overlay lays its table out from \
+                 its orders alone (--pack-iterations, --pack-seed)",
+                s.spec.flag
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Returns these settings with the moves of a packing bounded by time fixed at
     /// `iterations`: no time bound left, so that a checkpoint, a resume and the recorded
     /// command carry the moves alone.

@@ -71,6 +71,7 @@ pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
         seeds: 1,
         from_input: false,
         seconds: 0.0,
+        overlay: false,
     }
 }
 
