@@ -19,18 +19,30 @@ pub const PACKING: &str = "Packing (black, white; see docs/record-hunts.md)";
 /// The help heading of the options for long and sharded runs.
 pub const LONG_RUNS: &str = "Long runs: checkpoints, resuming, shards";
 
-/// The help heading of a settings struct's options.
+/// What the command line says of a settings struct beside its declaration: its options'
+/// help heading, and the library's check of the settings a run of a variant is given.
 pub trait Heading {
     /// The heading.
     const HEADING: &'static str;
+
+    /// Refuses settings that would do nothing, or cannot be, in a run of `variant`.
+    fn check(&self, variant: Variant) -> Result<(), String>;
 }
 
 impl Heading for PackSettings {
     const HEADING: &'static str = PACKING;
+
+    fn check(&self, variant: Variant) -> Result<(), String> {
+        PackSettings::check(self, variant)
+    }
 }
 
 impl Heading for PolishSettings {
     const HEADING: &'static str = POOLS;
+
+    fn check(&self, variant: Variant) -> Result<(), String> {
+        PolishSettings::check(self, variant)
+    }
 }
 
 /// The options of the settings `S` (how the pools are shaped, how a table is packed), made
@@ -59,6 +71,17 @@ impl<S: Settings, const REPACK: bool> Given<S, REPACK> {
                 .expect("an option's value is checked when parsed");
         }
         settings
+    }
+
+    /// Returns `settings` with the options given in place of its own, refused where they
+    /// would do nothing or cannot be in a run of `variant` ([`Heading::check`]).
+    pub fn checked(&self, settings: S, variant: Variant) -> Result<S, BadArgument>
+    where
+        S: Heading,
+    {
+        let settings = self.apply(settings);
+        settings.check(variant).map_err(BadArgument)?;
+        Ok(settings)
     }
 
     /// Returns the settings given, in order.
@@ -127,30 +150,6 @@ impl<S: Settings + Heading, const REPACK: bool> FromArgMatches for Given<S, REPA
         *self = Self::from_arg_matches(matches)?;
         Ok(())
     }
-}
-
-/// Returns `pack` with the options given in `given` in place of its own, refusing an
-/// overlay packing of `variant` or with options it would not read ([`PackSettings::check`]).
-pub fn pack_given(
-    given: &Given<PackSettings>,
-    pack: PackSettings,
-    variant: Variant,
-) -> Result<PackSettings, BadArgument> {
-    let pack = given.apply(pack);
-    pack.check(variant).map_err(BadArgument)?;
-    Ok(pack)
-}
-
-/// Returns `polish` with the options given in `given` in place of its own, refusing
-/// --clump on a search that is not white ([`PolishSettings::check`]).
-pub fn polish_given(
-    given: &Given<PolishSettings>,
-    polish: PolishSettings,
-    variant: Variant,
-) -> Result<PolishSettings, BadArgument> {
-    let polish = given.apply(polish);
-    polish.check(variant).map_err(BadArgument)?;
-    Ok(polish)
 }
 
 /// Parses a seed: an unsigned 64-bit number. (Its options take negative numbers as values,

@@ -11,7 +11,7 @@ use magic_gen::pack::PackSettings;
 use magic_gen::search::{Error, Limits, PolishSettings, SearchState, Stage};
 use magic_gen::set_file::{Provenance, Step};
 
-use super::args::{pack_given, polish_given, threads_or_all, Given, LONG_RUNS};
+use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
@@ -63,8 +63,8 @@ fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> 
     }
     Ok(Limits {
         threads: threads_or_all(args.threads),
-        polish: polish_given(&args.polish, first.polish, variant)?,
-        pack: pack_given(&args.pack, first.pack, variant)?,
+        polish: args.polish.checked(first.polish, variant)?,
+        pack: args.pack.checked(first.pack, variant)?,
         ..Limits::default()
     })
 }

@@ -14,8 +14,8 @@ use magic_gen::search::{Limits, Options, PolishSettings, SearchState, Shard};
 use magic_gen::{Piece, Variant};
 
 use super::args::{
-    pack_given, parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
-    parse_variant, polish_given, threads_or_all, Given, LONG_RUNS, POOLS,
+    parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
+    parse_variant, threads_or_all, Given, LONG_RUNS, POOLS,
 };
 use super::failure::BadArgument;
 use super::progress::ProgressArgs;
@@ -211,8 +211,8 @@ impl SearchArgs {
         Ok(Limits {
             threads: threads_or_all(self.threads),
             seconds: self.seconds,
-            polish: polish_given(&self.polish, polish, variant)?,
-            pack: pack_given(&self.pack, pack, variant)?,
+            polish: self.polish.checked(polish, variant)?,
+            pack: self.pack.checked(pack, variant)?,
         })
     }
 
