@@ -22,18 +22,22 @@ pub enum Variant {
     /// square that uses it, and a lookup reads it through the square's empty-board
     /// attacks, `table[index] & rays` ([`Variant::is_overlay`]).
     BlackOverlay,
+    /// Fancy's index, a shift per square, into an overlay table read as
+    /// [`Variant::BlackOverlay`]'s is: `table[index] & rays`.
+    FancyOverlay,
     /// `pext(occ, mask) + offset`: the BMI2 perfect index; the magic is unused (0).
     Pext,
 }
 
 impl Variant {
     /// Every variant, in the order used for listings.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Fancy,
         Variant::Plain,
         Variant::Black,
         Variant::White,
         Variant::BlackOverlay,
+        Variant::FancyOverlay,
         Variant::Pext,
     ];
 
@@ -45,6 +49,7 @@ impl Variant {
             Variant::Black => "black",
             Variant::White => "white",
             Variant::BlackOverlay => "black-overlay",
+            Variant::FancyOverlay => "fancy-overlay",
             Variant::Pext => "pext",
         }
     }
@@ -70,7 +75,28 @@ impl Variant {
     /// attacks, and a lookup masks it with the square's empty-board attacks. A set of such
     /// a variant verifies by that rule and is wrong when read without the mask.
     pub const fn is_overlay(self) -> bool {
-        matches!(self, Variant::BlackOverlay)
+        matches!(self, Variant::BlackOverlay | Variant::FancyOverlay)
+    }
+
+    /// Returns the variant whose index an overlay variant reads through the rays (black or
+    /// fancy), the variant itself for the others: what its magics are searched and
+    /// checked as.
+    pub const fn indexed_as(self) -> Variant {
+        match self {
+            Variant::BlackOverlay => Variant::Black,
+            Variant::FancyOverlay => Variant::Fancy,
+            v => v,
+        }
+    }
+
+    /// Returns the overlay variant that reads this variant's index through the rays, if
+    /// one does (black, fancy).
+    pub const fn overlaid(self) -> Option<Variant> {
+        match self.indexed_as() {
+            Variant::Black => Some(Variant::BlackOverlay),
+            Variant::Fancy => Some(Variant::FancyOverlay),
+            _ => None,
+        }
     }
 
     /// Returns true where every square's bits are fixed at 12 (rook) or 9 (bishop).

@@ -142,7 +142,7 @@ pub(crate) fn check_entry(
                 bits,
             })
         }
-        Variant::Fancy if bits == 0 || bits > popcount => {
+        Variant::Fancy | Variant::FancyOverlay if bits == 0 || bits > popcount => {
             return Err(EntryError::FancyBits {
                 piece,
                 square: sq,

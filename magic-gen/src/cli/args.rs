@@ -176,6 +176,11 @@ pub fn threads_or_all(asked: Option<u32>) -> usize {
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
     match Variant::parse(s) {
         Some(Variant::Pext) => Err("pext needs no search: its index is the mask itself".into()),
+        Some(v) if v.is_overlay() => Err(format!(
+            "{v} sets are packed, not searched: search --variant {} (then `magic-gen pack FILE \
+             --overlay`, or give --overlay to a black search)",
+            v.indexed_as()
+        )),
         Some(v) => Ok(v),
         None => Err(format!(
             "unknown variant '{s}' (fancy, plain, black or white)"

@@ -122,6 +122,10 @@ pub(super) fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance
              an empty board), mask stored inverted (!relevant); slots hold the OR of their \
              users' attacks"
         }
+        Variant::FancyOverlay => {
+            "table[(((occ & mask) * magic) >> shift) + offset] & rays (the square's attacks on \
+             an empty board); slots hold the OR of their users' attacks"
+        }
         Variant::Pext => "pext(occ, mask) + offset",
         _ => "(((occ & mask) * magic) >> shift) + offset",
     };

@@ -99,3 +99,38 @@ fn a_range_moved_off_its_place_breaks_the_overlay_rule() {
     moved.entry_mut(Piece::Rook, 27).offset += 1;
     assert!(verify(&moved).is_err());
 }
+
+/// Fancy magics read through their rays: bishops of opposite colours share a range, which
+/// the exact rule refuses and the overlay rule takes; the set reads back from both formats.
+#[test]
+fn a_fancy_overlay_set_shares_ranges_its_exact_rule_would_refuse() {
+    let fancy = committed("magics/fancy.rs");
+    let mut set = MagicSet {
+        variant: Variant::FancyOverlay,
+        ..fancy.clone()
+    };
+    // b1 (light) onto a1 (dark): no square both can attack.
+    let a1 = set.entry(Piece::Bishop, 0).offset;
+    set.entry_mut(Piece::Bishop, 1).offset = a1;
+    let v = verify(&set).expect("opposite-colour bishops overlay");
+    assert_eq!(misreads(&set, &v, true), 0);
+    assert!(misreads(&set, &v, false) > 0);
+    let exact = MagicSet {
+        variant: Variant::Fancy,
+        ..set.clone()
+    };
+    assert!(verify(&exact).is_err());
+    // Rooks on one file meet on squares whose attacks hang on different blockers: a2 onto
+    // a1's range breaks.
+    let mut clash = set.clone();
+    clash.entry_mut(Piece::Rook, 8).offset = set.entry(Piece::Rook, 0).offset;
+    assert!(verify(&clash).is_err());
+    for name in ["f.rs", "f.txt"] {
+        let dir = std::env::temp_dir().join(format!("mg-fancy-overlay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        let text = crate::render_set_file(&path, &set, &v.report, &Default::default());
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(read_set_file(&path).unwrap().0, set, "{name}");
+    }
+}
