@@ -3,7 +3,7 @@
 //! written (a state's `finish` line, a checkpoint's `pack` line, a recorded command), from
 //! which the command line's options, the files' lines, the help's defaults and the report of
 //! a checkpoint that does not fit are all made. A new setting is one entry in one
-//! declaration ([`declare_settings!`]).
+//! declaration (`declare_settings!`).
 
 use crate::io::{ReadError, Record};
 
@@ -96,7 +96,7 @@ impl Spec {
 
 /// A setting's value as text: the one way each field type is written and read, in files
 /// and on the command line.
-pub trait Value: Sized {
+pub(crate) trait Value: Sized {
     /// True for a switch: on when its option is given, `1` or `0` in files.
     const SWITCH: bool = false;
     /// Returns the value as written.
@@ -147,7 +147,7 @@ impl Value for bool {
 pub struct Setting<S: 'static> {
     /// What it is.
     pub spec: Spec,
-    /// Whether it is a switch ([`Value::SWITCH`]).
+    /// Whether it is a switch: on when its option is given, `1` or `0` in files.
     pub switch: bool,
     /// Returns its value in `S` as text.
     pub show: fn(&S) -> String,
@@ -158,7 +158,7 @@ pub struct Setting<S: 'static> {
     pub differs: fn(&S, &S) -> bool,
 }
 
-/// A settings struct declared by [`declare_settings!`]: its fields, in order.
+/// A settings struct declared by `declare_settings!`: its fields, in order.
 pub trait Settings: Sized + Clone + Default + 'static {
     /// Every field, in the order options and lines list them.
     const ALL: &'static [Setting<Self>];

@@ -82,7 +82,8 @@ type OnBegin = Box<dyn Fn(Stage, u64) + Send + Sync>;
 /// ```
 /// use std::sync::atomic::Ordering;
 /// use magic_gen::hunt::{Hooks, Hunt, Wanted};
-/// use magic_gen::search::{Options, Progress, SearchState, Stage};
+/// use magic_gen::hunt::{Progress, Stage};
+/// use magic_gen::search::{Options, SearchState};
 /// use magic_gen::Variant;
 ///
 /// let progress = Progress::default();

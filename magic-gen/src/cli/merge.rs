@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
+use magic_gen::hunt::Stage;
 use magic_gen::hunt::{Hooks, Hunt, Outcome};
 use magic_gen::pack::PackSettings;
-use magic_gen::search::{Error, Limits, PolishSettings, SearchState, Stage};
+use magic_gen::search::{Error, Limits, PolishSettings, SearchState};
 use magic_gen::set_file::{Provenance, Step};
 
 use super::args::{threads_or_all, Given, LONG_RUNS};

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args};
+use magic_gen::hunt::Stage;
 use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
 use magic_gen::pack::{Mismatch, PackCheckpoint, PackSettings};
-use magic_gen::search::{Error, Limits, Stage};
+use magic_gen::search::{Error, Limits};
 use magic_gen::set_file::{CreditedSet, Provenance, Step};
 use magic_gen::settings;
 use magic_gen::MagicSet;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::search::{Progress, Stage, StageRate};
+use magic_gen::hunt::{Progress, Stage, StageRate};
 
 use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;

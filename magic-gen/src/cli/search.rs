@@ -9,9 +9,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::ArgMatches;
+use magic_gen::hunt::Stage;
 use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
 use magic_gen::pack::PackCheckpoint;
-use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Shard, Stage};
+use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Shard};
 use magic_gen::set_file::{Provenance, Step};
 
 use super::failure::{BadArgument, Failure};

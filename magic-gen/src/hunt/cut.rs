@@ -9,7 +9,8 @@ use crate::stages::Stage;
 /// ```
 /// use std::sync::atomic::Ordering;
 /// use magic_gen::hunt::{Cut, Hooks, Hunt, Stage, Wanted};
-/// use magic_gen::search::{Options, Progress, SearchState};
+/// use magic_gen::hunt::Progress;
+/// use magic_gen::search::{Options, SearchState};
 /// use magic_gen::Variant;
 ///
 /// let options = Options::for_variant(Variant::Black);

@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::pack::{PackCheckpoint, PackHooks};
-use crate::search::{Progress, SearchState};
+use crate::search::SearchState;
+use crate::stages::Progress;
 
 /// Saves a hunt's state (none for a repack, which has none) with the packer's checkpoint
 /// (empty: none). The first error stops the run as a stop signal does, and is kept in
@@ -20,7 +21,8 @@ type Save<'a> = &'a mut dyn FnMut(Option<&SearchState>, &[PackCheckpoint]) -> Re
 /// use std::time::Duration;
 /// use magic_gen::hunt::{Hooks, Hunt};
 /// use magic_gen::pack::{PackCheckpoint, PackSettings};
-/// use magic_gen::search::{Limits, Progress};
+/// use magic_gen::hunt::Progress;
+/// use magic_gen::search::Limits;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;

@@ -14,7 +14,7 @@ mod presets;
 #[cfg(test)]
 mod tests;
 
-pub use crate::stages::Stage;
+pub use crate::stages::{Progress, Stage, StageRate};
 pub use cut::Cut;
 pub use hooks::Hooks;
 pub use plan::{Hunt, Outcome, Wanted};

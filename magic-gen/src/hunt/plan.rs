@@ -19,8 +19,9 @@ use crate::search::finish::{
 };
 use crate::search::holes::{into_holes, rooks_first};
 use crate::search::Shard;
-use crate::search::{self, Error, Limits, PolishSettings, Progress, SearchState};
+use crate::search::{self, Error, Limits, PolishSettings, SearchState};
 use crate::set::MagicSet;
+use crate::stages::Progress;
 use crate::stages::Stage;
 use crate::verify::Report;
 

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use super::*;
 use crate::pack::{PackCheckpoint, PackSettings};
-use crate::search::{Limits, Progress, SearchState};
+use crate::search::{Limits, SearchState};
 use crate::set::MagicSet;
+use crate::stages::Progress;
 use crate::verify::Report;
 
 /// The published black set, whose greedy layout is longer than its own, with its report.

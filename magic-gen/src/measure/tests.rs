@@ -137,7 +137,8 @@ fn a_comparison_counts_each_square_where_ours_uses_no_more_slots() {
 #[test]
 fn pools_are_measured_as_the_scan_measured_them_and_the_best_uses_fewest_slots() {
     use crate::search::Budget;
-    use crate::search::{Options, Progress, SearchState};
+    use crate::search::{Options, SearchState};
+    use crate::stages::Progress;
     for variant in [Variant::Black, Variant::White] {
         let mut o = Options::for_variant(variant);
         o.scan.budget = Budget::Candidates(4096);

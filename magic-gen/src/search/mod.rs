@@ -37,7 +37,6 @@ mod state_file;
 mod table;
 mod workers;
 
-pub use crate::stages::{Progress, Stage, StageRate};
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
 pub use state::{Budget, RaiseError, Scan, SearchState, Shard, ShardError};
 pub(crate) use workers::run;

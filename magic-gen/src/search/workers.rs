@@ -206,7 +206,7 @@ fn lock(job: &SharedJob) -> MutexGuard<'_, (Job, Option<Scratch>)> {
 /// Runs `state`'s unfinished jobs on `limits.threads` workers until every job is done,
 /// `limits.seconds` have passed or `progress.stop` is set. Every `checkpoint.0` it hands a
 /// consistent copy of the state to `checkpoint.1` (to be saved); the state is left
-/// consistent at any stop. The scan stage of a hunt ([`crate::search::Stage::Scan`]).
+/// consistent at any stop. The scan stage of a hunt ([`crate::hunt::Stage::Scan`]).
 pub(crate) fn run(
     state: &mut SearchState,
     limits: &Limits,

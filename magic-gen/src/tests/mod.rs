@@ -17,6 +17,7 @@ use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::state::*;
 use crate::search::*;
 use crate::set::MagicSet;
+use crate::stages::Progress;
 
 /// Returns the bishop's square `square` of a set.
 pub(super) fn bishop(square: u8) -> crate::geometry::SetSquare {

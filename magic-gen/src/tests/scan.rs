@@ -8,6 +8,7 @@ use crate::geometry::Piece;
 use crate::index::Variant;
 use crate::search::state::*;
 use crate::search::*;
+use crate::stages::Progress;
 
 #[test]
 fn search_is_deterministic_across_thread_counts() {

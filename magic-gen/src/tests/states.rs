@@ -7,6 +7,7 @@ use crate::io::line_of;
 use crate::pack::{Mismatch, PackCheckpoint};
 use crate::search::state::*;
 use crate::search::*;
+use crate::stages::Progress;
 
 #[test]
 fn a_key_is_found_at_the_first_line_it_starts() {
