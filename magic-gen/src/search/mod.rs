@@ -1,4 +1,6 @@
-//! The hunt: scan candidate magics, keep pools of the best, pack them into a verified set.
+//! The scan and what shapes its finds: candidate magics scanned per square into pools of
+//! the best, the scan's state and its file, the polish and evolution of the pools, and a
+//! search's options and errors. The stages that chain them into a set are [`crate::hunt`]'s.
 //!
 //! Every (piece, square) is a job scanning its own candidate stream block by block.
 //! Workers take jobs round-robin, one block at a time, so all squares advance together
