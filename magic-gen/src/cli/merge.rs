@@ -15,7 +15,8 @@ use magic_gen::set_file::{Provenance, Step};
 use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::failure::{BadArgument, Failure};
 use super::output::{
-    claim_stdout_for, cut_worded, recorded_command, show, state_file, summarise, write_set,
+    claim_stdout_for, recorded_command, show, state_file, stopped_note, summarise, write_set,
+    GoesOn,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -119,7 +120,7 @@ fn unfinished_note(
     let Some(cut) = outcome.cut else {
         return partial;
     };
-    let cut = format!("{}; rerun `{recorded}`", cut_worded(cut, None));
+    let cut = stopped_note(cut, None, GoesOn::Rerun(recorded.to_string()));
     Some(match partial {
         Some(p) => format!("{p}; then {cut}"),
         None => cut,

@@ -296,6 +296,30 @@ pub fn write_set(
     Ok(())
 }
 
+/// How a stopped run goes on, as its set's header says ([`stopped_note`]).
+pub enum GoesOn {
+    /// By this command, from the file the run saved.
+    From(Step),
+    /// Nothing of this kind (`"state"`, `"checkpoint"`) was saved: by this command line again.
+    Unsaved(&'static str, String),
+    /// By this command line again: the stage cut short keeps no file.
+    Rerun(String),
+}
+
+/// Returns the note a set's header keeps of a run stopped where `cut` says: what it cut
+/// short (`budget`: a scan's, spent and whole) and how the run goes on. The one wording of
+/// `search`, `merge` and `pack`.
+pub fn stopped_note(cut: Cut, budget: Option<(u64, u64)>, goes_on: GoesOn) -> String {
+    let done = cut_worded(cut, budget);
+    match goes_on {
+        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
+        GoesOn::Unsaved(file, rerun) => {
+            format!("{done}; no saved {file} to resume: rerun `{rerun}`")
+        }
+        GoesOn::Rerun(rerun) => format!("{done}; rerun `{rerun}`"),
+    }
+}
+
 /// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
 /// messages say it; `budget` is a scan's counted budget, spent and whole
 /// ([`SearchState::budget_used`](magic_gen::search::SearchState::budget_used)).

@@ -18,8 +18,8 @@ use magic_gen::MagicSet;
 use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::failure::{BadArgument, Failure};
 use super::output::{
-    claim_stdout_for, cut_worded, failed_save, given, recorded_command, same_file,
-    save_failed_told, show, state_file, summarise, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, same_file, save_failed_told, show,
+    state_file, stopped_note, summarise, write_set, GoesOn,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -275,14 +275,14 @@ fn provenance(
     provenance.seed = provenance.seed.or(Some(seed));
     let note = match cut {
         None => return provenance,
-        Some(cut) if cut.stage == Stage::Packing => {
-            let finish = match saved_to {
-                Some(path) => format!("finish with `{}`", resuming(step, path)),
-                None => format!("no saved checkpoint to resume: rerun `{step}`"),
+        Some(cut) => {
+            let goes_on = match (cut.stage, saved_to) {
+                (Stage::Packing, Some(path)) => GoesOn::From(resuming(step, path)),
+                (Stage::Packing, None) => GoesOn::Unsaved("checkpoint", step.to_string()),
+                _ => GoesOn::Rerun(step.to_string()),
             };
-            format!("{}; {finish}", cut_worded(cut, None))
+            stopped_note(cut, None, goes_on)
         }
-        Some(cut) => format!("{}: rerun `{step}`", cut_worded(cut, None)),
     };
     provenance.unfinished = Some(match provenance.unfinished.take() {
         Some(earlier) => format!("{earlier}; then {note}"),

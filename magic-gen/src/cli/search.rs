@@ -18,7 +18,7 @@ use magic_gen::set_file::{Provenance, Step};
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, cut_worded, failed_save, given, refuse_stdio_state, save_failed_told, show,
-    state_file, summarise, write_failed, write_set,
+    state_file, stopped_note, summarise, write_failed, write_set, GoesOn,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -107,15 +107,11 @@ fn unfinished_note(
     (args, matches): (&SearchArgs, &ArgMatches),
     history: &[Step],
 ) -> String {
-    let done = cut_worded(cut, state.budget_used());
-    let finish = match state_path {
-        Some(path) => format!("finish with `{}`", args.finishing_command(path, matches)),
-        None => format!(
-            "no saved state to resume: rerun `{}`",
-            Step::chain_line(history)
-        ),
+    let goes_on = match state_path {
+        Some(path) => GoesOn::From(args.finishing_command(path, matches)),
+        None => GoesOn::Unsaved("state", Step::chain_line(history)),
     };
-    format!("{done}; {finish}")
+    stopped_note(cut, state.budget_used(), goes_on)
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
