@@ -63,8 +63,8 @@ pub struct PackCommandArgs {
     /// Pack into an overlay table (variant black-overlay): a slot holds the OR of its
     /// squares' attacks and a lookup masks it with the square's attacks on an empty board,
     /// so squares share slots where they agree on the squares both can attack. Black sets
-    /// only; --pack-iterations counts the orders of the squares tried after the greedy one
-    /// (seeded --pack-seed), each in well under a second.
+    /// only; --pack-iterations counts the moves of a local search after the greedy layout
+    /// (seeded --pack-seed), some hundred a second.
     #[arg(long, help_heading = PACKING)]
     overlay: bool,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
@@ -157,7 +157,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
         if let Some(id) = exact_only.iter().find(|id| given(matches, id)) {
             return Err(BadArgument(format!(
                 "--{} is an option of the exact packing; --overlay lays its table out from \
-                 its orders alone (--pack-iterations, --pack-seed, --also)",
+                 its own moves alone (--pack-iterations, --pack-seed, --also)",
                 id.replace('_', "-")
             ))
             .into());
@@ -389,7 +389,8 @@ fn worded(
 /// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
 /// given).
 fn limits_of(args: &PackCommandArgs) -> Limits {
-    // An overlay packing's moves are whole orders, each a greedy layout: none unless asked.
+    // An overlay packing's moves each lay out part of the table again (some hundred a
+    // second, not the exact packing's thousands): none unless asked.
     let settings = args.pack.apply(PackSettings {
         iterations: match args.overlay {
             true => 0,
