@@ -23,9 +23,9 @@ use crate::stages::Progress;
 use super::layout::{Choices, Layout};
 
 /// Temperature of the search at its first move, in table slots.
-const HOT: f64 = 20.0;
+const HOT: f64 = 8.0;
 /// Temperature of the search at its last move, in table slots.
-const COLD: f64 = 1.0;
+const COLD: f64 = 0.3;
 /// Weight of the ranges' mean end beside the table length.
 const SPREAD: f64 = 0.1;
 /// The most places apart in the order two swapped squares are.
