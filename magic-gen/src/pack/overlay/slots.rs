@@ -50,23 +50,33 @@ impl Slots {
 
     /// Returns the lowest start from `lowest` on where `w` fits. The slot that failed the
     /// last start is tried first at the next: the values that clash stay under it for a
-    /// stretch, so most starts fail at one test.
+    /// stretch, so most starts fail at that one test, run in a tight loop over
+    /// consecutive cells.
     pub(super) fn first_fit(&self, w: &Wants, lowest: usize) -> usize {
         let mut hot = 0;
-        (lowest..)
-            .find(|&s| {
-                if !self.fits_at(w, s, w.slots[hot]) {
-                    return false;
+        let mut start = lowest;
+        loop {
+            let (i, a) = w.slots[hot];
+            let mut k = start + i as usize;
+            while let Some(c) = self.cells.get(k) {
+                if c.through == 0 || c.value & w.rays == a & c.through {
+                    break;
                 }
-                match w.slots.iter().position(|&slot| !self.fits_at(w, s, slot)) {
-                    Some(failed) => {
-                        hot = failed;
-                        false
-                    }
-                    None => true,
+                k += 1;
+            }
+            start = k - i as usize;
+            match w
+                .slots
+                .iter()
+                .position(|&slot| !self.fits_at(w, start, slot))
+            {
+                Some(failed) => {
+                    hot = failed;
+                    start += 1;
                 }
-            })
-            .expect("past the end every start fits")
+                None => return start,
+            }
+        }
     }
 
     /// Puts `w` at `start` (where it fits).
