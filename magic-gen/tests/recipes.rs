@@ -105,7 +105,7 @@ fn the_readme_recipes_are_the_headers_commands() {
         );
         matched += recipe.len();
         // Each command of a search or an exact packing keeps a state to resume from (an
-        // overlay packing has none: its orders take seconds).
+        // overlay packing has none: its search takes seconds).
         for command in commands
             .iter()
             .filter(|c| without_state(c).value("--out") == Some(&path))

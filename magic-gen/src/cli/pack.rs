@@ -141,7 +141,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
         if let Some((_, flag)) = exact.into_iter().find(|(given, _)| *given) {
             return Err(BadArgument(format!(
                 "{flag} is an option of the exact packing; --overlay lays its table out from \
-                 its orders alone (--pack-iterations, --pack-seed, --also)"
+                 its own moves alone (--pack-iterations, --pack-seed, --also)"
             ))
             .into());
         }
@@ -369,8 +369,8 @@ fn worded(
 }
 
 /// Returns the packing a repack makes unless told otherwise: PackSettings::REPACK_MOVES
-/// moves, or for an overlay packing, whose moves are whole orders, each a greedy layout,
-/// none.
+/// moves, or for an overlay packing, whose moves each lay out part of the table again (some
+/// hundred a second, not the exact packing's thousands), none.
 fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
     PackSettings {
         iterations: match args.pack.apply(PackSettings::default()).overlay {
@@ -385,7 +385,6 @@ fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
 /// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
 /// given).
 fn limits_of(args: &PackCommandArgs) -> Limits {
-    // An overlay packing's moves are whole orders, each a greedy layout: none unless asked.
     let settings = args.pack.apply(repack_defaults(args));
     Limits {
         threads: threads_or_all(args.threads),

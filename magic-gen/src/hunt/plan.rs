@@ -253,9 +253,10 @@ impl<'a> Hunt<'a> {
 
     /// Returns this hunt packing its black magics into an overlay table (variant
     /// `black-overlay`, [`crate::Variant::is_overlay`]): squares share slots where their
-    /// attacks agree on the squares both can attack. Its packing tries the limits' moves
-    /// as orders of the squares (seeded by the limits' seed), with no checkpoint. The same
-    /// as limits whose packing is an overlay ([`crate::pack::PackSettings::overlay`]).
+    /// attacks agree on the squares both can attack. Its packing makes the limits' moves
+    /// of a local search on the greedy layout (seeded by the limits' seed), with no
+    /// checkpoint. The same as limits whose packing is an overlay
+    /// ([`crate::pack::PackSettings::overlay`]).
     pub fn into_overlay(mut self) -> Self {
         self.limits.pack.overlay = true;
         self

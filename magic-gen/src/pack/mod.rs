@@ -17,7 +17,7 @@
 //! packings of several seeds at once on several threads. A run stopped and resumed from
 //! its checkpoint makes the moves of an uninterrupted one and ends with the same set.
 //! `checkpoint_file.rs`, beside them, writes and reads the checkpoint's file (through
-//! `crate::io`'s line reader). `overlay.rs` packs black magics by the overlay rule, where
+//! `crate::io`'s line reader). `overlay/` packs black magics by the overlay rule, where
 //! squares share slots through their rays ([`crate::Variant::is_overlay`]).
 
 mod anneal;

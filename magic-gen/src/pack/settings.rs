@@ -141,9 +141,8 @@ pub struct PackSettings {
         help: "Pack into an overlay table (variant black-overlay): a slot holds the OR of \
                its squares' attacks and a lookup masks it with the square's attacks on an \
                empty board, so squares share slots where they agree on the squares both \
-               can attack. Black sets only; --pack-iterations counts the orders of the \
-               squares tried after the greedy one (seeded --pack-seed), each in well under a \
-               second.",
+               can attack. Black sets only; --pack-iterations counts the moves of a local \
+               search after the greedy layout (seeded --pack-seed), some hundred a second.",
         in_state: Written::UnlessDefault,
         overlay: true,
         ..Spec::BASE
@@ -230,7 +229,7 @@ impl PackSettings {
         match exact.into_iter().find(|s| !s.is_default(self)) {
             Some(s) => Err(format!(
                 "--{} is an option of the exact packing; --overlay lays its table out from \
-                 its orders alone (--pack-iterations, --pack-seed)",
+                 its own moves alone (--pack-iterations, --pack-seed)",
                 s.spec.flag
             )),
             None => Ok(()),

@@ -13,11 +13,11 @@ fn committed(path: &str) -> MagicSet {
 }
 
 /// Returns `set`'s magics packed into an overlay table by the hunt a `pack --overlay`
-/// runs, with `orders` orders tried after the greedy one.
-fn overlaid(set: &MagicSet, orders: u64) -> MagicSet {
+/// runs, with `moves` moves of the search after the greedy layout.
+fn overlaid(set: &MagicSet, moves: u64) -> MagicSet {
     let report = verify(set).expect("the input verifies").report;
     let mut limits = Limits::default();
-    limits.pack.iterations = orders;
+    limits.pack.iterations = moves;
     let hunt = Hunt::repack(set, &report, &limits).into_overlay();
     let outcome = hunt
         .run(Hooks::default())
@@ -77,10 +77,10 @@ fn own_black_magics_overlay_into_a_shorter_table_that_needs_its_mask() {
     assert!(verify(&exact_rule).is_err());
 }
 
-/// Orders tried after the greedy one never lengthen the table, and the seed and count
-/// decide the result.
+/// Moves of the search after the greedy layout never lengthen the table, and the seed and
+/// count decide the result.
 #[test]
-fn more_orders_never_lengthen_an_overlay_table() {
+fn search_moves_never_lengthen_an_overlay_table() {
     let own = committed("magics/records/own-black.rs");
     let len = |set: &MagicSet| verify(set).unwrap().report.table_len;
     let greedy = len(&overlaid(&own, 0));

@@ -1,0 +1,93 @@
+//! A layout being changed in place: each square's member and start over the slots they
+//! fill, squares taken out and put back one at a time.
+
+use super::slots::Slots;
+use super::wants::Wants;
+
+/// Per square its (member, start): the table position of the member's lowest used index.
+pub(super) type Choices = Vec<(usize, usize)>;
+
+/// The squares laid out so far over their slots. `placed` marks who is in.
+pub(super) struct Layout<'a> {
+    /// Each square's pool.
+    pools: &'a [Vec<Wants>],
+    /// The table.
+    pub(super) slots: Slots,
+    /// Each square's member and start (meaningless while it is out).
+    pub(super) choices: Choices,
+    /// Whether each square is in the table.
+    placed: Vec<bool>,
+}
+
+impl<'a> Layout<'a> {
+    /// Returns the empty layout of `pools`.
+    pub(super) fn new(pools: &'a [Vec<Wants>]) -> Layout<'a> {
+        Layout {
+            pools,
+            slots: Slots::default(),
+            choices: vec![(0, 0); pools.len()],
+            placed: vec![false; pools.len()],
+        }
+    }
+
+    /// Returns the squares' pools.
+    pub(super) fn pools(&self) -> &'a [Vec<Wants>] {
+        self.pools
+    }
+
+    /// Returns the member `square` uses.
+    fn wants(&self, square: usize) -> &'a Wants {
+        &self.pools[square][self.choices[square].0]
+    }
+
+    /// Returns one past the last slot of `square`'s range.
+    pub(super) fn end(&self, square: usize) -> usize {
+        self.choices[square].1 + self.wants(square).extent
+    }
+
+    /// Returns the table length: one past the last slot any square in it uses.
+    pub(super) fn len(&self) -> usize {
+        (0..self.pools.len())
+            .filter(|&s| self.placed[s])
+            .map(|s| self.end(s))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Returns the sum of the ranges' ends of the squares in the table.
+    pub(super) fn end_sum(&self) -> usize {
+        (0..self.pools.len())
+            .filter(|&s| self.placed[s])
+            .map(|s| self.end(s))
+            .sum()
+    }
+
+    /// Puts `square` in with `member` at `start`, where it must fit.
+    pub(super) fn put(&mut self, square: usize, (member, start): (usize, usize)) {
+        debug_assert!(!self.placed[square]);
+        self.choices[square] = (member, start);
+        self.placed[square] = true;
+        self.slots.place(&self.pools[square][member], start);
+    }
+
+    /// Puts `square` in at its first fit (every range starting at 0 or above) with the
+    /// member of its pool that ends lowest (ties: the first).
+    pub(super) fn insert(&mut self, square: usize) {
+        let pool = &self.pools[square];
+        let choice = pool
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (k, self.slots.first_fit(w, w.first)))
+            .min_by_key(|&(k, start)| (start + pool[k].extent, k))
+            .expect("every pool has a member");
+        self.put(square, choice);
+    }
+
+    /// Takes `square` out of the table.
+    pub(super) fn remove(&mut self, square: usize) {
+        debug_assert!(self.placed[square]);
+        let (member, start) = self.choices[square];
+        self.slots.remove(&self.pools[square][member], start);
+        self.placed[square] = false;
+    }
+}

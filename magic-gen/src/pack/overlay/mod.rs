@@ -1,0 +1,106 @@
+//! The overlay packer: black ranges laid out in one table whose slots hold the OR of their
+//! users' attacks, read through each square's empty-board attacks ([`Variant::is_overlay`]).
+//!
+//! A square wanting attacks `a` (its lookup reading through rays `R`) may use a slot that
+//! holds `v` for users whose rays OR to `D` exactly when `v & R == a & D`: the two agree on
+//! every square both read. So bishops of opposite colours share any slot, rooks on
+//! diagonal neighbours meet only on squares always attacked, and values agree often
+//! enough beyond those. The greedy pass places squares widest first, each with the pool
+//! member that ends lowest at its first fitting start; a local search on that layout
+//! follows (`anneal.rs`), taking squares out and putting them back without laying the
+//! rest out again. What it packs and how long are the exact packer's: pools of magics,
+//! and [`PackSettings`]' moves and seed.
+//!
+//! Inside, each file using only those above it: `wants.rs` what a member wants of the
+//! table, `slots.rs` the table's slots with their users, `layout.rs` the squares' places
+//! over them, `anneal.rs` the search.
+
+mod anneal;
+mod layout;
+mod slots;
+mod wants;
+
+use std::sync::atomic::Ordering;
+
+use crate::geometry::SetSquare;
+use crate::index::Variant;
+use crate::set::{Entry, MagicSet};
+use crate::stages::Progress;
+
+use super::pattern::Pattern;
+use super::settings::PackSettings;
+
+use anneal::anneal;
+use layout::{Choices, Layout};
+use wants::Wants;
+
+/// Returns the squares widest first (their pools' shortest extent), ties by square.
+fn widest_first(pools: &[Vec<Wants>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pools.len()).collect();
+    order.sort_by_key(|&i| {
+        let extent = pools[i].iter().map(|w| w.extent).min();
+        (core::cmp::Reverse(extent), i)
+    });
+    order
+}
+
+/// Returns the greedy layout of `pools`: widest first, each square at its first fit with
+/// the member that ends lowest.
+fn greedy<'a>(pools: &'a [Vec<Wants>], order: &[usize]) -> Layout<'a> {
+    let mut layout = Layout::new(pools);
+    for &square in order {
+        layout.insert(square);
+    }
+    layout
+}
+
+/// Returns the set of `choices` over `pools`.
+fn set_of(pools: &[Vec<Wants>], choices: &Choices) -> MagicSet {
+    let mut set = MagicSet::new(Variant::BlackOverlay);
+    for (square, &(member, start)) in SetSquare::all().zip(choices) {
+        let w = &pools[square.index()][member];
+        *set.entry_mut(square.piece, square.square) = Entry {
+            magic: w.magic,
+            bits: w.bits,
+            offset: start as i64 - w.first as i64,
+        };
+    }
+    set
+}
+
+/// Packs one pool of magics per piece and square (rook a1 first; the members' magics and
+/// bits, black magics of a fixed or per-square shift) into one black overlay table: the
+/// widest-first greedy layout, then `settings.iterations` moves of the local search
+/// (seeded `settings.seed`), the shortest table met kept (ties: the earlier), counted in
+/// `progress`'s moves with the best length met. Returns the set and the moves made, fewer
+/// than asked if `progress`'s stop flag was set; the set depends only on the pools, the
+/// settings and the moves made. A member that does not verify for its square is refused
+/// by that square.
+pub(crate) fn pack_overlay(
+    pools: &[Vec<Pattern>],
+    settings: &PackSettings,
+    progress: &Progress,
+) -> Result<(MagicSet, u64), SetSquare> {
+    let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
+    for (square, pool) in SetSquare::all().zip(pools) {
+        let members = pool.iter().map(|p| Wants::of(square, p.magic, p.bits));
+        wanted.push(members.collect::<Option<_>>().ok_or(square)?);
+    }
+    let mut order = widest_first(&wanted);
+    let mut layout = greedy(&wanted, &order);
+    progress.best_len.store(layout.len(), Ordering::Relaxed);
+    progress
+        .moves_total
+        .store(settings.iterations, Ordering::Relaxed);
+    let (best, made) = anneal(
+        &mut layout,
+        &mut order,
+        settings.seed,
+        settings.iterations,
+        progress,
+    );
+    Ok((set_of(&wanted, &best), made))
+}
+
+#[cfg(test)]
+mod tests;

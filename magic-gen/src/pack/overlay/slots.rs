@@ -1,0 +1,114 @@
+//! The overlay table being packed, slot by slot: what each slot holds and who uses it, so
+//! that a square can leave as cheaply as it came.
+
+use super::wants::Wants;
+
+/// One slot: the OR of its users' attacks and of their rays (`through` 0: free, since
+/// every square's rays are some squares).
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub(super) struct Cell {
+    /// The OR of the users' attacks.
+    pub(super) value: u64,
+    /// The OR of the users' rays.
+    pub(super) through: u64,
+}
+
+/// One user of a slot.
+#[derive(Clone, Copy, Debug)]
+struct User {
+    /// Its rays, which tell its square from every other.
+    rays: u64,
+    /// The attacks it wants here.
+    attacks: u64,
+}
+
+/// The table: per slot its cell and its users. A cell is always the OR over its users, and
+/// so is the same whatever order they came and went in.
+#[derive(Default)]
+pub(super) struct Slots {
+    /// Per slot, what it holds: kept apart from the users for a dense fit scan.
+    cells: Vec<Cell>,
+    /// Per slot, its users.
+    users: Vec<Vec<User>>,
+}
+
+impl Slots {
+    /// Returns the cell at `k` (free past the end).
+    #[cfg(test)]
+    pub(super) fn cell(&self, k: usize) -> Cell {
+        self.cells.get(k).copied().unwrap_or_default()
+    }
+
+    /// Returns true if `w` can take its slot `i` (index, attacks) from `start` on.
+    #[inline]
+    fn fits_at(&self, w: &Wants, start: usize, (i, a): (u32, u64)) -> bool {
+        match self.cells.get(start + i as usize) {
+            None => true,
+            Some(c) => c.through == 0 || c.value & w.rays == a & c.through,
+        }
+    }
+
+    /// Returns the lowest start from `lowest` on where `w` fits. The slot that failed the
+    /// last start is tried first at the next: the values that clash stay under it for a
+    /// stretch, so most starts fail at that one test, run in a tight loop over
+    /// consecutive cells.
+    pub(super) fn first_fit(&self, w: &Wants, lowest: usize) -> usize {
+        let mut hot = 0;
+        let mut start = lowest;
+        loop {
+            let (i, a) = w.slots[hot];
+            let mut k = start + i as usize;
+            while let Some(c) = self.cells.get(k) {
+                if c.through == 0 || c.value & w.rays == a & c.through {
+                    break;
+                }
+                k += 1;
+            }
+            start = k - i as usize;
+            match w
+                .slots
+                .iter()
+                .position(|&slot| !self.fits_at(w, start, slot))
+            {
+                Some(failed) => {
+                    hot = failed;
+                    start += 1;
+                }
+                None => return start,
+            }
+        }
+    }
+
+    /// Puts `w` at `start` (where it fits).
+    pub(super) fn place(&mut self, w: &Wants, start: usize) {
+        let end = start + w.extent;
+        if self.cells.len() < end {
+            self.cells.resize(end, Cell::default());
+            self.users.resize_with(end, Vec::new);
+        }
+        for &(i, a) in &w.slots {
+            let k = start + i as usize;
+            let c = &mut self.cells[k];
+            c.value |= a;
+            c.through |= w.rays;
+            self.users[k].push(User {
+                rays: w.rays,
+                attacks: a,
+            });
+        }
+    }
+
+    /// Takes `w`, placed at `start`, out again: each of its slots holds what its other
+    /// users put there, exactly as if `w` had never come.
+    pub(super) fn remove(&mut self, w: &Wants, start: usize) {
+        for &(i, _) in &w.slots {
+            let k = start + i as usize;
+            let users = &mut self.users[k];
+            users.retain(|u| u.rays != w.rays);
+            self.cells[k] = users.iter().fold(Cell::default(), |c, u| Cell {
+                value: c.value | u.attacks,
+                through: c.through | u.rays,
+            });
+        }
+    }
+}
