@@ -197,7 +197,7 @@ fn committed_sets_regenerate_identically_from_their_recorded_command() {
 
 /// The packed records regenerate identically: the white record, packed twice from the
 /// committed own-only white set, the per-square record, packed once, and the overlay
-/// record, the own-only black magics laid out by the overlay rule. Their packings of
+/// sets, black and fancy magics laid out by the overlay rule. Their packings of
 /// a million moves take minutes of CPU, so `cargo test` leaves them to `.ci/run`:
 /// `cargo test -p magic-gen --test committed -- --ignored --exact
 /// packed_sets_regenerate_identically_from_their_recorded_command`.
@@ -212,6 +212,7 @@ fn packed_sets_regenerate_identically_from_their_recorded_command() {
             "magics/records/black-per-square.rs",
             "magics/records/own-black-overlay.rs",
             "magics/black_overlay.rs",
+            "magics/records/fancy-overlay.rs",
         ],
     );
 }

@@ -64,7 +64,11 @@ fn pack_overlay_refuses_the_exact_packings_options_and_other_variants() {
     }
     let run = magic_gen(&dir, &["pack", "white.rs", "--overlay", "--out", "w.rs"]);
     run.assert_clean_failure();
-    assert!(run.stderr.contains("from black magics"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("from black or fancy magics"),
+        "{}",
+        run.stderr
+    );
     assert!(!dir.join("w.rs").exists());
 }
 
@@ -119,8 +123,41 @@ fn a_search_and_a_merge_pack_an_overlay_table_as_the_state_records() {
     ]);
     white.assert_clean_failure();
     assert!(
-        white.stderr.contains("from black magics"),
+        white.stderr.contains("from black or fancy magics"),
         "{}",
         white.stderr
+    );
+}
+
+#[test]
+fn pack_overlay_lays_fancy_magics_out_as_a_fancy_overlay_set() {
+    let dir = scratch("overlay-fancy");
+    fs::copy(common::committed("fancy"), dir.join("fancy.rs")).unwrap();
+    let args = ["pack", "fancy.rs", "--overlay", "--out", "fo.txt"];
+    magic_gen(&dir, &args).assert_success();
+    let (set, _, _) = read_set_file(&dir.join("fo.txt")).unwrap();
+    assert_eq!(set.variant, Variant::FancyOverlay);
+    let (fancy, _, _) = read_set_file(&dir.join("fancy.rs")).unwrap();
+    // The same magics and bits, laid out over each other.
+    for (a, b) in set
+        .entries
+        .iter()
+        .flatten()
+        .zip(fancy.entries.iter().flatten())
+    {
+        assert_eq!((a.magic, a.bits), (b.magic, b.bits));
+    }
+    let (len, exact) = (
+        verify(&set).unwrap().report.table_len,
+        verify(&fancy).unwrap().report.table_len,
+    );
+    assert!(len * 3 < exact * 2, "{len} of {exact}");
+    // Without --overlay a fancy set has no packing.
+    let run = magic_gen(&dir, &["pack", "fancy.rs", "--out", "x.txt"]);
+    run.assert_clean_failure();
+    assert!(
+        run.stderr.contains("overlays them: --overlay"),
+        "{}",
+        run.stderr
     );
 }

@@ -33,7 +33,7 @@ impl Heading for PackSettings {
     const HEADING: &'static str = PACKING;
 
     fn check(&self, variant: Variant) -> Result<(), String> {
-        PackSettings::check(self, variant)
+        PackSettings::check(self, variant).map(|_| ())
     }
 }
 

@@ -465,20 +465,21 @@ impl<'a> Hunt<'a> {
             starts: &pools.starts,
         };
         if self.limits.pack.overlay {
-            if !variant.is_black() {
-                return Err(Error::Search(format!(
-                    "an overlay table is packed from black magics; a {variant} set's \
-                     occupancies index otherwise"
-                )));
-            }
+            let overlay = self.limits.pack.check(variant).map_err(Error::Search)?;
             progress.begin(Stage::Packing, 0);
-            let (set, made) = pack_overlay(input.pools, &self.limits.pack, progress)
+            let (set, made) = pack_overlay(overlay, input.pools, &self.limits.pack, progress)
                 .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
             if let Some(cut) = Cut::short(Stage::Packing, made, self.limits.pack.iterations) {
                 work.cut_at(cut);
             }
             work.set = Some(set);
             return Ok(());
+        }
+        if !variant.is_packed() {
+            return Err(Error::Search(format!(
+                "only black and white sets are packed; a {variant} set lays its ranges out by \
+                 its bits (or overlays them: --overlay)"
+            )));
         }
         let state = self.state(Stage::Packing).ok();
         // Its moves are counted in the progress's own counters.

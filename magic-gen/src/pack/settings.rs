@@ -212,19 +212,20 @@ impl PackSettings {
 }
 
 impl PackSettings {
-    /// Refuses an overlay packing of a `variant` other than black, whose occupancies index
-    /// otherwise, and for an overlay packing a setting only the exact packing reads, given
-    /// a value other than its default: it would do nothing.
-    pub fn check(&self, variant: Variant) -> Result<(), String> {
+    /// Returns the variant an overlay packing of `variant`'s magics makes (black-overlay
+    /// or fancy-overlay), or refuses it: a variant whose index no overlay reads, or a
+    /// setting only the exact packing reads given a value other than its default, which
+    /// would do nothing. Settings of an exact packing return `variant` as it is.
+    pub fn check(&self, variant: Variant) -> Result<Variant, String> {
         if !self.overlay {
-            return Ok(());
+            return Ok(variant);
         }
-        if !variant.is_black() {
+        let Some(overlay) = variant.overlaid() else {
             return Err(format!(
-                "an overlay table is packed from black magics; a {variant} set's occupancies \
-                 index otherwise"
+                "an overlay table is packed from black or fancy magics; a {variant} set's \
+                 occupancies index otherwise"
             ));
-        }
+        };
         let exact = Self::ALL.iter().filter(|s| !s.spec.overlay);
         match exact.into_iter().find(|s| !s.is_default(self)) {
             Some(s) => Err(format!(
@@ -232,7 +233,7 @@ impl PackSettings {
                  its own moves alone (--pack-iterations, --pack-seed)",
                 s.spec.flag
             )),
-            None => Ok(()),
+            None => Ok(overlay),
         }
     }
 

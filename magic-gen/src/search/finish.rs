@@ -380,9 +380,11 @@ pub(crate) fn set_of_finds(state: &SearchState) -> (MagicSet, Vec<SetSquare>) {
 /// starts from.
 pub(crate) fn pools_of_set(set: &MagicSet, also: &[MagicSet]) -> Result<Pools, Error> {
     let variant = set.variant;
-    if !variant.is_packed() {
+    // Fancy magics are packed too, by the overlay rule alone (the packing says so).
+    if !variant.is_packed() && variant.overlaid().is_none() {
         return Err(Error::Search(format!(
-            "only black and white sets are packed; a {variant} set lays its ranges out by its bits"
+            "only black and white sets are packed, and fancy ones overlaid; a {variant} set \
+             lays its ranges out by its bits"
         )));
     }
     if let Some((at, other)) = also.iter().enumerate().find(|(_, o)| o.variant != variant) {

@@ -1,5 +1,5 @@
-//! The overlay packer: black ranges laid out in one table whose slots hold the OR of their
-//! users' attacks, read through each square's empty-board attacks ([`Variant::is_overlay`]).
+//! The overlay packer: black or fancy ranges laid out in one table whose slots hold the OR
+//! of their users' attacks, read through each square's empty-board attacks ([`Variant::is_overlay`]).
 //!
 //! A square wanting attacks `a` (its lookup reading through rays `R`) may use a slot that
 //! holds `v` for users whose rays OR to `D` exactly when `v & R == a & D`: the two agree on
@@ -54,9 +54,9 @@ fn greedy<'a>(pools: &'a [Vec<Wants>], order: &[usize]) -> Layout<'a> {
     layout
 }
 
-/// Returns the set of `choices` over `pools`.
-fn set_of(pools: &[Vec<Wants>], choices: &Choices) -> MagicSet {
-    let mut set = MagicSet::new(Variant::BlackOverlay);
+/// Returns the set of `variant` (an overlay variant) of `choices` over `pools`.
+fn set_of(variant: Variant, pools: &[Vec<Wants>], choices: &Choices) -> MagicSet {
+    let mut set = MagicSet::new(variant);
     for (square, &(member, start)) in SetSquare::all().zip(choices) {
         let w = &pools[square.index()][member];
         *set.entry_mut(square.piece, square.square) = Entry {
@@ -69,7 +69,8 @@ fn set_of(pools: &[Vec<Wants>], choices: &Choices) -> MagicSet {
 }
 
 /// Packs one pool of magics per piece and square (rook a1 first; the members' magics and
-/// bits, black magics of a fixed or per-square shift) into one black overlay table: the
+/// bits, of the index `variant`, an overlay variant, reads: black magics of a fixed or
+/// per-square shift, or fancy ones) into one overlay table of `variant`: the
 /// widest-first greedy layout, then `settings.iterations` moves of the local search
 /// (seeded `settings.seed`), the shortest table met kept (ties: the earlier), counted in
 /// `progress`'s moves with the best length met. Returns the set and the moves made, fewer
@@ -77,13 +78,17 @@ fn set_of(pools: &[Vec<Wants>], choices: &Choices) -> MagicSet {
 /// settings and the moves made. A member that does not verify for its square is refused
 /// by that square.
 pub(crate) fn pack_overlay(
+    variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
     progress: &Progress,
 ) -> Result<(MagicSet, u64), SetSquare> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
-        let members = pool.iter().map(|p| Wants::of(square, p.magic, p.bits));
+        let black = variant.is_black();
+        let members = pool
+            .iter()
+            .map(|p| Wants::of(black, square, p.magic, p.bits));
         wanted.push(members.collect::<Option<_>>().ok_or(square)?);
     }
     let mut order = widest_first(&wanted);
@@ -99,7 +104,7 @@ pub(crate) fn pack_overlay(
         settings.iterations,
         progress,
     );
-    Ok((set_of(&wanted, &best), made))
+    Ok((set_of(variant, &wanted, &best), made))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::geometry::SetSquare;
+use crate::index::Variant;
 use crate::pack::Pattern;
 use crate::stages::Progress;
 use crate::{read_set_file, verify, MagicSet};
@@ -26,7 +27,7 @@ fn wants(set: &MagicSet) -> Vec<Vec<Wants>> {
     SetSquare::all()
         .map(|s| {
             let e = set.entry(s.piece, s.square);
-            vec![Wants::of(s, e.magic, e.bits).expect("a committed magic verifies")]
+            vec![Wants::of(true, s, e.magic, e.bits).expect("a committed magic verifies")]
         })
         .collect()
 }
@@ -73,7 +74,8 @@ fn packed(set: &MagicSet, moves: u64, seed: u64, progress: &Progress) -> (MagicS
         seed,
         ..PackSettings::default()
     };
-    pack_overlay(&patterns(set), &settings, progress).expect("the magics verify")
+    pack_overlay(Variant::BlackOverlay, &patterns(set), &settings, progress)
+        .expect("the magics verify")
 }
 
 #[test]

@@ -24,14 +24,14 @@ pub(crate) struct Wants {
 
 impl Wants {
     /// Returns what `magic` with `bits` index bits wants of the table for `square`, as a
-    /// black magic; `None` if two of its occupancies with different attacks share an
-    /// index (a magic that does not verify).
-    pub(crate) fn of(square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
+    /// black magic if `black`, else a fancy one; `None` if two of its occupancies with
+    /// different attacks share an index (a magic that does not verify).
+    pub(crate) fn of(black: bool, square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
         let SetSquare { piece, square: sq } = square;
         let mask = relevant_mask(piece, sq);
         let mut slots: Vec<(u32, u64)> = subsets(mask)
             .map(|occ| {
-                let index = magic_hash(true, occ, mask, magic, bits) as u32;
+                let index = magic_hash(black, occ, mask, magic, bits) as u32;
                 (index, slow_attacks(piece, sq, occ))
             })
             .collect();
