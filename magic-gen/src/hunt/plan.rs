@@ -399,7 +399,7 @@ impl<'a> Hunt<'a> {
     fn pools(&self, work: &mut Work, progress: &Progress) -> Result<(), Error> {
         if let Input::Set(..) = self.input {
             let set = work.set(Stage::Pools)?;
-            work.pools = Some(pools_of_set(set, self.also)?);
+            work.pools = Some(pools_of_set(set, self.also, self.limits.pack.overlay)?);
             return Ok(());
         }
         let state = self.state(Stage::Pools)?;
@@ -474,12 +474,6 @@ impl<'a> Hunt<'a> {
             }
             work.set = Some(set);
             return Ok(());
-        }
-        if !variant.is_packed() {
-            return Err(Error::Search(format!(
-                "only black and white sets are packed; a {variant} set lays its ranges out by \
-                 its bits (or overlays them: --overlay)"
-            )));
         }
         let state = self.state(Stage::Packing).ok();
         // Its moves are counted in the progress's own counters.

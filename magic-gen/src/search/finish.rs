@@ -374,17 +374,22 @@ pub(crate) fn set_of_finds(state: &SearchState) -> (MagicSet, Vec<SetSquare>) {
     (set, unmet)
 }
 
-/// Returns each square's pool of the black or white `set` with the magics of `also` beside
-/// its own (each once), as the packer's patterns, with where the set has each square's
-/// first used index (never below 0 in a verified set): the layout a packing from the input
-/// starts from.
-pub(crate) fn pools_of_set(set: &MagicSet, also: &[MagicSet]) -> Result<Pools, Error> {
+/// Returns each square's pool of the black or white `set` (or, for an `overlay` packing,
+/// fancy) with the magics of `also` beside its own (each once), as the packer's patterns,
+/// with where the set has each square's first used index (never below 0 in a verified
+/// set): the layout a packing from the input starts from.
+pub(crate) fn pools_of_set(
+    set: &MagicSet,
+    also: &[MagicSet],
+    overlay: bool,
+) -> Result<Pools, Error> {
     let variant = set.variant;
-    // Fancy magics are packed too, by the overlay rule alone (the packing says so).
-    if !variant.is_packed() && variant.overlaid().is_none() {
+    // Fancy magics are packed too, by the overlay rule alone.
+    let overlaid = overlay && variant.overlaid().is_some();
+    if !(variant.is_packed() || overlaid) {
         return Err(Error::Search(format!(
-            "only black and white sets are packed, and fancy ones overlaid; a {variant} set \
-             lays its ranges out by its bits"
+            "only black and white sets are packed; a {variant} set lays its ranges out by its \
+             bits (or overlays them: --overlay)"
         )));
     }
     if let Some((at, other)) = also.iter().enumerate().find(|(_, o)| o.variant != variant) {
