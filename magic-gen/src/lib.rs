@@ -48,6 +48,8 @@ pub mod hunt;
 #[cfg(feature = "search")]
 pub mod pack;
 #[cfg(feature = "search")]
+mod polish;
+#[cfg(feature = "search")]
 pub mod search;
 #[cfg(feature = "search")]
 pub mod settings;

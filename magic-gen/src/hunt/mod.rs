@@ -5,11 +5,18 @@
 //! reports and saves on the way, and the flag that stops it ([`Hooks`]); and the named
 //! record hunts ([`Preset`]) beside each variant's defaults
 //! ([`crate::search::Options::for_variant`]).
+//!
+//! Inside: `plan.rs` the driver, `pools.rs` the pools a packing packs (and the set of a
+//! hunt that packs none), `holes.rs` the stages that give squares magics for a layout's
+//! holes (and the rooks first), `cut.rs`, `hooks.rs` and `files.rs` what a run reports and
+//! keeps, `presets.rs` the record hunts.
 
 mod cut;
 mod files;
+pub(crate) mod holes;
 mod hooks;
 mod plan;
+pub(crate) mod pools;
 mod presets;
 #[cfg(test)]
 mod tests;

@@ -11,13 +11,12 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::cut::Cut;
+use super::holes::{into_holes, rooks_first};
 use super::hooks::{pack_hooks, Hooks, Saves};
+use super::pools::{pools_of_finds, pools_of_set, set_of_finds, verified, Pools};
 use crate::geometry::SetSquare;
 use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput};
-use crate::search::finish::{
-    polish_pools, pools_of_finds, pools_of_set, set_of_finds, verified, Pools,
-};
-use crate::search::holes::{into_holes, rooks_first};
+use crate::polish::polish_pools;
 use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, SearchState};
 use crate::set::MagicSet;

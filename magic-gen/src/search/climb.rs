@@ -25,7 +25,7 @@ fn flip_one_or_two(magic: u64, r: u64) -> u64 {
 /// time; a bit may be flipped back), drawn from the random word `r`: the move of the
 /// density climb. Up to three bits reach denser magics than one or two
 /// (docs/results/hunts.md).
-pub(super) fn flip_one_to_three(magic: u64, r: u64) -> u64 {
+pub(crate) fn flip_one_to_three(magic: u64, r: u64) -> u64 {
     let mut m = magic ^ (1 << (r & 63));
     if (r >> 6) & 7 >= 3 {
         m ^= 1 << ((r >> 9) & 63);

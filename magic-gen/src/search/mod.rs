@@ -18,25 +18,20 @@
 //! takes them, `options.rs` the one options type with the scan's settings and a run's
 //! limits, `state.rs` the scan's state, built from the options, and how pools rank their
 //! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
-//! `crate::annealing`, which the packer shares), `evolve.rs` the pools' evolution toward
-//! fewer used slots for their span (`--evolve`), `workers.rs` the workers,
-//! `finish.rs` the stages between a scan and the packing (the polish, the pools of a state's
-//! finds or of a set's magics) and the verification of what was packed, `holes.rs` magics chosen for a packed
-//! layout's holes, `merge.rs` shards to one state, `state_file.rs` the state's file (read
-//! through `crate::io`'s line reader, ending with the packer's checkpoint where one is
-//! saved with it).
+//! `crate::annealing`, which the packer shares), `workers.rs` the workers, `merge.rs`
+//! shards to one state, `state_file.rs` the state's file (read through `crate::io`'s line
+//! reader, ending with the packer's checkpoint where one is saved with it). The polish of
+//! the pools and their evolution are `crate::polish`'s; the pools a packing packs and the
+//! magics chosen for a layout's holes are `crate::hunt`'s.
 
-mod candidates;
-mod climb;
-mod evolve;
-pub(crate) mod finish;
-pub(crate) mod holes;
+pub(crate) mod candidates;
+pub(crate) mod climb;
 mod merge;
 mod options;
-mod slots;
+pub(crate) mod slots;
 pub(crate) mod state;
 mod state_file;
-mod table;
+pub(crate) mod table;
 mod workers;
 
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
@@ -46,7 +41,6 @@ pub(crate) use workers::run;
 #[cfg(test)]
 pub(crate) use {
     candidates::BLOCK_LEN,
-    finish::polished,
     slots::white_blocked_slots,
     state::{pack_cost, sparse_cost},
     table::EpochTable,

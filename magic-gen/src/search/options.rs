@@ -490,7 +490,7 @@ pub struct PolishSettings {
         ..Spec::BASE
     },
     /// Black and white: evolve every job's pool this many evaluations toward fewer used
-    /// slots and shorter spans (the new search of `search/evolve.rs`), and add what it
+    /// slots and shorter spans (the new search of `polish/evolve.rs`), and add what it
     /// finds to the pool (0: none).
     pub evolve: u64 = 0 => Spec {
         flag: "evolve",

@@ -1,8 +1,8 @@
 //! Tests across the pipeline: the scan's real magics as the packer sees them.
 
+use crate::hunt::holes::{layout_of, Placement};
 use crate::io::parse_interchange;
 use crate::pack::Table;
-use crate::search::holes::{layout_of, Placement};
 use crate::MagicSet;
 
 /// Returns how many squares of `layout` no placing order puts at their own starts, each

@@ -70,7 +70,7 @@ pub(super) fn repack(
     also: &[MagicSet],
     settings: &PackSettings,
 ) -> Result<(MagicSet, Vec<PackCheckpoint>), Error> {
-    let pools = crate::search::finish::pools_of_set(set, also, false)?;
+    let pools = crate::hunt::pools::pools_of_set(set, also, false)?;
     let input = crate::pack::PackInput {
         variant: set.variant,
         pools: &pools.patterns,

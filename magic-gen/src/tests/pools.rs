@@ -22,7 +22,7 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     };
     let mut limits = o.limits;
     limits.polish.polish = 200;
-    let (polished, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (polished, asked) = crate::polish::polished(&state, &limits.polish, limits.threads);
     // One climb per pool member, none for the sparse finds.
     let members = |pool: usize| -> u64 {
         state
@@ -62,11 +62,11 @@ fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
     );
     limits.threads = 1;
     assert_eq!(
-        crate::search::polished(&state, &limits.polish, limits.threads),
+        crate::polish::polished(&state, &limits.polish, limits.threads),
         (polished, asked)
     );
     limits.polish.polish = 0;
-    let (unpolished, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (unpolished, asked) = crate::polish::polished(&state, &limits.polish, limits.threads);
     assert_eq!(asked, 0);
     for (job, magics) in state.jobs.iter().zip(unpolished) {
         assert_eq!(
@@ -82,7 +82,7 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     let (o, state) = small_pools(Variant::White);
     let mut limits = o.limits;
     limits.polish.clump = 2000;
-    let (clumped, asked) = crate::search::polished(&state, &limits.polish, limits.threads);
+    let (clumped, asked) = crate::polish::polished(&state, &limits.polish, limits.threads);
     // One clump climb per find, sparse ones too; no polish.
     let finds: u64 = state.jobs.iter().map(|j| j.found.len() as u64).sum();
     assert_eq!(asked, finds);
@@ -122,7 +122,7 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     );
     limits.threads = 1;
     assert_eq!(
-        crate::search::polished(&state, &limits.polish, limits.threads),
+        crate::polish::polished(&state, &limits.polish, limits.threads),
         (clumped, asked)
     );
     // Black keys are not clumped: the option leaves their pools as scanned.
@@ -130,9 +130,9 @@ fn clumping_adds_white_members_that_block_fewer_slots_on_any_thread_count() {
     o.scan.budget = Budget::Candidates(BLOCK_LEN);
     o.scan.patience = 0;
     let state = scanned(&o);
-    let as_scanned = crate::search::polished(&state, &o.limits.polish, o.limits.threads);
+    let as_scanned = crate::polish::polished(&state, &o.limits.polish, o.limits.threads);
     assert_eq!(
-        crate::search::polished(&state, &limits.polish, limits.threads),
+        crate::polish::polished(&state, &limits.polish, limits.threads),
         as_scanned
     );
 }

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::climb::{flip_one_to_three, Effort};
-use super::table::EpochTable;
+use crate::search::climb::{flip_one_to_three, Effort};
+use crate::search::table::EpochTable;
 
 /// The weights of a pool's evolution ([`EvolveSettings::used_weights`], in quarters of a
 /// slot of span): from a used slot worth a quarter of a slot of span to one worth 64, so

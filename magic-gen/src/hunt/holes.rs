@@ -11,9 +11,9 @@ use crate::pack::{Pattern, Table};
 use crate::set::{Entry, MagicSet};
 use crate::stages::{Progress, Stage};
 
-use super::candidates::Stream;
-use super::finish::pattern;
-use super::table::{EpochTable, SquareData};
+use super::pools::pattern;
+use crate::search::candidates::Stream;
+use crate::search::table::{EpochTable, SquareData};
 
 /// Where a square's range lies in a layout: its pattern and its start, the slot its first
 /// used index lands on.
