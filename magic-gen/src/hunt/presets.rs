@@ -25,11 +25,20 @@ pub enum Preset {
     /// The white fixed-shift record from this project's magics alone, evolved
     /// (`magics/records/own-white.rs`).
     RecordWhite,
+    /// The black overlay record from this project's magics alone: the black record's scan,
+    /// polish and evolution, its pools laid out by the overlay rule, each square choosing
+    /// among its pool's members (`magics/records/own-black-overlay.rs`).
+    RecordOverlay,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 3] = [Preset::Record, Preset::RecordPerSquare, Preset::RecordWhite];
+    pub const ALL: [Preset; 4] = [
+        Preset::Record,
+        Preset::RecordPerSquare,
+        Preset::RecordWhite,
+        Preset::RecordOverlay,
+    ];
 
     /// Returns the name `--preset` takes.
     pub fn name(self) -> &'static str {
@@ -37,6 +46,7 @@ impl Preset {
             Preset::Record => "record",
             Preset::RecordPerSquare => "record-per-square",
             Preset::RecordWhite => "record-white",
+            Preset::RecordOverlay => "record-overlay",
         }
     }
 
@@ -47,6 +57,7 @@ impl Preset {
             Preset::Record => "magics/records/own-black.rs",
             Preset::RecordPerSquare => "magics/records/own-black-per-square.rs",
             Preset::RecordWhite => "magics/records/own-white.rs",
+            Preset::RecordOverlay => "magics/records/own-black-overlay.rs",
         }
     }
 
@@ -60,7 +71,7 @@ impl Preset {
     pub fn options(self) -> Options {
         let variant = match self {
             Preset::RecordWhite => Variant::White,
-            Preset::Record | Preset::RecordPerSquare => Variant::Black,
+            Preset::Record | Preset::RecordPerSquare | Preset::RecordOverlay => Variant::Black,
         };
         let mut o = Options::for_variant(variant);
         o.scan.budget = Budget::Candidates(33_554_432);
@@ -93,6 +104,13 @@ impl Preset {
                 o.limits.pack.spread = 0.03;
                 o.limits.pack.short_spans = true;
                 o.limits.pack.seed = 1;
+            }
+            Preset::RecordOverlay => {
+                o.limits.polish.evolve = 1_000_000;
+                // The overlay packer's moves each lay out part of the table again, each
+                // square trying every member of its pool: a few a second.
+                o.limits.pack.iterations = 3_000;
+                o.limits.pack.overlay = true;
             }
         }
         o
