@@ -55,6 +55,8 @@ pub mod search;
 pub mod settings;
 #[cfg(feature = "search")]
 mod stages;
+#[cfg(feature = "search")]
+mod threads;
 
 #[cfg(all(test, feature = "search"))]
 mod tests;

@@ -466,8 +466,14 @@ impl<'a> Hunt<'a> {
         if self.limits.pack.overlay {
             let overlay = self.limits.pack.check(variant).map_err(Error::Search)?;
             progress.begin(Stage::Packing, 0);
-            let (set, made) = pack_overlay(overlay, input.pools, &self.limits.pack, progress)
-                .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
+            let (set, made) = pack_overlay(
+                overlay,
+                input.pools,
+                &self.limits.pack,
+                self.limits.threads,
+                progress,
+            )
+            .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
             if let Some(cut) = Cut::short(Stage::Packing, made, self.limits.pack.iterations) {
                 work.cut_at(cut);
             }

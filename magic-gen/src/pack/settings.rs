@@ -128,6 +128,7 @@ pub struct PackSettings {
         bounds: Some((1.0, PackSettings::MAX_SEEDS as f64)),
         in_checkpoint: Some(("seeds", Written::UnlessDefault)),
         compared_first: true,
+        overlay: true,
         ..Spec::BASE
     },
     /// Lay the pools out in an overlay table (`--overlay`, variant `black-overlay`, black

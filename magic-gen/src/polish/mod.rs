@@ -5,8 +5,7 @@
 
 mod evolve;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::index::Variant;
 use crate::search::candidates::Stream;
@@ -15,6 +14,7 @@ use crate::search::state::{Job, SearchState};
 use crate::search::table::{EpochTable, SquareData};
 use crate::search::PolishSettings;
 use crate::stages::{Progress, Stage};
+use crate::threads::each_on_threads;
 
 use evolve::evolve_pool;
 
@@ -52,30 +52,6 @@ pub(crate) fn polish_pools(
     }
     let pools = each_on_threads(state.jobs.len(), threads, |i| run.pool(&state.jobs[i]));
     (pools, (run.finished.into_inner(), asked))
-}
-
-/// Returns `f` of each of `0..count`, in order, computed on up to `threads` threads that
-/// take the next index as they come free.
-fn each_on_threads<T: Clone + Default + Send>(
-    count: usize,
-    threads: usize,
-    f: impl Fn(usize) -> T + Sync,
-) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<T>> = Mutex::new(vec![T::default(); count]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(count.max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                let value = f(i);
-                done.lock().unwrap_or_else(|e| e.into_inner())[i] = value;
-            });
-        }
-    });
-    done.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The polish of a state's pools ([`polish_pools`]): its settings (the clump's moves, 0

@@ -44,19 +44,20 @@ fn unit(rng: &mut Xoshiro256PlusPlus) -> f64 {
 
 /// Makes `moves` moves of the search on `layout`, whose squares came in `order` (seeded
 /// `seed`), or fewer if `progress`'s stop flag is set, counting them in `progress` with
-/// the best length met. Returns the shortest layout met (ties: the earliest) and the moves
-/// made; the result depends only on the layout, the order, the seed and the moves made.
+/// the best length met (added to and lowered: other seeds may count there too). Returns
+/// the shortest layout met (ties: the earliest) with its length, and the moves made; the
+/// result depends only on the layout, the order, the seed and the moves made.
 pub(super) fn anneal(
     layout: &mut Layout,
     order: &mut [usize],
     seed: u64,
     moves: u64,
     progress: &Progress,
-) -> (Choices, u64) {
+) -> ((Choices, usize), u64) {
     let mut best = (layout.choices.clone(), layout.len());
     let n = order.len();
     if n < 2 {
-        return (best.0, 0);
+        return (best, 0);
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut temperature = HOT;
@@ -83,7 +84,7 @@ pub(super) fn anneal(
             let len = layout.len();
             if len < best.1 {
                 best = (layout.choices.clone(), len);
-                progress.best_len.store(len, Ordering::Relaxed);
+                progress.best_len.fetch_min(len, Ordering::Relaxed);
             }
         } else {
             for &s in tail {
@@ -96,7 +97,7 @@ pub(super) fn anneal(
         }
         temperature *= cool;
         made += 1;
-        progress.moves.store(made, Ordering::Relaxed);
+        progress.moves.fetch_add(1, Ordering::Relaxed);
     }
-    (best.0, made)
+    (best, made)
 }

@@ -8,6 +8,7 @@ use super::wants::Wants;
 pub(super) type Choices = Vec<(usize, usize)>;
 
 /// The squares laid out so far over their slots. `placed` marks who is in.
+#[derive(Clone)]
 pub(super) struct Layout<'a> {
     /// Each square's pool.
     pools: &'a [Vec<Wants>],

@@ -9,7 +9,7 @@
 //! member that ends lowest at its first fitting start; a local search on that layout
 //! follows (`anneal.rs`), taking squares out and putting them back without laying the
 //! rest out again. What it packs and how long are the exact packer's: pools of magics,
-//! and [`PackSettings`]' moves and seed.
+//! and [`PackSettings`]' moves, seed and seeds.
 //!
 //! Inside, each file using only those above it: `wants.rs` what a member wants of the
 //! table, `slots.rs` the table's slots with their users, `layout.rs` the squares' places
@@ -26,6 +26,7 @@ use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
+use crate::threads::each_on_threads;
 
 use super::pattern::Pattern;
 use super::settings::PackSettings;
@@ -71,16 +72,18 @@ fn set_of(variant: Variant, pools: &[Vec<Wants>], choices: &Choices) -> MagicSet
 /// Packs one pool of magics per piece and square (rook a1 first; the members' magics and
 /// bits, of the index `variant`, an overlay variant, reads: black magics of a fixed or
 /// per-square shift, or fancy ones) into one overlay table of `variant`: the
-/// widest-first greedy layout, then `settings.iterations` moves of the local search
-/// (seeded `settings.seed`), the shortest table met kept (ties: the earlier), counted in
-/// `progress`'s moves with the best length met. Returns the set and the moves made, fewer
-/// than asked if `progress`'s stop flag was set; the set depends only on the pools, the
-/// settings and the moves made. A member that does not verify for its square is refused
-/// by that square.
+/// widest-first greedy layout, then for each of `settings.seeds` seeds from
+/// `settings.seed` on, `settings.iterations` moves of the local search from it on up to
+/// `threads` threads, counted in `progress`'s moves with the best length met. The shortest
+/// table met is kept (ties: the lower seed, then the earlier move). Returns the set and the
+/// fewest moves a seed made, fewer than asked if `progress`'s stop flag was set; the set
+/// depends only on the pools, the settings and the moves made, never on the threads. A
+/// member that does not verify for its square is refused by that square.
 pub(crate) fn pack_overlay(
     variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
+    threads: usize,
     progress: &Progress,
 ) -> Result<(MagicSet, u64), SetSquare> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
@@ -91,19 +94,23 @@ pub(crate) fn pack_overlay(
             .map(|p| Wants::of(black, square, p.magic, p.bits));
         wanted.push(members.collect::<Option<_>>().ok_or(square)?);
     }
-    let mut order = widest_first(&wanted);
-    let mut layout = greedy(&wanted, &order);
-    progress.best_len.store(layout.len(), Ordering::Relaxed);
+    let order = widest_first(&wanted);
+    let start = greedy(&wanted, &order);
+    progress.best_len.store(start.len(), Ordering::Relaxed);
+    let seeds = settings.seeds.max(1);
     progress
         .moves_total
-        .store(settings.iterations, Ordering::Relaxed);
-    let (best, made) = anneal(
-        &mut layout,
-        &mut order,
-        settings.seed,
-        settings.iterations,
-        progress,
-    );
+        .store(settings.iterations * seeds, Ordering::Relaxed);
+    let runs = each_on_threads(seeds as usize, threads, |i| {
+        let (mut layout, mut order) = (start.clone(), order.clone());
+        let seed = settings.seeded(i as u64).seed;
+        anneal(&mut layout, &mut order, seed, settings.iterations, progress)
+    });
+    let made = runs.iter().map(|&(_, made)| made).min().unwrap_or(0);
+    let ((best, _), _) = runs
+        .into_iter()
+        .min_by_key(|((_, len), _)| *len)
+        .expect("at least one seed");
     Ok((set_of(variant, &wanted, &best), made))
 }
 

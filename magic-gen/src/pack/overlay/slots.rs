@@ -24,7 +24,7 @@ struct User {
 
 /// The table: per slot its cell and its users. A cell is always the OR over its users, and
 /// so is the same whatever order they came and went in.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Slots {
     /// Per slot, what it holds: kept apart from the users for a dense fit scan.
     cells: Vec<Cell>,

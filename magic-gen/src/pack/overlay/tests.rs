@@ -1,5 +1,6 @@
 //! The overlay packer's own tests: a square taken out leaves its slots as if it had never
-//! come, and the search's layouts verify, repeat and stop with the best met.
+//! come, and the search's layouts verify, repeat and stop with the best met, and several
+//! seeds keep the shortest on any number of threads.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -74,19 +75,27 @@ fn packed(set: &MagicSet, moves: u64, seed: u64, progress: &Progress) -> (MagicS
         seed,
         ..PackSettings::default()
     };
-    pack_overlay(Variant::BlackOverlay, &patterns(set), &settings, progress)
-        .expect("the magics verify")
+    pack_overlay(
+        Variant::BlackOverlay,
+        &patterns(set),
+        &settings,
+        1,
+        progress,
+    )
+    .expect("the magics verify")
+}
+
+/// Returns the table length of `set`, verified by its rule.
+fn len(set: &MagicSet) -> usize {
+    verify(set)
+        .expect("verifies by the overlay rule")
+        .report
+        .table_len
 }
 
 #[test]
 fn the_searchs_layouts_verify_shorten_and_repeat_from_their_seed() {
     let own = own_black();
-    let len = |set: &MagicSet| {
-        verify(set)
-            .expect("verifies by the overlay rule")
-            .report
-            .table_len
-    };
     let (greedy, made) = packed(&own, 0, 1, &Progress::default());
     assert_eq!((len(&greedy), made), (67_336, 0));
     let progress = Progress::default();
@@ -123,4 +132,38 @@ fn a_search_stopped_midway_keeps_the_best_layout_met() {
     let (set, made) = packed(&own, 1_000, 1, &stopped);
     assert_eq!(made, 0);
     assert_eq!(verify(&set).unwrap().report.table_len, 67_336);
+}
+
+#[test]
+fn several_seeds_keep_the_shortest_whatever_the_threads() {
+    let own = own_black();
+    let settings = |seed, seeds| PackSettings {
+        iterations: 30,
+        seed,
+        seeds,
+        ..PackSettings::default()
+    };
+    let run = |settings: &PackSettings, threads, progress: &Progress| {
+        pack_overlay(
+            Variant::BlackOverlay,
+            &patterns(&own),
+            settings,
+            threads,
+            progress,
+        )
+        .expect("the magics verify")
+    };
+    let alone: Vec<MagicSet> = (5..8)
+        .map(|seed| run(&settings(seed, 1), 1, &Progress::default()).0)
+        .collect();
+    let shortest = alone.iter().map(len).min().unwrap();
+    let first_shortest = alone.iter().find(|s| len(s) == shortest).unwrap();
+    let progress = Progress::default();
+    let (on_one, made) = run(&settings(5, 3), 1, &progress);
+    assert_eq!(made, 30);
+    assert_eq!(progress.moves.load(Ordering::Relaxed), 90);
+    assert_eq!(progress.best_len.load(Ordering::Relaxed), shortest);
+    assert!(&on_one == first_shortest);
+    let (on_two, _) = run(&settings(5, 3), 2, &Progress::default());
+    assert!(on_two == on_one);
 }
