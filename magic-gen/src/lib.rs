@@ -46,6 +46,8 @@ mod annealing;
 #[cfg(feature = "search")]
 pub mod hunt;
 #[cfg(feature = "search")]
+mod occupancy;
+#[cfg(feature = "search")]
 pub mod pack;
 #[cfg(feature = "search")]
 mod polish;

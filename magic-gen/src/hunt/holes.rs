@@ -12,8 +12,9 @@ use crate::set::{Entry, MagicSet};
 use crate::stages::{Progress, Stage};
 
 use super::pools::pattern;
+use crate::occupancy::SquareData;
 use crate::search::candidates::Stream;
-use crate::search::table::{EpochTable, SquareData};
+use crate::search::table::EpochTable;
 
 /// Where a square's range lies in a layout: its pattern and its start, the slot its first
 /// used index lands on.

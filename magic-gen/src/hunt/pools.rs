@@ -4,11 +4,11 @@
 
 use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
+use crate::occupancy::{used_slots, SquareData};
 use crate::pack::Pattern;
 use crate::search::candidates::Stream;
-use crate::search::slots::used_slots;
 use crate::search::state::SearchState;
-use crate::search::table::{EpochTable, SquareData};
+use crate::search::table::EpochTable;
 use crate::search::Error;
 use crate::set::{Entry, MagicSet};
 use crate::stages::{Progress, Stage};

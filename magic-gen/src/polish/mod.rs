@@ -8,10 +8,11 @@ mod evolve;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::search::candidates::Stream;
 use crate::search::climb::{clump_climb, density_climb, Effort};
 use crate::search::state::{Job, SearchState};
-use crate::search::table::{EpochTable, SquareData};
+use crate::search::table::EpochTable;
 use crate::search::PolishSettings;
 use crate::stages::{Progress, Stage};
 use crate::threads::each_on_threads;

@@ -28,7 +28,8 @@ pub(crate) mod candidates;
 pub(crate) mod climb;
 mod merge;
 mod options;
-pub(crate) mod slots;
+#[cfg(test)]
+mod slots;
 pub(crate) mod state;
 mod state_file;
 pub(crate) mod table;
@@ -44,6 +45,5 @@ pub(crate) use {
     slots::white_blocked_slots,
     state::{pack_cost, sparse_cost},
     table::EpochTable,
-    table::SquareData,
     workers::Checkpoint,
 };

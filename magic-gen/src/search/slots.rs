@@ -1,19 +1,14 @@
-//! The slot patterns of magics as the packer sees them: the slots a magic uses, and the
-//! tests of what the slot table measures of a white magic (the slots it blocks for other
-//! squares, how clumped its used slots are: [`EpochTable::blocked`],
-//! [`EpochTable::clumped`]).
+//! What the slot table measures of a white magic, tested against its used slots one by
+//! one: the slots it blocks for other squares and how clumped its used slots are
+//! ([`EpochTable::blocked`], [`EpochTable::clumped`]).
 
-use crate::index::magic_hash;
-
-#[cfg(any(test, doc))]
 use super::table::EpochTable;
-use super::table::SquareData;
+use crate::occupancy::SquareData;
 
 /// Returns the slots the white fixed-shift `magic` with `bits` index bits blocks on
 /// `piece`'s `sq`, or `None` if it is not a magic there: its used slots plus the holes
 /// between them shorter than 16 slots, which few other squares have a run short enough to
 /// take. White pools keep their sparse finds by it.
-#[cfg(test)]
 pub(crate) fn white_blocked_slots(
     piece: crate::geometry::Piece,
     sq: u8,
@@ -24,31 +19,12 @@ pub(crate) fn white_blocked_slots(
     EpochTable::new(bits).blocked(&data.entries(), magic, bits)
 }
 
-/// Returns the indices (before the offset) that `magic` gives `data`'s occupancies, paired
-/// with their attacks, sorted by index and without duplicates.
-pub(crate) fn used_slots(data: &SquareData, magic: u64, bits: u8) -> Vec<(u32, u64)> {
-    let mut used: Vec<(u32, u64)> = data
-        .keys
-        .iter()
-        .zip(&data.attacks)
-        .map(|(&key, &attacks)| {
-            // The key is the variant's already: no mask to apply again.
-            (
-                magic_hash(false, key, u64::MAX, magic, bits) as u32,
-                attacks,
-            )
-        })
-        .collect();
-    used.sort_unstable();
-    used.dedup();
-    used
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::Piece;
     use crate::index::Variant;
+    use crate::occupancy::used_slots;
     use crate::search::table::{CLUMP_BLOCK, SHORT_HOLE};
 
     #[test]

@@ -11,7 +11,8 @@ use super::candidates::BLOCK_LEN;
 pub use super::candidates::{Shard, ShardError};
 pub use super::options::{Budget, Scan};
 use super::options::{Error, Limits, Options, PolishSettings};
-use super::table::{EpochTable, SquareData};
+use super::table::EpochTable;
+use crate::occupancy::SquareData;
 
 /// A valid magic a job found: its index in the job's candidate space and what it uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,8 +9,9 @@ use super::candidates::{Stream, BLOCK_LEN};
 use super::climb::{climb, climbs_per_block, density_climb, Effort};
 use super::options::Limits;
 use super::state::{Budget, Found, Job, Scan, SearchState};
-use super::table::{EpochTable, SquareData};
+use super::table::EpochTable;
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::stages::Progress;
 
 /// What a worker keeps between blocks of one job (not part of the saved state).

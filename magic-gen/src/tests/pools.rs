@@ -7,8 +7,9 @@ use crate::search::*;
 
 #[test]
 fn polishing_lowers_pool_costs_the_same_way_on_any_thread_count() {
+    use crate::occupancy::SquareData;
     use crate::search::pack_cost;
-    use crate::search::{EpochTable, SquareData};
+    use crate::search::EpochTable;
     let (o, state) = small_pools(Variant::Black);
     assert!(
         state.jobs.iter().any(|j| j.found.len() > 4),

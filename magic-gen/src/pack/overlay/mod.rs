@@ -24,6 +24,7 @@ use std::sync::atomic::Ordering;
 
 use crate::geometry::SetSquare;
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
 use crate::threads::each_on_threads;
@@ -88,10 +89,10 @@ pub(crate) fn pack_overlay(
 ) -> Result<(MagicSet, u64), SetSquare> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
-        let black = variant.is_black();
+        let data = SquareData::new(square.piece, square.square, variant.indexed_as());
         let members = pool
             .iter()
-            .map(|p| Wants::of(black, square, p.magic, p.bits));
+            .map(|p| Wants::of(&data, square, p.magic, p.bits));
         wanted.push(members.collect::<Option<_>>().ok_or(square)?);
     }
     let order = widest_first(&wanted);

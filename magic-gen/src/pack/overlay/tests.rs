@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::geometry::SetSquare;
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::pack::Pattern;
 use crate::stages::Progress;
 use crate::{read_set_file, verify, MagicSet};
@@ -28,7 +29,8 @@ fn wants(set: &MagicSet) -> Vec<Vec<Wants>> {
     SetSquare::all()
         .map(|s| {
             let e = set.entry(s.piece, s.square);
-            vec![Wants::of(true, s, e.magic, e.bits).expect("a committed magic verifies")]
+            let data = SquareData::new(s.piece, s.square, Variant::Black);
+            vec![Wants::of(&data, s, e.magic, e.bits).expect("a committed magic verifies")]
         })
         .collect()
 }

@@ -1,8 +1,8 @@
 //! What one pool member wants of an overlay table: the attacks at each used index, and
 //! the rays its lookups read through.
 
-use crate::geometry::{empty_board_attacks, relevant_mask, slow_attacks, subsets, SetSquare};
-use crate::index::magic_hash;
+use crate::geometry::{empty_board_attacks, SetSquare};
+use crate::occupancy::{used_slots, SquareData};
 
 /// One pool member as the overlay packer sees it: the attacks each of its used indices
 /// wants, and the rays its lookups read through.
@@ -23,20 +23,12 @@ pub(crate) struct Wants {
 }
 
 impl Wants {
-    /// Returns what `magic` with `bits` index bits wants of the table for `square`, as a
-    /// black magic if `black`, else a fancy one; `None` if two of its occupancies with
-    /// different attacks share an index (a magic that does not verify).
-    pub(crate) fn of(black: bool, square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
-        let SetSquare { piece, square: sq } = square;
-        let mask = relevant_mask(piece, sq);
-        let mut slots: Vec<(u32, u64)> = subsets(mask)
-            .map(|occ| {
-                let index = magic_hash(black, occ, mask, magic, bits) as u32;
-                (index, slow_attacks(piece, sq, occ))
-            })
-            .collect();
-        slots.sort_unstable();
-        slots.dedup();
+    /// Returns what `magic` with `bits` index bits wants of the table for `square`, whose
+    /// occupancies `data` holds keyed for the overlay's index (black or fancy); `None` if
+    /// two of its occupancies with different attacks share an index (a magic that does not
+    /// verify).
+    pub(crate) fn of(data: &SquareData, square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
+        let mut slots = used_slots(data, magic, bits);
         if slots.windows(2).any(|w| w[0].0 == w[1].0) {
             return None;
         }
@@ -51,7 +43,7 @@ impl Wants {
             slots,
             first: first as usize,
             extent,
-            rays: empty_board_attacks(piece, sq),
+            rays: empty_board_attacks(square.piece, square.square),
         })
     }
 }

@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::geometry::{Piece, SetSquare};
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::search::candidates::{sparse_candidate, Stream, BLOCK_LEN};
-use crate::search::table::SquareData;
 
 /// Returns an environment variable's number, or `default`: the experiment's knobs.
 fn knob(name: &str, default: u64) -> u64 {

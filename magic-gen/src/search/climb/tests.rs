@@ -16,8 +16,9 @@ use super::{
 };
 use crate::geometry::Piece;
 use crate::index::Variant;
+use crate::occupancy::SquareData;
 use crate::search::candidates::sparse_candidate;
-use crate::search::{pack_cost, EpochTable, SquareData};
+use crate::search::{pack_cost, EpochTable};
 
 /// Returns, over every `r` below `2^bits`, how many moves of `flip` changed 0, 1, 2 and 3
 /// bits of `magic`, and how often each of the 64 bits changed.
