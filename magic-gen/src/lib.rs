@@ -13,7 +13,10 @@
 //! packing's settings and checkpoints. [`measure`]: each square's slots used and the free
 //! slots at its range's ends, of a set or a hunt's pools, and two compared. Private to the
 //! crate: `io`, every file read or written (sets in the core; states and checkpoints with
-//! the search), and `annealing`, the rule the scan's clump climb and the packer share.
+//! the search), `annealing`, the rule the scan's clump climb and the packer share, and
+//! `settings`, each setting declared once for the options, the files and the messages.
+//! [`cli`] (feature `cli`) is the command-line tool the `magic-gen` binary runs: inside
+//! the crate, so what only the commands use stays private to it.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -43,6 +46,8 @@ pub use io::{
 };
 #[cfg(feature = "search")]
 mod annealing;
+#[cfg(feature = "cli")]
+pub mod cli;
 #[cfg(feature = "search")]
 pub mod hunt;
 #[cfg(feature = "search")]
@@ -54,7 +59,7 @@ mod polish;
 #[cfg(feature = "search")]
 pub mod search;
 #[cfg(feature = "search")]
-pub mod settings;
+pub(crate) mod settings;
 #[cfg(feature = "search")]
 mod stages;
 #[cfg(feature = "search")]

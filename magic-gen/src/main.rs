@@ -1,9 +1,8 @@
-//! `magic-gen`: search, verify, inspect and emit magic-bitboard sets (see `cli/`).
+//! `magic-gen`: search, verify, inspect and emit magic-bitboard sets (the commands are
+//! the library's `cli` module).
 
 #![forbid(unsafe_code)]
 
-mod cli;
-
 fn main() -> std::process::ExitCode {
-    cli::main()
+    magic_gen::cli::main()
 }

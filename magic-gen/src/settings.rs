@@ -9,7 +9,7 @@ use crate::io::{ReadError, Record};
 
 /// When a setting is written to a file's line or to a recorded command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Written {
+pub(crate) enum Written {
     /// Every time.
     Always,
     /// Only when its value is not the default (for a file: so that a file written before
@@ -22,7 +22,7 @@ pub enum Written {
 
 /// Which commands take a setting as an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Commands {
+pub(crate) enum Commands {
     /// `search`, `merge` and `pack`.
     All,
     /// `pack` alone: a setting of packing a set again.
@@ -30,8 +30,11 @@ pub enum Commands {
 }
 
 /// What a setting is, without its field: the same for any struct it sits in.
+// Its help, value name and the commands that take it are the command line's to read: a
+// library built without it declares them all the same, so that they live in one place.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
-pub struct Spec {
+pub(crate) struct Spec {
     /// The command-line option, without `--` (`pack-iterations`): also the setting's key in
     /// a search state's `finish` line, and its name in messages.
     pub flag: &'static str,
@@ -144,7 +147,7 @@ impl Value for bool {
 
 /// One field of a settings struct `S`: its [`Spec`] and the reach into `S` that the
 /// declaration writes.
-pub struct Setting<S: 'static> {
+pub(crate) struct Setting<S: 'static> {
     /// What it is.
     pub spec: Spec,
     /// Whether it is a switch: on when its option is given, `1` or `0` in files.
@@ -159,7 +162,7 @@ pub struct Setting<S: 'static> {
 }
 
 /// A settings struct declared by `declare_settings!`: its fields, in order.
-pub trait Settings: Sized + Clone + Default + 'static {
+pub(crate) trait Settings: Sized + Clone + Default + 'static {
     /// Every field, in the order options and lines list them.
     const ALL: &'static [Setting<Self>];
 }
@@ -363,7 +366,8 @@ pub(crate) fn differences<S: Settings>(saved: &S, asked: &S) -> Vec<Differs> {
 /// Returns the settings of `settings` a fresh search's command spells out where not given,
 /// by flag, with their values (a switch's the empty one): those recorded always, and those
 /// recorded unless default that differ from `base`, the run's defaults.
-pub fn recorded<S: Settings>(settings: &S, base: &S) -> Vec<(&'static str, String)> {
+#[cfg(feature = "cli")]
+pub(crate) fn recorded<S: Settings>(settings: &S, base: &S) -> Vec<(&'static str, String)> {
     S::ALL
         .iter()
         .filter(|s| match s.spec.recorded {

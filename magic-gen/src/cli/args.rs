@@ -2,11 +2,11 @@
 
 use std::marker::PhantomData;
 
+use crate::pack::PackSettings;
+use crate::search::{PolishSettings, Shard};
+use crate::settings::{Commands, Setting, Settings};
+use crate::{parse_square, Piece, Variant};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
-use magic_gen::pack::PackSettings;
-use magic_gen::search::{PolishSettings, Shard};
-use magic_gen::settings::{Commands, Setting, Settings};
-use magic_gen::{parse_square, Piece, Variant};
 
 use super::failure::BadArgument;
 
@@ -46,7 +46,7 @@ impl Heading for PolishSettings {
 }
 
 /// The options of the settings `S` (how the pools are shaped, how a table is packed), made
-/// from their declaration (`magic_gen::settings`), and those given: a run takes them in
+/// from their declaration (`crate::settings`), and those given: a run takes them in
 /// place of its own (a fresh search's defaults or preset, a resumed or merged state's).
 /// `REPACK`: `pack`'s options, which take the settings of packing a set again too.
 #[derive(Clone, Debug)]

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::render_set_file;
 use clap::{ArgMatches, Args};
-use magic_gen::render_set_file;
 
 use super::output::{claim_stdout_for, is_stdio, recorded_command, show, write_output};
 use super::verify::read_and_verify;

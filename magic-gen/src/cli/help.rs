@@ -5,12 +5,12 @@
 
 use std::fmt::Display;
 
+use crate::hunt::Preset;
+use crate::pack::PackSettings;
+use crate::search::{Budget, Options};
+use crate::settings::{Commands, Setting, Settings};
+use crate::Variant;
 use clap::{Arg, Command};
-use magic_gen::hunt::Preset;
-use magic_gen::pack::PackSettings;
-use magic_gen::search::{Budget, Options};
-use magic_gen::settings::{Commands, Setting, Settings};
-use magic_gen::Variant;
 
 /// Returns `arg` with `[default: note]` after its help (short and long).
 fn note(arg: Arg, note: &str) -> Arg {
@@ -152,7 +152,7 @@ mod tests {
             .recorded_options(&matches)
             .unwrap()
             .command;
-        let step = magic_gen::set_file::Step::parse(&recorded).unwrap();
+        let step = crate::set_file::Step::parse(&recorded).unwrap();
         let words = step.args();
         let search = help("search");
         for pair in words.windows(2).filter(|w| w[0].starts_with("--")) {

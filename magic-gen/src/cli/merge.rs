@@ -5,12 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::hunt::Stage;
+use crate::hunt::{Hooks, Hunt, Outcome};
+use crate::pack::PackSettings;
+use crate::search::{Error, Limits, PolishSettings, SearchState};
+use crate::set_file::{Provenance, Step};
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::Stage;
-use magic_gen::hunt::{Hooks, Hunt, Outcome};
-use magic_gen::pack::PackSettings;
-use magic_gen::search::{Error, Limits, PolishSettings, SearchState};
-use magic_gen::set_file::{Provenance, Step};
 
 use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::failure::{BadArgument, Failure};

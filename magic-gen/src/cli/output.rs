@@ -1,5 +1,5 @@
 //! Output helpers: the recorded command line, paths as given, the wording of failed
-//! writes (the writing itself is `magic_gen::write_atomic`'s), and the summary of a
+//! writes (the writing itself is `crate::write_atomic`'s), and the summary of a
 //! searched set.
 
 use std::io::Write;
@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::hunt::{Cut, Outcome, Stage};
+use crate::pack::PackSettings;
+use crate::set_file::{EntryLines, Provenance, Step};
+use crate::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use magic_gen::hunt::{Cut, Outcome, Stage};
-use magic_gen::pack::PackSettings;
-use magic_gen::set_file::{EntryLines, Provenance, Step};
-use magic_gen::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 
 use super::resume::read_error_worded;
 
@@ -44,14 +44,14 @@ pub fn claim_stdout_for(out: Option<&Path>) {
 /// errors name the file and line, and a hunt's file given for a set what resumes it.
 pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), String> {
     let read = if is_stdio(path) {
-        magic_gen::read_set_stream("<stdin>", std::io::stdin().lock())
+        crate::read_set_stream("<stdin>", std::io::stdin().lock())
     } else {
-        magic_gen::read_set_file(path)
+        crate::read_set_file(path)
     };
     read.map_err(|e| read_error_worded(&e))
 }
 
-/// Writes `contents` to `path` atomically ([`magic_gen::write_atomic`]), or to standard output for `-`.
+/// Writes `contents` to `path` atomically ([`crate::write_atomic`]), or to standard output for `-`.
 pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
     if !is_stdio(path) {
         return write_atomic(path, contents).map_err(|e| write_failed(&e));
@@ -207,7 +207,7 @@ pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(),
 /// Only a regular file is read: reading a FIFO would wait for a writer.
 fn reads_as_set(path: &Path) -> bool {
     let regular = !is_stdio(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    regular && magic_gen::read_set_file(path).is_ok()
+    regular && crate::read_set_file(path).is_ok()
 }
 
 /// Returns true if `a` and `b` name one file: the same path once symlinks and `.` and `..`
@@ -233,17 +233,17 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
 }
 
-/// Fails early if `out` cannot be written ([`magic_gen::check_writable`]; standard
+/// Fails early if `out` cannot be written ([`crate::check_writable`]; standard
 /// output always can): before a long search, not after it.
 pub fn check_writable(out: &Path) -> Result<(), String> {
     if is_stdio(out) {
         return Ok(());
     }
-    magic_gen::check_writable(out).map_err(|e| write_failed(&e))
+    crate::check_writable(out).map_err(|e| write_failed(&e))
 }
 
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds
-/// down (which the failure set off: see `magic_gen::hunt::Hooks::save`).
+/// down (which the failure set off: see `crate::hunt::Hooks::save`).
 pub fn tell_failed_save(error: &str) {
     tell!("error: {error}: stopping the run; the set it has will be verified and written");
 }
@@ -322,7 +322,7 @@ pub fn stopped_note(cut: Cut, budget: Option<(u64, u64)>, goes_on: GoesOn) -> St
 
 /// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
 /// messages say it; `budget` is a scan's counted budget, spent and whole
-/// ([`SearchState::budget_used`](magic_gen::search::SearchState::budget_used)).
+/// ([`SearchState::budget_used`](crate::search::SearchState::budget_used)).
 pub fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
     let Cut { stage, made, total } = cut;
     match stage {

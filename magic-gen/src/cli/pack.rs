@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::hunt::Stage;
+use crate::hunt::{Cut, Hooks, Hunt, Outcome};
+use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
+use crate::search::{Error, Limits};
+use crate::set_file::{CreditedSet, Provenance, Step};
+use crate::settings;
+use crate::MagicSet;
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::Stage;
-use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome};
-use magic_gen::pack::{Mismatch, PackCheckpoint, PackSettings};
-use magic_gen::search::{Error, Limits};
-use magic_gen::set_file::{CreditedSet, Provenance, Step};
-use magic_gen::settings;
-use magic_gen::MagicSet;
 
 use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::failure::{BadArgument, Failure};

@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::hunt::{Progress, Stage, StageRate};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use magic_gen::hunt::{Progress, Stage, StageRate};
 
 use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;

@@ -3,10 +3,10 @@
 //! run (the library says which setting and the two values, [`Mismatch`]), and a hunt's
 //! file of the other kind given to resume ([`ReadError::instead`]).
 
-use magic_gen::pack::Mismatch;
-use magic_gen::set_file::HuntFile;
-use magic_gen::settings::Differs;
-use magic_gen::ReadError;
+use crate::pack::Mismatch;
+use crate::set_file::HuntFile;
+use crate::settings::Differs;
+use crate::ReadError;
 
 /// Returns `error`, from reading a file to resume from or a set, saying the command that
 /// resumes the file where it is a hunt's file of another kind.
@@ -80,8 +80,8 @@ mod tests {
             assert_eq!(mismatch_worded(&mismatch), said);
         }
         // A pack checkpoint given to `search --resume` says what resumes it.
-        let pack = magic_gen::pack::PackCheckpoint::file_text(&[]);
-        let e = magic_gen::search::SearchState::parse("p.pack", pack.as_bytes()).unwrap_err();
+        let pack = crate::pack::PackCheckpoint::file_text(&[]);
+        let e = crate::search::SearchState::parse("p.pack", pack.as_bytes()).unwrap_err();
         assert_eq!(
             read_error_worded(&e),
             "p.pack:1: not a magic-gen search state (expected 'magic-gen-state 1' or \

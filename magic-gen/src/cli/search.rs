@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use crate::hunt::Stage;
+use crate::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
+use crate::pack::PackCheckpoint;
+use crate::search::{EmptyBudget, Error, Limits, SearchState, Shard};
+use crate::set_file::{Provenance, Step};
 use clap::ArgMatches;
-use magic_gen::hunt::Stage;
-use magic_gen::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
-use magic_gen::pack::PackCheckpoint;
-use magic_gen::search::{EmptyBudget, Error, Limits, SearchState, Shard};
-use magic_gen::set_file::{Provenance, Step};
 
 use super::failure::{BadArgument, Failure};
 use super::output::{
@@ -215,7 +215,7 @@ fn exit(
     ExitCode::from(130)
 }
 
-/// `magic-gen search`: parse, run the hunt (`magic_gen::hunt::Hunt::search`) with a progress
+/// `magic-gen search`: parse, run the hunt (`crate::hunt::Hunt::search`) with a progress
 /// display, the stop signals and the state file, then report and write the set.
 pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());

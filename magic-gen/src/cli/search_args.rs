@@ -3,15 +3,15 @@
 //! resumed one, with its state's finish where not given), and the refusal of options that
 //! would do nothing in the mode chosen (the command it records: `search_record.rs`). The
 //! defaults themselves live in the library: `Options::for_variant` and
-//! `magic_gen::hunt::Preset`.
+//! `crate::hunt::Preset`.
 
 use std::path::PathBuf;
 
+use crate::hunt::Preset;
+use crate::pack::PackSettings;
+use crate::search::{Limits, Options, PolishSettings, SearchState, Shard};
+use crate::{Piece, Variant};
 use clap::Args;
-use magic_gen::hunt::Preset;
-use magic_gen::pack::PackSettings;
-use magic_gen::search::{Limits, Options, PolishSettings, SearchState, Shard};
-use magic_gen::{Piece, Variant};
 
 use super::args::{
     parse_piece, parse_pool, parse_seconds, parse_seed, parse_shard, parse_square_arg,
@@ -257,8 +257,8 @@ impl SearchArgs {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::search::Budget;
     use clap::{ArgMatches, FromArgMatches};
-    use magic_gen::search::Budget;
 
     /// Parses `magic-gen search ARGS...` with clap.
     pub fn matches(args: &[&str]) -> ArgMatches {

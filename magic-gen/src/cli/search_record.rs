@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
+use crate::search::{Budget, Options};
+use crate::set_file::Step;
+use crate::settings;
 use clap::{ArgMatches, Args};
-use magic_gen::search::{Budget, Options};
-use magic_gen::set_file::Step;
-use magic_gen::settings;
 
 use super::failure::BadArgument;
 use super::output::{recorded_command, show};
@@ -123,8 +123,8 @@ fn implied(o: &Options) -> Vec<(&'static str, String)> {
 mod tests {
     use super::*;
     use crate::cli::search_args::tests::{matches, parse};
+    use crate::hunt::Preset;
     use clap::FromArgMatches;
-    use magic_gen::hunt::Preset;
 
     /// Returns the command a fresh search of `magic-gen search ARGS...` records.
     fn record(args: &[&str]) -> String {
@@ -293,7 +293,7 @@ mod tests {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("..")
                 .join(preset.file());
-            let (_, provenance, _) = magic_gen::read_set_file(&path).unwrap();
+            let (_, provenance, _) = crate::read_set_file(&path).unwrap();
             // The hunt comes first; a record packed again after it says so in a later step.
             let hunt = provenance.steps[0].to_string();
             let line = record(&["--preset", preset.name(), "--out", preset.file()]);
@@ -313,7 +313,7 @@ mod tests {
         for folder in folders {
             for file in std::fs::read_dir(root.join(folder)).unwrap() {
                 let path = file.unwrap().path();
-                let Ok((_, provenance, _)) = magic_gen::read_set_file(&path) else {
+                let Ok((_, provenance, _)) = crate::read_set_file(&path) else {
                     continue;
                 };
                 for step in &provenance.steps {

@@ -1,14 +1,14 @@
 //! `magic-gen stats`: its arguments, and a set's size with 8x8 boards of index bits and
 //! each square's measures; a hunt's pools measured; two compared square by square. The
-//! measures and their tables are `magic_gen::measure`'s; this file reads and prints them.
+//! measures and their tables are `crate::measure`'s; this file reads and prints them.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::measure::{MeasureError, PerSquare, Pools};
+use crate::search::SearchState;
+use crate::square_name;
 use clap::Args;
-use magic_gen::measure::{MeasureError, PerSquare, Pools};
-use magic_gen::search::SearchState;
-use magic_gen::square_name;
 
 use super::output::{check_outputs, claim_stdout_for, is_stdio, show, write_output};
 use super::search::read_state;

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::set_file::Provenance;
+use crate::{verify, MagicSet, Verified};
 use clap::Args;
-use magic_gen::set_file::Provenance;
-use magic_gen::{verify, MagicSet, Verified};
 
 use super::output::{read_set, show};
 

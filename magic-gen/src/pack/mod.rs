@@ -42,6 +42,7 @@ use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
 
+pub use crate::settings::Differs;
 pub(crate) use checkpoint::PackMismatch;
 pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;

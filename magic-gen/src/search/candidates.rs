@@ -38,7 +38,7 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Parses `K/N` with `0 <= K < N`.
-    pub fn parse(s: &str) -> Result<Shard, ShardError> {
+    pub(crate) fn parse(s: &str) -> Result<Shard, ShardError> {
         let (k, n) = s
             .split_once('/')
             .ok_or_else(|| ShardError::NotKOfN(s.to_string()))?;
@@ -71,7 +71,7 @@ impl core::fmt::Display for Shard {
 
 /// Why a shard's `K/N` does not parse ([`Shard::parse`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShardError {
+pub(crate) enum ShardError {
     /// Not two numbers around a `/`: the text given.
     NotKOfN(String),
     /// The index or the count (`part`) is not a number: the word given.

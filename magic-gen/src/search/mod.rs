@@ -36,7 +36,7 @@ pub(crate) mod table;
 mod workers;
 
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
-pub use state::{Budget, RaiseError, Scan, SearchState, Shard, ShardError};
+pub use state::{Budget, RaiseError, Scan, SearchState, Shard};
 pub(crate) use workers::run;
 
 #[cfg(test)]

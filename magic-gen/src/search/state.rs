@@ -7,8 +7,8 @@ use crate::geometry::{least_bits, relevant_bits, Piece, SetSquare};
 use crate::index::Variant;
 use crate::pack::PackSettings;
 
+pub use super::candidates::Shard;
 use super::candidates::BLOCK_LEN;
-pub use super::candidates::{Shard, ShardError};
 pub use super::options::{Budget, Scan};
 use super::options::{Error, Limits, Options, PolishSettings};
 use super::table::EpochTable;
