@@ -349,22 +349,56 @@ impl Shown {
 }
 
 /// Runs `work` on this thread while another reports its progress (see [`watch`]); returns
-/// what `work` returns.
+/// what `work` returns, or passes its panic on.
 pub fn watching<T>(w: &Watched, every: Duration, start: Instant, work: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let watcher = s.spawn(|| watch(w, every, &done, start));
-        let out = work();
-        done.store(true, Ordering::Release);
-        watcher.thread().unpark();
-        let _ = watcher.join();
-        out
+        // Ends the watcher however `work` ends: the scope waits for it before a panic of
+        // `work` goes on, so a watcher left running would hang the command for good.
+        let _ends = EndsWatcher {
+            done: &done,
+            watcher: watcher.thread().clone(),
+        };
+        work()
     })
+}
+
+/// Tells the progress watcher to end when dropped, as `work` returns or unwinds.
+struct EndsWatcher<'a> {
+    done: &'a AtomicBool,
+    watcher: std::thread::Thread,
+}
+
+impl Drop for EndsWatcher<'_> {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Release);
+        self.watcher.unpark();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_of_the_watched_work_ends_the_watcher_and_goes_on() {
+        // Before the watcher was ended on unwinding, this never returned: the scope waited
+        // for a watcher waiting for work that had panicked.
+        let progress = Progress::default();
+        let w = Watched {
+            progress: &progress,
+            scan: None,
+        };
+        let every = Duration::from_secs(3600);
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            watching(&w, every, Instant::now(), || -> u32 {
+                panic!("a packer's bug")
+            })
+        }));
+        assert!(out.is_err());
+        assert_eq!(watching(&w, every, Instant::now(), || 7), 7);
+    }
 
     /// Returns the text of the scan's progress line for `progress`, scanned with `seconds`.
     fn scan_text(progress: &Progress, seconds: Option<f64>) -> String {
