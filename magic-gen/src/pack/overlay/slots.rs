@@ -48,23 +48,28 @@ impl Slots {
         }
     }
 
-    /// Returns the lowest start from `lowest` on where `w` fits. The slot that failed the
-    /// last start is tried first at the next: the values that clash stay under it for a
-    /// stretch, so most starts fail at that one test, run in a tight loop over
-    /// consecutive cells.
-    pub(super) fn first_fit(&self, w: &Wants, lowest: usize) -> usize {
+    /// Returns the lowest start from `lowest` on and below `limit` where `w` fits, if one
+    /// is. The slot that failed the last start is tried first at the next: the values that
+    /// clash stay under it for a stretch, so most starts fail at that one test, run in a
+    /// tight loop over consecutive cells.
+    pub(super) fn first_fit_below(&self, w: &Wants, lowest: usize, limit: usize) -> Option<usize> {
         let mut hot = 0;
         let mut start = lowest;
-        loop {
+        while start < limit {
             let (i, a) = w.slots[hot];
             let mut k = start + i as usize;
-            while let Some(c) = self.cells.get(k) {
+            // The slot `hot` of a start below `limit` is below this.
+            let end = limit.saturating_add(i as usize);
+            while let Some(c) = self.cells.get(k).filter(|_| k < end) {
                 if c.through == 0 || c.value & w.rays == a & c.through {
                     break;
                 }
                 k += 1;
             }
             start = k - i as usize;
+            if start >= limit {
+                return None;
+            }
             match w
                 .slots
                 .iter()
@@ -74,9 +79,10 @@ impl Slots {
                     hot = failed;
                     start += 1;
                 }
-                None => return start,
+                None => return Some(start),
             }
         }
+        None
     }
 
     /// Puts `w` at `start` (where it fits).

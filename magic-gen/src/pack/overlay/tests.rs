@@ -169,3 +169,32 @@ fn several_seeds_keep_the_shortest_whatever_the_threads() {
     let (on_two, _) = run(&settings(5, 3), 2, &Progress::default());
     assert!(on_two == on_one);
 }
+
+#[test]
+fn a_fit_bounded_below_a_limit_is_the_first_start_that_fits_or_none() {
+    let pools = wants(&own_black());
+    let order = widest_first(&pools);
+    // Half the squares laid out: a table with holes of every kind for the others.
+    let mut layout = Layout::new(&pools);
+    for &s in &order[..64] {
+        layout.insert(s);
+    }
+    let fits = |w: &Wants, start: usize| {
+        w.slots.iter().all(|&(i, a)| {
+            let c = layout.slots.cell(start + i as usize);
+            c.through == 0 || c.value & w.rays == a & c.through
+        })
+    };
+    for &s in &order[64..] {
+        let w = &pools[s][0];
+        let first = (w.first..).find(|&start| fits(w, start)).unwrap();
+        for limit in [0, w.first, first, first + 1, first + 1000, usize::MAX] {
+            let expected = (first < limit).then_some(first);
+            assert_eq!(
+                layout.slots.first_fit_below(w, w.first, limit),
+                expected,
+                "{s} {limit}"
+            );
+        }
+    }
+}
