@@ -108,8 +108,10 @@ impl Preset {
             Preset::RecordOverlay => {
                 o.limits.polish.evolve = 1_000_000;
                 // The overlay packer's moves each lay out part of the table again, each
-                // square trying every member of its pool: a few a second.
+                // square trying every member of its pool: a few a second. Its seeds spread
+                // by some hundred entries: two, one a thread of two cores.
                 o.limits.pack.iterations = 3_000;
+                o.limits.pack.seeds = 2;
                 o.limits.pack.overlay = true;
             }
         }
