@@ -161,3 +161,54 @@ fn pack_overlay_lays_fancy_magics_out_as_a_fancy_overlay_set() {
         run.stderr
     );
 }
+
+#[test]
+fn an_overlay_set_and_a_black_set_lend_each_other_magics_but_no_other_index_does() {
+    let dir = scratch("overlay-also");
+    fs::copy(record("own-black"), dir.join("own.rs")).unwrap();
+    fs::copy(record("own-white"), dir.join("white.rs")).unwrap();
+    let first = [
+        "pack",
+        "own.rs",
+        "--overlay",
+        "--pack-iterations",
+        "0",
+        "--out",
+        "ov.rs",
+    ];
+    magic_gen(&dir, &first).assert_success();
+    // The same index read through the rays or not: either set's magics join the other's.
+    let args = [
+        "pack",
+        "ov.rs",
+        "--overlay",
+        "--also",
+        "own.rs",
+        "--out",
+        "ov2.rs",
+    ];
+    magic_gen(&dir, &args).assert_success();
+    let (set, _, _) = read_set_file(&dir.join("ov2.rs")).unwrap();
+    assert_eq!(set.variant, Variant::BlackOverlay);
+    verify(&set).expect("verifies by the overlay rule");
+    let args = ["pack", "own.rs", "--also", "ov.rs", "--out", "exact.rs"];
+    magic_gen(&dir, &args).assert_success();
+    // White magics index otherwise.
+    let args = [
+        "pack",
+        "ov.rs",
+        "--overlay",
+        "--also",
+        "white.rs",
+        "--out",
+        "no.rs",
+    ];
+    let run = magic_gen(&dir, &args);
+    assert!(
+        run.stderr
+            .contains("a white set's magics cannot join a black-overlay set's pools"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("no.rs").exists());
+}

@@ -127,7 +127,8 @@ pub(crate) fn set_of_finds(state: &SearchState) -> (MagicSet, Vec<SetSquare>) {
 }
 
 /// Returns each square's pool of the black or white `set` (or, for an `overlay` packing,
-/// fancy) with the magics of `also` beside its own (each once), as the packer's patterns,
+/// fancy) with the magics of `also` beside its own (each once; of the same index, read
+/// through the rays or not), as the packer's patterns,
 /// with where the set has each square's first used index (never below 0 in a verified
 /// set): the layout a packing from the input starts from.
 pub(crate) fn pools_of_set(
@@ -144,7 +145,13 @@ pub(crate) fn pools_of_set(
              bits (or overlays them: --overlay)"
         )));
     }
-    if let Some((at, other)) = also.iter().enumerate().find(|(_, o)| o.variant != variant) {
+    // An overlay set's magics index as its exact variant's: either may join the other.
+    let index = variant.indexed_as();
+    if let Some((at, other)) = also
+        .iter()
+        .enumerate()
+        .find(|(_, o)| o.variant.indexed_as() != index)
+    {
         return Err(Error::OtherVariant {
             also: at,
             variant: other.variant,
