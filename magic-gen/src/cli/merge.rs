@@ -6,18 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use magic_gen::hunt::Stage;
-use magic_gen::hunt::{Hooks, Hunt, Outcome};
+use magic_gen::hunt::{Hooks, Hunt, Stage};
 use magic_gen::pack::PackSettings;
 use magic_gen::search::{Error, Limits, PolishSettings, SearchState};
 use magic_gen::set_file::{Provenance, Step};
 
 use super::args::{threads_or_all, Given, LONG_RUNS};
+use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{
-    claim_stdout_for, recorded_command, show, state_file, stopped_note, summarise, write_set,
-    GoesOn,
-};
+use super::output::{claim_stdout_for, recorded_command, show, state_file, summarise, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
 use super::search_record::link_states;
@@ -101,44 +98,27 @@ fn merge_shards(
     Ok((merged, missing))
 }
 
-/// Returns what a merge left undone, for the set's header: the shards `missing` of
-/// `count` (`given` merged), and what a stop cut short, with the command `recorded` that
-/// redoes it.
-fn unfinished_note(
-    outcome: &Outcome,
-    (given, count, missing): (usize, u32, &[String]),
-    recorded: &Step,
-) -> Option<String> {
-    let partial = (!missing.is_empty()).then(|| {
-        format!(
-            "a partial merge of {given} of {count} shards; missing {}: merge with their state \
-             files to finish",
-            missing.join(", ")
-        )
-    });
-    // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let Some(cut) = outcome.cut else {
-        return partial;
-    };
-    let cut = stopped_note(cut, None, GoesOn::Rerun(recorded.to_string()));
-    Some(match partial {
-        Some(p) => format!("{p}; then {cut}"),
-        None => cut,
-    })
-}
-
-/// Returns the header of the merge of the shard `states`, made by `shard_steps`, which
-/// ended with `outcome`: the shards' commands, then the merge's `recorded` command.
+/// Returns the header of the merge of the shard `states`, made by `shard_steps` and the
+/// merge's `recorded` command, before what a stop cut short: the shards' commands, and what
+/// a partial merge left (the shards `missing`).
 fn provenance(
     shard_steps: Vec<Vec<Step>>,
     states: &[SearchState],
     missing: &[String],
-    (outcome, recorded): (&Outcome, Step),
+    recorded: Step,
 ) -> Provenance {
-    let shards = (states.len(), states[0].scan.shard.count, missing);
+    let partial = (!missing.is_empty()).then(|| {
+        format!(
+            "a partial merge of {} of {} shards; missing {}: merge with their state files to \
+             finish",
+            states.len(),
+            states[0].scan.shard.count,
+            missing.join(", ")
+        )
+    });
     Provenance {
         seed: Some(states[0].scan.seed),
-        unfinished: unfinished_note(outcome, shards, &recorded),
+        unfinished: partial,
         steps: shard_steps
             .into_iter()
             .flatten()
@@ -196,14 +176,14 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         first.search_command()
     );
     summarise(&outcome);
-    let provenance = provenance(shard_steps, &states, &missing, (&outcome, recorded));
+    // The merge keeps no checkpoint: a stopped one is rerun.
+    let mut ending = outcome.ending(shown.stopped(), None, vec![recorded.clone()]);
+    let header = provenance(shard_steps, &states, &missing, recorded);
+    let provenance = closing::provenance(header, &outcome, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    if shown.stopped() {
-        tell!("interrupted: the set above is verified, the best the merge had when stopped");
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
+    ending.stopped |= shown.stopped();
+    Ok(closing::close(&ending, None))
 }
 
 /// Returns the commands a whole merge's state saved to `path` records: every shard's

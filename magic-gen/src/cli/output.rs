@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use magic_gen::hunt::{Cut, Outcome, Stage};
-use magic_gen::pack::PackSettings;
+use magic_gen::hunt::Outcome;
 use magic_gen::set_file::{EntryLines, Provenance, Step};
 use magic_gen::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 
@@ -278,14 +277,9 @@ pub fn write_set(
     outcome: &Outcome,
     provenance: &Provenance,
 ) -> Result<(), String> {
-    // A packing bounded by time reruns by the moves it made.
-    let mut provenance = provenance.clone();
-    if let Some(packing) = outcome.pack.first() {
-        PackSettings::record_moves(&mut provenance.steps, packing.settings.iterations);
-    }
     match out {
         Some(out) => {
-            let text = render_set_file(out, &outcome.set, &outcome.report, &provenance);
+            let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
             write_output(out, text.as_bytes())?;
             if !is_stdio(out) {
                 say!("wrote {}", show(out));
@@ -294,64 +288,6 @@ pub fn write_set(
         None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }
     Ok(())
-}
-
-/// How a stopped run goes on, as its set's header says ([`stopped_note`]).
-pub enum GoesOn {
-    /// By this command, from the file the run saved.
-    From(Step),
-    /// Nothing of this kind (`"state"`, `"checkpoint"`) was saved: by this command line again.
-    Unsaved(&'static str, String),
-    /// By this command line again: the stage cut short keeps no file.
-    Rerun(String),
-}
-
-/// Returns the note a set's header keeps of a run stopped where `cut` says: what it cut
-/// short (`budget`: a scan's, spent and whole) and how the run goes on. The one wording of
-/// `search`, `merge` and `pack`.
-pub fn stopped_note(cut: Cut, budget: Option<(u64, u64)>, goes_on: GoesOn) -> String {
-    let done = cut_worded(cut, budget);
-    match goes_on {
-        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
-        GoesOn::Unsaved(file, rerun) => {
-            format!("{done}; no saved {file} to resume: rerun `{rerun}`")
-        }
-        GoesOn::Rerun(rerun) => format!("{done}; rerun `{rerun}`"),
-    }
-}
-
-/// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
-/// messages say it; `budget` is a scan's counted budget, spent and whole
-/// ([`SearchState::budget_used`](magic_gen::search::SearchState::budget_used)).
-pub fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
-    let Cut { stage, made, total } = cut;
-    match stage {
-        Stage::Scan => {
-            let budget = match budget {
-                Some((spent, total)) => format!(
-                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                    100.0 * spent as f64 / total.max(1) as f64
-                ),
-                None => String::new(),
-            };
-            let open = total - made;
-            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
-        }
-        Stage::Polish => format!(
-            "the polish stopped after {made} of {total} climbs, the other finds left as \
-             scanned, before the packing"
-        ),
-        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
-        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
-            "stopped while giving squares magics for the holes ({made} of 128 done), before \
-             the packing"
-        ),
-        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
-        // Stages a stop does not cut: they end with what they have.
-        Stage::Pools | Stage::Verification | Stage::Writing => {
-            format!("the {} stopped", stage.name())
-        }
-    }
 }
 
 /// Prints the verified table's size and bits per piece, and the squares that fell back.
