@@ -2,7 +2,7 @@
 //! set.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
@@ -17,7 +17,6 @@ use super::failure::{BadArgument, Failure};
 use super::output::{claim_stdout_for, recorded_command, show, state_file, summarise, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
-use super::search_record::link_states;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -141,8 +140,18 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
-    // Read now, not once the merge has run: the shards' commands go on the header.
-    let shard_steps = shard_commands(&states, &args.states)?;
+    // Read now, not once the merge has run: the shards' commands go on the header, each
+    // step saving the state the next resumes, the last the file the merge reads.
+    let shard_steps = states
+        .iter()
+        .zip(&args.states)
+        .map(|(state, path)| {
+            let path = show(path);
+            state
+                .shard_steps(&path)
+                .map_err(|e| format!("{path}: command: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let first = &states[0];
     let limits = limits(args, first)?;
     let (mut merged, missing) = merge_shards(args, &states)?;
@@ -152,7 +161,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
     let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     if let Some(path) = &args.state {
         if missing.is_empty() {
-            merged.command = merged_history(&shard_steps, &recorded, path);
+            merged.command = SearchState::merged_command(&shard_steps, &recorded, &show(path));
         }
         save_state(path, &merged, &[])?;
     }
@@ -184,34 +193,4 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     ending.stopped |= shown.stopped();
     Ok(closing::close(&ending, None))
-}
-
-/// Returns the commands a whole merge's state saved to `path` records: every shard's
-/// (`shard_steps`), then the merge (`recorded`) saving that state, so that the header of a
-/// set resumed from it reruns from nothing.
-fn merged_history(shard_steps: &[Vec<Step>], recorded: &Step, path: &Path) -> String {
-    let mut merge = recorded.clone();
-    merge.push("--state");
-    merge.push(show(path));
-    let steps: Vec<Step> = shard_steps
-        .iter()
-        .flatten()
-        .cloned()
-        .chain([merge])
-        .collect();
-    Step::chain_line(&steps)
-}
-
-/// Returns the commands that made each of the shard `states` read from `paths`: its
-/// recorded search, each step saving the state the next resumes and the last the file the
-/// merge reads ([`link_states`]), so that the header of their merge reruns from nothing. An
-/// error names the state whose command line does not read.
-fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> Result<Vec<Vec<Step>>, String> {
-    let each = states.iter().zip(paths).map(|(state, path)| {
-        let mut steps = Step::parse_chain(&state.command)
-            .map_err(|e| format!("{}: command: {e}", show(path)))?;
-        link_states(&mut steps, Some(&show(path)));
-        Ok(steps)
-    });
-    each.collect()
 }

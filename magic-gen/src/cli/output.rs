@@ -65,7 +65,7 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
 /// clap parsed, so a new option is recorded without anyone remembering to: every argument
 /// of `command` in definition order, except those listed in `unrecorded` (they never
 /// change the result). An option not given is left out unless `implied` gives the value it
-/// ran with (a default that the command spells out, so that it regenerates the same set
+/// ran with, by its long flag (a default that the command spells out, so that it regenerates the same set
 /// whatever the defaults become; a flag is implied by any value). Values are kept as
 /// given. Every command's header records the step this returns.
 pub fn recorded_command(
@@ -87,7 +87,7 @@ pub fn recorded_command(
                 .flatten()
                 .map(|v| v.to_string_lossy().into_owned())
                 .collect()
-        } else if let Some((_, value)) = implied.iter().find(|(i, _)| *i == id) {
+        } else if let Some((_, value)) = implied.iter().find(|(f, _)| arg.get_long() == Some(*f)) {
             vec![value.clone()]
         } else {
             continue;

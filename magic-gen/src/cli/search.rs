@@ -24,7 +24,7 @@ use super::pack::mismatch_at;
 use super::progress::Shown;
 use super::resume::read_error_worded;
 pub use super::search_args::SearchArgs;
-use super::search_record::{link_states, recorded};
+use super::search_record::recorded;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -61,12 +61,11 @@ fn initial_state(
             })?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
-        let history = state.resumed_by(&recorded(matches, None).to_string(), &limits);
         // Read now, not once the hunt has run: the state's command line goes on the header,
         // each step saving the state the next resumes, so that it reruns from nothing.
-        let mut history =
-            Step::parse_chain(&history).map_err(|e| format!("{}: command: {e}", show(path)))?;
-        link_states(&mut history, None);
+        let history = state
+            .resumed_steps(&recorded(matches, None), &limits)
+            .map_err(|e| format!("{}: command: {e}", show(path)))?;
         return Ok(Start {
             state,
             saved_pack,

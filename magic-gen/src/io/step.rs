@@ -165,6 +165,28 @@ impl Step {
         lines.join(THEN)
     }
 
+    /// Gives each step of `chain` (the commands of a saved state) the `--state` of the file
+    /// the next step resumes, and the last step that of `last_saves` if given, where the
+    /// step does not save there already (its `--state`, else its `--resume`). Recorded
+    /// commands leave `--state` out, since it never changes the set; but a chain in which a
+    /// step resumes a state reruns from nothing only if the step before it saved that state.
+    pub fn link_states(chain: &mut [Step], last_saves: Option<&str>) {
+        for k in 0..chain.len() {
+            let next = match chain.get(k + 1) {
+                Some(next) => next.value("--resume").map(str::to_string),
+                None => last_saves.map(str::to_string),
+            };
+            let step = &mut chain[k];
+            let Some(file) = next else { continue };
+            let saves = step.value("--state").or(step.value("--resume"));
+            // A note in a step's place (a partial merge's) runs nothing to save.
+            if step.subcommand().is_some() && !step.has("--state") && saves != Some(file.as_str()) {
+                step.push("--state");
+                step.push(file);
+            }
+        }
+    }
+
     /// Returns the step of `words`, refusing none.
     fn of(words: Vec<String>) -> Result<Step, StepError> {
         match words.is_empty() {
@@ -255,5 +277,41 @@ mod tests {
         );
         s.set_value("--shard", "1/2");
         assert_eq!(s.args()[3..5], ["--shard", "1/2"]);
+    }
+
+    #[test]
+    fn each_step_of_a_chain_saves_the_state_the_next_resumes() {
+        let link = |line: &str, last: Option<&str>| {
+            let mut chain = Step::parse_chain(line).unwrap();
+            Step::link_states(&mut chain, last);
+            Step::chain_line(&chain)
+        };
+        // A fresh search stopped and resumed: the search saved what the resume reads.
+        assert_eq!(
+            link(
+                "magic-gen search --seed 1 --out r.rs; then magic-gen search --resume r.state --out r.rs",
+                None
+            ),
+            "magic-gen search --seed 1 --out r.rs --state r.state; then magic-gen search \
+             --resume r.state --out r.rs"
+        );
+        // A resume saved elsewhere (its --state left out), then resumed from there; a step
+        // that saves there already is left as it is, and so is a note.
+        assert_eq!(
+            link(
+                "magic-gen search --seed 1; then magic-gen search --resume a.state; then \
+                 magic-gen search --resume b.state",
+                Some("b.state")
+            ),
+            "magic-gen search --seed 1 --state a.state; then magic-gen search --resume a.state \
+             --state b.state; then magic-gen search --resume b.state"
+        );
+        let merged = "merge of 2 of 2 shards; then magic-gen search --resume m.state";
+        assert_eq!(link(merged, Some("m.state")), merged);
+        let shard = "magic-gen search --shard 0/2";
+        assert_eq!(
+            link(shard, Some("s0.state")),
+            "magic-gen search --shard 0/2 --state s0.state"
+        );
     }
 }
