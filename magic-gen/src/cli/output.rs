@@ -11,7 +11,9 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::hunt::Outcome;
 use magic_gen::set_file::{EntryLines, Provenance, Step};
-use magic_gen::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
+use magic_gen::{
+    render_set_file, write_atomic, MagicSet, OutputsError, Piece, Report, SetSquare, WriteError,
+};
 
 use super::resume::read_error_worded;
 
@@ -168,77 +170,41 @@ pub fn refuse_stdio_state(option: &str, path: &Path) -> Result<(), String> {
     ))
 }
 
-/// Refuses, before any work, what would lose a file: an output other than the set (a
-/// state, checkpoint or picture, in `others` by the option naming it) aimed at a file that
-/// reads as a set, and two outputs on one path (the set's `out` among them); then fails
-/// early if any cannot be written ([`check_writable`]).
+/// Refuses, before any work, what would lose a file ([`magic_gen::check_outputs`]): an
+/// output other than the set (a state, checkpoint or picture, in `others` by the option
+/// naming it) aimed at a file that holds a set, two outputs on one file (the set's `out`
+/// among them), an output that cannot be written. Standard output (`-`) is no file.
 pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(), String> {
-    for &(option, path) in others {
-        if reads_as_set(path) {
-            return Err(format!(
-                "{}: this file holds a set, which {option} would replace: give {option} a \
-                 file of its own",
-                show(path)
-            ));
-        }
-    }
-    let all: Vec<(&str, &Path)> = out
-        .map(|p| ("--out", p))
+    let set = out.map(|p| ("--out", p, true));
+    let others = others.iter().map(|&(option, path)| (option, path, false));
+    let files: Vec<_> = set
         .into_iter()
-        .chain(others.iter().copied())
+        .chain(others)
+        .filter(|o| !is_stdio(o.1))
         .collect();
-    for (k, &(first, a)) in all.iter().enumerate() {
-        if let Some(&(second, _)) = all[k + 1..].iter().find(|(_, b)| same_file(a, b)) {
-            return Err(format!(
-                "{}: {first} and {second} both name this file, and the one written last \
-                 would replace the other: give each its own file",
-                show(a)
-            ));
-        }
-    }
-    for (_, path) in all {
-        check_writable(path)?;
-    }
-    Ok(())
+    magic_gen::check_outputs(&files).map_err(|e| match e {
+        OutputsError::HoldsSet { output, path } => format!(
+            "{}: this file holds a set, which {output} would replace: give {output} a file \
+             of its own",
+            show(&path)
+        ),
+        OutputsError::SameFile {
+            first,
+            second,
+            path,
+        } => format!(
+            "{}: {first} and {second} both name this file, and the one written last would \
+             replace the other: give each its own file",
+            show(&path)
+        ),
+        OutputsError::Write(e) => write_failed(&e),
+    })
 }
 
-/// Returns true if `path` is a regular file (or a symlink to one) that reads as a set.
-/// Only a regular file is read: reading a FIFO would wait for a writer.
-fn reads_as_set(path: &Path) -> bool {
-    let regular = !is_stdio(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    regular && magic_gen::read_set_file(path).is_ok()
-}
-
-/// Returns true if `a` and `b` name one file: the same path once symlinks and `.` and `..`
-/// are resolved (of the file, or of its folder where it does not exist yet). Standard
-/// input or output (`-`) is no file.
+/// Returns true if `a` and `b` name one file ([`magic_gen::same_file`]); standard input or
+/// output (`-`) is no file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    if is_stdio(a) || is_stdio(b) {
-        return false;
-    }
-    matches!((resolved(a), resolved(b)), (Some(a), Some(b)) if a == b)
-}
-
-/// Returns `path` resolved ([`std::fs::canonicalize`]), or its folder resolved with its
-/// file name where the file does not exist yet.
-fn resolved(path: &Path) -> Option<PathBuf> {
-    if let Ok(path) = std::fs::canonicalize(path) {
-        return Some(path);
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
-}
-
-/// Fails early if `out` cannot be written ([`magic_gen::check_writable`]; standard
-/// output always can): before a long search, not after it.
-pub fn check_writable(out: &Path) -> Result<(), String> {
-    if is_stdio(out) {
-        return Ok(());
-    }
-    magic_gen::check_writable(out).map_err(|e| write_failed(&e))
+    !is_stdio(a) && !is_stdio(b) && magic_gen::same_file(a, b)
 }
 
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds
