@@ -1,13 +1,12 @@
 //! The defaults `--help` shows for `search`, `merge` and `pack`, written from the library's
-//! typed defaults (`Options::for_variant`, `PackSettings::REPACK_MOVES`) so that the help
+//! typed defaults (`Options::for_variant`, `Hunt::repack_defaults`) so that the help
 //! and a run cannot disagree. They depend on the variant, the preset or the state resumed,
 //! which clap's own defaults cannot say, so they are notes on the options' help.
 
 use std::fmt::Display;
 
 use clap::{Arg, Command};
-use magic_gen::hunt::Preset;
-use magic_gen::pack::PackSettings;
+use magic_gen::hunt::{Hunt, Preset};
 use magic_gen::search::{Budget, Options};
 use magic_gen::settings::{Commands, Setting, Settings};
 use magic_gen::Variant;
@@ -117,13 +116,9 @@ fn merge_notes() -> Notes {
     notes
 }
 
-/// The defaults of `pack`: a repack's.
+/// The defaults of `pack`: a repack's, of the exact packing.
 fn pack_notes() -> Notes {
-    let pack = PackSettings {
-        iterations: PackSettings::REPACK_MOVES,
-        ..PackSettings::default()
-    };
-    defaults(&pack, |_, v| v)
+    defaults(&Hunt::repack_defaults(false), |_, v| v)
 }
 
 #[cfg(test)]
@@ -131,6 +126,7 @@ mod tests {
     use super::*;
     use crate::cli::search_args::SearchArgs;
     use clap::{Args, FromArgMatches};
+    use magic_gen::pack::PackSettings;
 
     /// The help of `magic-gen COMMAND`, long form.
     fn help(command: &str) -> String {

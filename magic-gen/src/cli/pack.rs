@@ -283,17 +283,10 @@ fn worded(
     }
 }
 
-/// Returns the packing a repack makes unless told otherwise: PackSettings::REPACK_MOVES
-/// moves, or for an overlay packing, whose moves each lay out part of the table again (some
-/// hundred a second, not the exact packing's thousands), none.
+/// Returns the packing a repack of `args` makes unless told otherwise
+/// ([`Hunt::repack_defaults`]).
 fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
-    PackSettings {
-        iterations: match args.pack.apply(PackSettings::default()).overlay {
-            true => 0,
-            false => PackSettings::REPACK_MOVES,
-        },
-        ..PackSettings::default()
-    }
+    Hunt::repack_defaults(args.pack.apply(PackSettings::default()).overlay)
 }
 
 /// Returns the limits of the repack `args` ask for: its threads, and unless given a

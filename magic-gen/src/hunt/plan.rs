@@ -15,7 +15,7 @@ use super::holes::{into_holes, rooks_first};
 use super::hooks::{pack_hooks, Hooks, Saves};
 use super::pools::{pools_of_finds, pools_of_set, set_of_finds, verified, Pools};
 use crate::geometry::SetSquare;
-use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput};
+use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput, PackSettings};
 use crate::polish::polish_pools;
 use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, SearchState};
@@ -246,6 +246,21 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
+        }
+    }
+
+    /// Returns the packing a repack ([`Hunt::repack`]) makes unless told otherwise:
+    /// [`PackSettings::REPACK_MOVES`] moves, or none for an `overlay` packing, whose moves
+    /// each lay out part of the table again (some hundred a second, not the exact packing's
+    /// thousands).
+    pub fn repack_defaults(overlay: bool) -> PackSettings {
+        let iterations = match overlay {
+            true => 0,
+            false => PackSettings::REPACK_MOVES,
+        };
+        PackSettings {
+            iterations,
+            ..PackSettings::default()
         }
     }
 
