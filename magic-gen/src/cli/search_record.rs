@@ -1,7 +1,8 @@
 //! The command a run of `magic-gen search` records in its set's header and its state:
 //! derived from clap's parsed arguments by [`recorded_command`], as every command's is,
-//! with the options a fresh search ran with spelled out (the preset's and the defaults),
-//! and the command that finishes an interrupted run.
+//! with the options a fresh search ran with spelled out (the preset's and the defaults,
+//! as the library's `Options::spelled_out` says), and the command that finishes an
+//! interrupted run.
 
 use std::path::Path;
 
@@ -50,11 +51,8 @@ const UNRECORDED: [&str; 5] = ["preset", "state", "checkpoint", "progress_every"
 
 /// Returns the command that reproduces a run of `search` given `matches`
 /// ([`recorded_command`]): what was given but what never changes the set, and for a fresh
-/// search of `fresh` the options it ran with: variant and seed always spelled out, the
-/// scan, pools and packing of a fixed-shift search too (so the command says what was
-/// searched without knowing the defaults), the finishing options where they differ from a
-/// plain packing, the preset's as if given. A resume records what was given beside
-/// --resume: its state holds the rest.
+/// search of `fresh` the options it ran with ([`Options::spelled_out`]), the preset's as if
+/// given. A resume records what was given beside --resume: its state holds the rest.
 pub fn recorded(matches: &ArgMatches, fresh: Option<&Options>) -> Step {
     let command = SearchArgs::augment_args(clap::Command::new("search"));
     let implied = fresh.map_or_else(Vec::new, Options::spelled_out);
