@@ -224,15 +224,19 @@ pub fn save_failed_told(saved: Result<(), WriteError>) -> Result<(), String> {
 }
 
 /// Returns the error a run ends with after a save of its state or checkpoint failed: the
-/// failure, and where the work it did is kept (`out`, the set written).
-pub fn failed_save(error: &str, out: Option<&Path>) -> String {
-    let kept = match out {
-        Some(out) if is_stdio(out) => "its set, verified, went to standard output".to_string(),
-        Some(out) => format!(
+/// failure, and where the work it did is kept (`out`, the set written), or that `input`, a
+/// packing's own input it would have written over, is kept as it was.
+pub fn failed_save(error: &str, out: Option<&Path>, input: Option<&Path>) -> String {
+    let kept = match (input, out) {
+        (Some(input), _) => format!("{} is kept as it was, this packing's input", show(input)),
+        (None, Some(out)) if is_stdio(out) => {
+            "its set, verified, went to standard output".to_string()
+        }
+        (None, Some(out)) => format!(
             "its set, verified, is in {} (the header says what was left undone)",
             show(out)
         ),
-        None => "no --out was given, so its set was not kept".to_string(),
+        (None, None) => "no --out was given, so its set was not kept".to_string(),
     };
     format!("{error}: the run stopped at this failed save; {kept}")
 }

@@ -366,15 +366,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
         None => write_set(args.out.as_deref(), &repacked, &provenance)?,
     }
     if let Some(e) = save_failed {
-        return Err(match kept {
-            Some(input) => format!(
-                "{e}: the run stopped at this failed save; {} is kept as it was, this \
-                 packing's input",
-                show(input)
-            ),
-            None => failed_save(e, args.out.as_deref()),
-        }
-        .into());
+        return Err(failed_save(e, args.out.as_deref(), kept).into());
     }
     if let (Some(path), Some((cut, GoesOn::From(_)))) = (saved_to, &ending.cut) {
         say!(

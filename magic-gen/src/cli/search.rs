@@ -202,7 +202,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {
-        return Err(failed_save(e, args.out.as_deref()).into());
+        return Err(failed_save(e, args.out.as_deref(), None).into());
     }
     // A stop while writing changes nothing written, but the run was stopped all the same.
     ending.stopped |= shown.stopped();
