@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use magic_gen::hunt::Outcome;
-use magic_gen::set_file::{EntryLines, Provenance, Step};
+use magic_gen::set_file::{Argument, EntryLines, Provenance, Step};
 use magic_gen::{
     render_set_file, write_atomic, MagicSet, OutputsError, Piece, Report, SetSquare, WriteError,
 };
@@ -63,48 +63,33 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("standard output: cannot write: {e}"))
 }
 
-/// Returns the step (command) that reproduces a run of `magic-gen NAME`, derived from what
-/// clap parsed, so a new option is recorded without anyone remembering to: every argument
-/// of `command` in definition order, except those listed in `unrecorded` (they never
-/// change the result). An option not given is left out unless `implied` gives the value it
-/// ran with, by its long flag (a default that the command spells out, so that it regenerates the same set
-/// whatever the defaults become; a flag is implied by any value). Values are kept as
-/// given. Every command's header records the step this returns.
+/// Returns the step (command) that reproduces a run of `magic-gen NAME` ([`Step::recorded`]),
+/// derived from what clap parsed, so that a new option is recorded without anyone
+/// remembering to: every argument of `command` but those listed in `unrecorded` (they never
+/// change the result), as given, or as `implied` by its long flag. Every command's header
+/// records the step this returns.
 pub fn recorded_command(
     command: &clap::Command,
     matches: &ArgMatches,
     unrecorded: &[&str],
     implied: &[(&str, String)],
 ) -> Step {
-    let mut step = Step::new(command.get_name());
-    for arg in command.get_arguments() {
-        let id = arg.get_id().as_str();
-        if unrecorded.contains(&id) {
-            continue;
-        }
-        let values: Vec<String> = if given(matches, id) {
-            matches
-                .get_raw(id)
-                .into_iter()
-                .flatten()
-                .map(|v| v.to_string_lossy().into_owned())
-                .collect()
-        } else if let Some((_, value)) = implied.iter().find(|(f, _)| arg.get_long() == Some(*f)) {
-            vec![value.clone()]
-        } else {
-            continue;
-        };
-        let flag = arg.get_long().map(|l| format!("--{l}"));
-        if !arg.get_action().takes_values() {
-            flag.into_iter().for_each(|f| step.push(f));
-            continue;
-        }
-        for v in values {
-            flag.iter().for_each(|f| step.push(f.clone()));
-            step.push(v);
-        }
-    }
-    step
+    let recorded = command
+        .get_arguments()
+        .filter(|arg| !unrecorded.contains(&arg.get_id().as_str()));
+    let arguments: Vec<Argument> = recorded
+        .map(|arg| {
+            let id = arg.get_id().as_str();
+            let values = matches.get_raw(id).into_iter().flatten();
+            let values = values.map(|v| v.to_string_lossy().into_owned());
+            Argument {
+                long: arg.get_long(),
+                takes_values: arg.get_action().takes_values(),
+                given: given(matches, id).then(|| values.collect()),
+            }
+        })
+        .collect();
+    Step::recorded(command.get_name(), &arguments, implied)
 }
 
 /// Returns true if argument `id` was given on the command line (not a default).

@@ -34,7 +34,7 @@ pub use set_rust::{set_from_magics, Magic};
 #[cfg(test)]
 pub(crate) use set_text::parse_interchange;
 pub use set_text::write_interchange;
-pub use step::{Step, StepError};
+pub use step::{Argument, Step, StepError};
 #[cfg(feature = "search")]
 pub(crate) use write::write_if_changed;
 pub use write::{check_writable, write_atomic, WriteError};

@@ -18,6 +18,18 @@ pub struct Step {
     words: Vec<String>,
 }
 
+/// An argument of a command as a run was given it, for the step that records the run
+/// ([`Step::recorded`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Argument<'a> {
+    /// Its long flag, without `--`; none for a positional argument (its values alone).
+    pub long: Option<&'a str>,
+    /// Whether it takes values; a switch is recorded as its flag alone.
+    pub takes_values: bool,
+    /// Its values as given on the command line; none if it was not given.
+    pub given: Option<Vec<String>>,
+}
+
 /// A command line that does not read as steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepError {
@@ -37,6 +49,32 @@ impl Step {
         Step {
             words: vec![PROGRAM.to_string(), subcommand.to_string()],
         }
+    }
+
+    /// Returns the step that reproduces a run of `magic-gen subcommand` given `arguments`,
+    /// in their order: each given with its values as given; one not given whose long flag
+    /// `implied` names with the value the run took (a default spelled out, so that the step
+    /// gives the same set whatever the defaults become; a switch is implied by any value);
+    /// the others left out, as they never change the result.
+    pub fn recorded(subcommand: &str, arguments: &[Argument], implied: &[(&str, String)]) -> Step {
+        let mut step = Step::new(subcommand);
+        for arg in arguments {
+            let implied = implied.iter().find(|(flag, _)| arg.long == Some(*flag));
+            let implied = implied.map(|(_, value)| vec![value.clone()]);
+            let Some(values) = arg.given.clone().or(implied) else {
+                continue;
+            };
+            let flag = arg.long.map(|long| format!("--{long}"));
+            if !arg.takes_values {
+                step.words.extend(flag);
+                continue;
+            }
+            for value in values {
+                step.words.extend(flag.clone());
+                step.push(value);
+            }
+        }
+        step
     }
 
     /// Adds `word` at the end.
@@ -312,6 +350,28 @@ mod tests {
         assert_eq!(
             link(shard, Some("s0.state")),
             "magic-gen search --shard 0/2 --state s0.state"
+        );
+    }
+
+    #[test]
+    fn a_run_is_recorded_as_given_with_the_defaults_it_spells_out() {
+        let arg = |long, takes_values, given: Option<&[&str]>| Argument {
+            long,
+            takes_values,
+            given: given.map(|g| g.iter().map(|w| w.to_string()).collect()),
+        };
+        let arguments = [
+            arg(None, true, Some(&["a b.rs"])),
+            arg(Some("also"), true, Some(&["x.rs", "y.rs"])),
+            arg(Some("seed"), true, None),
+            arg(Some("short-spans"), false, None),
+            arg(Some("overlay"), false, Some(&["true"])),
+            arg(Some("out"), true, None),
+        ];
+        let implied = [("seed", "7".to_string()), ("short-spans", String::new())];
+        assert_eq!(
+            Step::recorded("pack", &arguments, &implied).to_string(),
+            "magic-gen pack 'a b.rs' --also x.rs --also y.rs --seed 7 --short-spans --overlay"
         );
     }
 }
