@@ -366,7 +366,6 @@ pub(crate) fn differences<S: Settings>(saved: &S, asked: &S) -> Vec<Differs> {
 /// Returns the settings of `settings` a fresh search's command spells out where not given,
 /// by flag, with their values (a switch's the empty one): those recorded always, and those
 /// recorded unless default that differ from `base`, the run's defaults.
-#[cfg(feature = "cli")]
 pub(crate) fn recorded<S: Settings>(settings: &S, base: &S) -> Vec<(&'static str, String)> {
     S::ALL
         .iter()

@@ -1,29 +1,44 @@
 //! `pack --overlay` through the command line: a black set's magics laid out in an overlay
 //! table (variant `black-overlay`), written, verified by the overlay rule, emitted in the
 //! other format and rerun from its header to the same bytes; the exact packing's options
-//! and other variants refused before any work.
+//! and other variants refused before any work; a stopped overlay packing said to be cut
+//! short, with the command that finishes it.
 
 mod common;
 
 use std::fs;
+use std::path::PathBuf;
 
-use common::{magic_gen, record, scratch};
+use common::{magic_gen, record, scratch, verified_note};
+use magic_gen::set_file::Step;
 use magic_gen::{read_set_file, verify, Variant};
 
-#[test]
-fn pack_overlay_writes_a_black_overlay_set_that_reruns_from_its_header() {
-    let dir = scratch("overlay");
+/// Returns a fresh scratch directory named after the test, with `own.rs`, the committed
+/// black record.
+fn with_own_black(name: &str) -> PathBuf {
+    let dir = scratch(name);
     fs::copy(record("own-black"), dir.join("own.rs")).unwrap();
-    let args = [
+    dir
+}
+
+/// Returns the command that packs `own.rs` into an overlay table with `moves` moves,
+/// writing `ov.rs`.
+fn overlay_of_own(moves: &str) -> [&str; 7] {
+    [
         "pack",
         "own.rs",
         "--overlay",
         "--pack-iterations",
-        "3",
+        moves,
         "--out",
         "ov.rs",
-    ];
-    magic_gen(&dir, &args).assert_success();
+    ]
+}
+
+#[test]
+fn pack_overlay_writes_a_black_overlay_set_that_reruns_from_its_header() {
+    let dir = with_own_black("overlay");
+    magic_gen(&dir, &overlay_of_own("3")).assert_success();
     let (set, provenance, _) = read_set_file(&dir.join("ov.rs")).unwrap();
     assert_eq!(set.variant, Variant::BlackOverlay);
     let (own, _, _) = read_set_file(&dir.join("own.rs")).unwrap();
@@ -54,8 +69,7 @@ fn pack_overlay_writes_a_black_overlay_set_that_reruns_from_its_header() {
 
 #[test]
 fn pack_overlay_refuses_the_exact_packings_options_and_other_variants() {
-    let dir = scratch("overlay-refused");
-    fs::copy(record("own-black"), dir.join("own.rs")).unwrap();
+    let dir = with_own_black("overlay-refused");
     fs::copy(record("own-white"), dir.join("white.rs")).unwrap();
     for option in ["--from-input", "--rooks-first", "--negative-offsets"] {
         let run = magic_gen(&dir, &["pack", "own.rs", "--overlay", option]);
@@ -70,6 +84,36 @@ fn pack_overlay_refuses_the_exact_packings_options_and_other_variants() {
         run.stderr
     );
     assert!(!dir.join("w.rs").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_stopped_overlay_packing_says_it_was_cut_short_and_that_a_rerun_finishes_it() {
+    // Held at the packing's start and stopped there: none of its moves made. An overlay
+    // packing keeps no checkpoint, so the command itself is what finishes the set.
+    let dir = with_own_black("overlay-stopped");
+    let hold = [("MAGIC_GEN_HOLD_AT", "packing")];
+    let mut run = common::running::Running::magic_gen(&dir, &overlay_of_own("200"), &hold);
+    run.wait_for(|line| line.contains("holding at packing until stopped"));
+    let stderr = run.stop("INT").stderr;
+    assert!(
+        stderr.contains(
+            "interrupted after 0 of 200 packing moves: the set above is the best layout \
+             met, verified; rerun the command to finish it"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("complete"), "{stderr}");
+    let note = verified_note(&dir, "ov.rs").unwrap_or_else(|| panic!("{stderr}"));
+    let rerun = note
+        .strip_prefix("the packing stopped after 0 of 200 moves; rerun `")
+        .and_then(|r| r.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{note}"));
+    let rerun = Step::parse(rerun).unwrap();
+    assert!(rerun.has("--overlay"), "{rerun}");
+    // The rerun makes every move: its set says nothing was cut short.
+    magic_gen(&dir, rerun.args()).assert_success();
+    assert_eq!(verified_note(&dir, "ov.rs"), None);
 }
 
 /// A small black hunt in two shards.

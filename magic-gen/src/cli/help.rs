@@ -1,12 +1,11 @@
 //! The defaults `--help` shows for `search`, `merge` and `pack`, written from the library's
-//! typed defaults (`Options::for_variant`, `PackSettings::REPACK_MOVES`) so that the help
+//! typed defaults (`Options::for_variant`, `Hunt::repack_defaults`) so that the help
 //! and a run cannot disagree. They depend on the variant, the preset or the state resumed,
 //! which clap's own defaults cannot say, so they are notes on the options' help.
 
 use std::fmt::Display;
 
-use crate::hunt::Preset;
-use crate::pack::PackSettings;
+use crate::hunt::{Hunt, Preset};
 use crate::search::{Budget, Options};
 use crate::settings::{Commands, Setting, Settings};
 use crate::Variant;
@@ -117,19 +116,16 @@ fn merge_notes() -> Notes {
     notes
 }
 
-/// The defaults of `pack`: a repack's.
+/// The defaults of `pack`: a repack's, of the exact packing.
 fn pack_notes() -> Notes {
-    let pack = PackSettings {
-        iterations: PackSettings::REPACK_MOVES,
-        ..PackSettings::default()
-    };
-    defaults(&pack, |_, v| v)
+    defaults(&Hunt::repack_defaults(false), |_, v| v)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cli::search_args::SearchArgs;
+    use crate::pack::PackSettings;
     use clap::{Args, FromArgMatches};
 
     /// The help of `magic-gen COMMAND`, long form.

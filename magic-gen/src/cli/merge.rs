@@ -2,25 +2,21 @@
 //! set.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::hunt::Stage;
-use crate::hunt::{Hooks, Hunt, Outcome};
+use crate::hunt::{Hooks, Hunt, Stage};
 use crate::pack::PackSettings;
 use crate::search::{Error, Limits, PolishSettings, SearchState};
 use crate::set_file::{Provenance, Step};
 use clap::{ArgMatches, Args};
 
 use super::args::{threads_or_all, Given, LONG_RUNS};
+use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{
-    claim_stdout_for, recorded_command, show, state_file, stopped_note, summarise, write_set,
-    GoesOn,
-};
+use super::output::{claim_stdout_for, recorded_command, show, state_file, summarise, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
-use super::search_record::link_states;
 
 /// Arguments of `merge`.
 #[derive(Args, Debug, Clone)]
@@ -101,44 +97,27 @@ fn merge_shards(
     Ok((merged, missing))
 }
 
-/// Returns what a merge left undone, for the set's header: the shards `missing` of
-/// `count` (`given` merged), and what a stop cut short, with the command `recorded` that
-/// redoes it.
-fn unfinished_note(
-    outcome: &Outcome,
-    (given, count, missing): (usize, u32, &[String]),
-    recorded: &Step,
-) -> Option<String> {
-    let partial = (!missing.is_empty()).then(|| {
-        format!(
-            "a partial merge of {given} of {count} shards; missing {}: merge with their state \
-             files to finish",
-            missing.join(", ")
-        )
-    });
-    // What a stop cut short: the polish, else the packing (the merge keeps no checkpoint).
-    let Some(cut) = outcome.cut else {
-        return partial;
-    };
-    let cut = stopped_note(cut, None, GoesOn::Rerun(recorded.to_string()));
-    Some(match partial {
-        Some(p) => format!("{p}; then {cut}"),
-        None => cut,
-    })
-}
-
-/// Returns the header of the merge of the shard `states`, made by `shard_steps`, which
-/// ended with `outcome`: the shards' commands, then the merge's `recorded` command.
+/// Returns the header of the merge of the shard `states`, made by `shard_steps` and the
+/// merge's `recorded` command, before what a stop cut short: the shards' commands, and what
+/// a partial merge left (the shards `missing`).
 fn provenance(
     shard_steps: Vec<Vec<Step>>,
     states: &[SearchState],
     missing: &[String],
-    (outcome, recorded): (&Outcome, Step),
+    recorded: Step,
 ) -> Provenance {
-    let shards = (states.len(), states[0].scan.shard.count, missing);
+    let partial = (!missing.is_empty()).then(|| {
+        format!(
+            "a partial merge of {} of {} shards; missing {}: merge with their state files to \
+             finish",
+            states.len(),
+            states[0].scan.shard.count,
+            missing.join(", ")
+        )
+    });
     Provenance {
         seed: Some(states[0].scan.seed),
-        unfinished: unfinished_note(outcome, shards, &recorded),
+        unfinished: partial,
         steps: shard_steps
             .into_iter()
             .flatten()
@@ -161,8 +140,18 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         // A shard's pack checkpoint is of its own pools: the merged set packs afresh.
         .map(|p| read_state(p).map(|(state, _)| state))
         .collect::<Result<Vec<_>, _>>()?;
-    // Read now, not once the merge has run: the shards' commands go on the header.
-    let shard_steps = shard_commands(&states, &args.states)?;
+    // Read now, not once the merge has run: the shards' commands go on the header, each
+    // step saving the state the next resumes, the last the file the merge reads.
+    let shard_steps = states
+        .iter()
+        .zip(&args.states)
+        .map(|(state, path)| {
+            let path = show(path);
+            state
+                .shard_steps(&path)
+                .map_err(|e| format!("{path}: command: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let first = &states[0];
     let limits = limits(args, first)?;
     let (mut merged, missing) = merge_shards(args, &states)?;
@@ -172,7 +161,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
     let recorded = recorded_command(&command, matches, &unrecorded, &[]);
     if let Some(path) = &args.state {
         if missing.is_empty() {
-            merged.command = merged_history(&shard_steps, &recorded, path);
+            merged.command = SearchState::merged_command(&shard_steps, &recorded, &show(path));
         }
         save_state(path, &merged, &[])?;
     }
@@ -196,42 +185,12 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         first.search_command()
     );
     summarise(&outcome);
-    let provenance = provenance(shard_steps, &states, &missing, (&outcome, recorded));
+    // The merge keeps no checkpoint: a stopped one is rerun.
+    let mut ending = outcome.ending(shown.stopped(), None, vec![recorded.clone()]);
+    let header = provenance(shard_steps, &states, &missing, recorded);
+    let provenance = closing::provenance(header, &outcome, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
-    if shown.stopped() {
-        tell!("interrupted: the set above is verified, the best the merge had when stopped");
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Returns the commands a whole merge's state saved to `path` records: every shard's
-/// (`shard_steps`), then the merge (`recorded`) saving that state, so that the header of a
-/// set resumed from it reruns from nothing.
-fn merged_history(shard_steps: &[Vec<Step>], recorded: &Step, path: &Path) -> String {
-    let mut merge = recorded.clone();
-    merge.push("--state");
-    merge.push(show(path));
-    let steps: Vec<Step> = shard_steps
-        .iter()
-        .flatten()
-        .cloned()
-        .chain([merge])
-        .collect();
-    Step::chain_line(&steps)
-}
-
-/// Returns the commands that made each of the shard `states` read from `paths`: its
-/// recorded search, each step saving the state the next resumes and the last the file the
-/// merge reads ([`link_states`]), so that the header of their merge reruns from nothing. An
-/// error names the state whose command line does not read.
-fn shard_commands(states: &[SearchState], paths: &[PathBuf]) -> Result<Vec<Vec<Step>>, String> {
-    let each = states.iter().zip(paths).map(|(state, path)| {
-        let mut steps = Step::parse_chain(&state.command)
-            .map_err(|e| format!("{}: command: {e}", show(path)))?;
-        link_states(&mut steps, Some(&show(path)));
-        Ok(steps)
-    });
-    each.collect()
+    ending.stopped |= shown.stopped();
+    Ok(closing::close(&ending, None))
 }

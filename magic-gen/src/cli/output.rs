@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::hunt::{Cut, Outcome, Stage};
-use crate::pack::PackSettings;
-use crate::set_file::{EntryLines, Provenance, Step};
-use crate::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
+use crate::hunt::Outcome;
+use crate::set_file::{Argument, EntryLines, Provenance, Step};
+use crate::{
+    render_set_file, write_atomic, MagicSet, OutputsError, Piece, Report, SetSquare, WriteError,
+};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
@@ -62,48 +63,33 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("standard output: cannot write: {e}"))
 }
 
-/// Returns the step (command) that reproduces a run of `magic-gen NAME`, derived from what
-/// clap parsed, so a new option is recorded without anyone remembering to: every argument
-/// of `command` in definition order, except those listed in `unrecorded` (they never
-/// change the result). An option not given is left out unless `implied` gives the value it
-/// ran with (a default that the command spells out, so that it regenerates the same set
-/// whatever the defaults become; a flag is implied by any value). Values are kept as
-/// given. Every command's header records the step this returns.
+/// Returns the step (command) that reproduces a run of `magic-gen NAME` ([`Step::recorded`]),
+/// derived from what clap parsed, so that a new option is recorded without anyone
+/// remembering to: every argument of `command` but those listed in `unrecorded` (they never
+/// change the result), as given, or as `implied` by its long flag. Every command's header
+/// records the step this returns.
 pub fn recorded_command(
     command: &clap::Command,
     matches: &ArgMatches,
     unrecorded: &[&str],
     implied: &[(&str, String)],
 ) -> Step {
-    let mut step = Step::new(command.get_name());
-    for arg in command.get_arguments() {
-        let id = arg.get_id().as_str();
-        if unrecorded.contains(&id) {
-            continue;
-        }
-        let values: Vec<String> = if given(matches, id) {
-            matches
-                .get_raw(id)
-                .into_iter()
-                .flatten()
-                .map(|v| v.to_string_lossy().into_owned())
-                .collect()
-        } else if let Some((_, value)) = implied.iter().find(|(i, _)| *i == id) {
-            vec![value.clone()]
-        } else {
-            continue;
-        };
-        let flag = arg.get_long().map(|l| format!("--{l}"));
-        if !arg.get_action().takes_values() {
-            flag.into_iter().for_each(|f| step.push(f));
-            continue;
-        }
-        for v in values {
-            flag.iter().for_each(|f| step.push(f.clone()));
-            step.push(v);
-        }
-    }
-    step
+    let recorded = command
+        .get_arguments()
+        .filter(|arg| !unrecorded.contains(&arg.get_id().as_str()));
+    let arguments: Vec<Argument> = recorded
+        .map(|arg| {
+            let id = arg.get_id().as_str();
+            let values = matches.get_raw(id).into_iter().flatten();
+            let values = values.map(|v| v.to_string_lossy().into_owned());
+            Argument {
+                long: arg.get_long(),
+                takes_values: arg.get_action().takes_values(),
+                given: given(matches, id).then(|| values.collect()),
+            }
+        })
+        .collect();
+    Step::recorded(command.get_name(), &arguments, implied)
 }
 
 /// Returns true if argument `id` was given on the command line (not a default).
@@ -169,77 +155,41 @@ pub fn refuse_stdio_state(option: &str, path: &Path) -> Result<(), String> {
     ))
 }
 
-/// Refuses, before any work, what would lose a file: an output other than the set (a
-/// state, checkpoint or picture, in `others` by the option naming it) aimed at a file that
-/// reads as a set, and two outputs on one path (the set's `out` among them); then fails
-/// early if any cannot be written ([`check_writable`]).
+/// Refuses, before any work, what would lose a file ([`crate::check_outputs`]): an
+/// output other than the set (a state, checkpoint or picture, in `others` by the option
+/// naming it) aimed at a file that holds a set, two outputs on one file (the set's `out`
+/// among them), an output that cannot be written. Standard output (`-`) is no file.
 pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(), String> {
-    for &(option, path) in others {
-        if reads_as_set(path) {
-            return Err(format!(
-                "{}: this file holds a set, which {option} would replace: give {option} a \
-                 file of its own",
-                show(path)
-            ));
-        }
-    }
-    let all: Vec<(&str, &Path)> = out
-        .map(|p| ("--out", p))
+    let set = out.map(|p| ("--out", p, true));
+    let others = others.iter().map(|&(option, path)| (option, path, false));
+    let files: Vec<_> = set
         .into_iter()
-        .chain(others.iter().copied())
+        .chain(others)
+        .filter(|o| !is_stdio(o.1))
         .collect();
-    for (k, &(first, a)) in all.iter().enumerate() {
-        if let Some(&(second, _)) = all[k + 1..].iter().find(|(_, b)| same_file(a, b)) {
-            return Err(format!(
-                "{}: {first} and {second} both name this file, and the one written last \
-                 would replace the other: give each its own file",
-                show(a)
-            ));
-        }
-    }
-    for (_, path) in all {
-        check_writable(path)?;
-    }
-    Ok(())
+    crate::check_outputs(&files).map_err(|e| match e {
+        OutputsError::HoldsSet { output, path } => format!(
+            "{}: this file holds a set, which {output} would replace: give {output} a file \
+             of its own",
+            show(&path)
+        ),
+        OutputsError::SameFile {
+            first,
+            second,
+            path,
+        } => format!(
+            "{}: {first} and {second} both name this file, and the one written last would \
+             replace the other: give each its own file",
+            show(&path)
+        ),
+        OutputsError::Write(e) => write_failed(&e),
+    })
 }
 
-/// Returns true if `path` is a regular file (or a symlink to one) that reads as a set.
-/// Only a regular file is read: reading a FIFO would wait for a writer.
-fn reads_as_set(path: &Path) -> bool {
-    let regular = !is_stdio(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    regular && crate::read_set_file(path).is_ok()
-}
-
-/// Returns true if `a` and `b` name one file: the same path once symlinks and `.` and `..`
-/// are resolved (of the file, or of its folder where it does not exist yet). Standard
-/// input or output (`-`) is no file.
+/// Returns true if `a` and `b` name one file ([`crate::same_file`]); standard input or
+/// output (`-`) is no file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    if is_stdio(a) || is_stdio(b) {
-        return false;
-    }
-    matches!((resolved(a), resolved(b)), (Some(a), Some(b)) if a == b)
-}
-
-/// Returns `path` resolved ([`std::fs::canonicalize`]), or its folder resolved with its
-/// file name where the file does not exist yet.
-fn resolved(path: &Path) -> Option<PathBuf> {
-    if let Ok(path) = std::fs::canonicalize(path) {
-        return Some(path);
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
-}
-
-/// Fails early if `out` cannot be written ([`crate::check_writable`]; standard
-/// output always can): before a long search, not after it.
-pub fn check_writable(out: &Path) -> Result<(), String> {
-    if is_stdio(out) {
-        return Ok(());
-    }
-    crate::check_writable(out).map_err(|e| write_failed(&e))
+    !is_stdio(a) && !is_stdio(b) && crate::same_file(a, b)
 }
 
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds
@@ -259,15 +209,19 @@ pub fn save_failed_told(saved: Result<(), WriteError>) -> Result<(), String> {
 }
 
 /// Returns the error a run ends with after a save of its state or checkpoint failed: the
-/// failure, and where the work it did is kept (`out`, the set written).
-pub fn failed_save(error: &str, out: Option<&Path>) -> String {
-    let kept = match out {
-        Some(out) if is_stdio(out) => "its set, verified, went to standard output".to_string(),
-        Some(out) => format!(
+/// failure, and where the work it did is kept (`out`, the set written), or that `input`, a
+/// packing's own input it would have written over, is kept as it was.
+pub fn failed_save(error: &str, out: Option<&Path>, input: Option<&Path>) -> String {
+    let kept = match (input, out) {
+        (Some(input), _) => format!("{} is kept as it was, this packing's input", show(input)),
+        (None, Some(out)) if is_stdio(out) => {
+            "its set, verified, went to standard output".to_string()
+        }
+        (None, Some(out)) => format!(
             "its set, verified, is in {} (the header says what was left undone)",
             show(out)
         ),
-        None => "no --out was given, so its set was not kept".to_string(),
+        (None, None) => "no --out was given, so its set was not kept".to_string(),
     };
     format!("{error}: the run stopped at this failed save; {kept}")
 }
@@ -278,14 +232,9 @@ pub fn write_set(
     outcome: &Outcome,
     provenance: &Provenance,
 ) -> Result<(), String> {
-    // A packing bounded by time reruns by the moves it made.
-    let mut provenance = provenance.clone();
-    if let Some(packing) = outcome.pack.first() {
-        PackSettings::record_moves(&mut provenance.steps, packing.settings.iterations);
-    }
     match out {
         Some(out) => {
-            let text = render_set_file(out, &outcome.set, &outcome.report, &provenance);
+            let text = render_set_file(out, &outcome.set, &outcome.report, provenance);
             write_output(out, text.as_bytes())?;
             if !is_stdio(out) {
                 say!("wrote {}", show(out));
@@ -294,64 +243,6 @@ pub fn write_set(
         None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }
     Ok(())
-}
-
-/// How a stopped run goes on, as its set's header says ([`stopped_note`]).
-pub enum GoesOn {
-    /// By this command, from the file the run saved.
-    From(Step),
-    /// Nothing of this kind (`"state"`, `"checkpoint"`) was saved: by this command line again.
-    Unsaved(&'static str, String),
-    /// By this command line again: the stage cut short keeps no file.
-    Rerun(String),
-}
-
-/// Returns the note a set's header keeps of a run stopped where `cut` says: what it cut
-/// short (`budget`: a scan's, spent and whole) and how the run goes on. The one wording of
-/// `search`, `merge` and `pack`.
-pub fn stopped_note(cut: Cut, budget: Option<(u64, u64)>, goes_on: GoesOn) -> String {
-    let done = cut_worded(cut, budget);
-    match goes_on {
-        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
-        GoesOn::Unsaved(file, rerun) => {
-            format!("{done}; no saved {file} to resume: rerun `{rerun}`")
-        }
-        GoesOn::Rerun(rerun) => format!("{done}; rerun `{rerun}`"),
-    }
-}
-
-/// Returns what a stop cut short (`cut`), as a set's header and a stopped run's last
-/// messages say it; `budget` is a scan's counted budget, spent and whole
-/// ([`SearchState::budget_used`](crate::search::SearchState::budget_used)).
-pub fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
-    let Cut { stage, made, total } = cut;
-    match stage {
-        Stage::Scan => {
-            let budget = match budget {
-                Some((spent, total)) => format!(
-                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                    100.0 * spent as f64 / total.max(1) as f64
-                ),
-                None => String::new(),
-            };
-            let open = total - made;
-            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
-        }
-        Stage::Polish => format!(
-            "the polish stopped after {made} of {total} climbs, the other finds left as \
-             scanned, before the packing"
-        ),
-        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
-        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
-            "stopped while giving squares magics for the holes ({made} of 128 done), before \
-             the packing"
-        ),
-        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
-        // Stages a stop does not cut: they end with what they have.
-        Stage::Pools | Stage::Verification | Stage::Writing => {
-            format!("the {} stopped", stage.name())
-        }
-    }
 }
 
 /// Prints the verified table's size and bits per piece, and the squares that fell back.

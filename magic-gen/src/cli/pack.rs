@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::hunt::Stage;
-use crate::hunt::{Cut, Hooks, Hunt, Outcome};
+use crate::hunt::{GoesOn, Hooks, Hunt, Outcome, Stage};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
 use crate::search::{Error, Limits};
 use crate::set_file::{CreditedSet, Provenance, Step};
@@ -16,10 +15,11 @@ use crate::MagicSet;
 use clap::{ArgMatches, Args};
 
 use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
+use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, failed_save, given, recorded_command, same_file, save_failed_told, show,
-    state_file, stopped_note, summarise, write_set, GoesOn,
+    state_file, summarise, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -188,59 +188,6 @@ fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at:
     summarise(repacked);
 }
 
-/// Says what a run that did not finish its stages or moves (or was stopped) left, and
-/// returns its exit code: `step` is the command it records, which with `--resume` and its
-/// checkpoint (`state_path`) goes on; `kept` the input it packs in place, not written over
-/// by a run stopped short.
-fn exit(
-    (state_path, step): (Option<&Path>, &Step),
-    repacked: &Outcome,
-    stopped: bool,
-    kept: Option<&Path>,
-) -> ExitCode {
-    let set = match kept {
-        Some(input) => format!(
-            "the set above is verified, and not written: {} is this packing's input, kept \
-             as it was until a run ends",
-            show(input)
-        ),
-        None => "the set above is verified".to_string(),
-    };
-    if repacked.cut.is_some_and(|cut| cut.stage.changes_magics()) {
-        tell!(
-            "interrupted while giving squares magics for the holes: {set}; rerun the command \
-             to choose them all and pack"
-        );
-        return ExitCode::from(130);
-    }
-    let (made, total) = PackCheckpoint::moves_of(&repacked.pack);
-    if total == 0 || made >= total {
-        if stopped {
-            tell!("stopped after the last step: the set above is complete and verified");
-            return ExitCode::from(130);
-        }
-        return ExitCode::SUCCESS;
-    }
-    if let Some(path) = state_path {
-        say!(
-            "checkpoint saved to {} (move {made} of {total})",
-            show(path)
-        );
-    }
-    // The whole command: a resume needs the set, --also and every packing option again.
-    let how = match state_path {
-        Some(path) => format!("`{}` goes on from there", resuming(step, path)),
-        None => "give --state FILE to keep a checkpoint".into(),
-    };
-    let set = set.replacen(
-        "the set above is",
-        "the set above is the best layout met,",
-        1,
-    );
-    tell!("interrupted after {made} of {total} packing moves: {set}; {how}");
-    ExitCode::from(130)
-}
-
 /// Returns the command that goes on with the packing `step` records from its checkpoint
 /// saved in `path`.
 fn resuming(step: &Step, path: &Path) -> Step {
@@ -257,38 +204,6 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings, base: &PackSettings) 
     let command = PackCommandArgs::augment_args(clap::Command::new("pack"));
     let implied = settings::recorded(settings, base);
     recorded_command(&command, matches, &UNRECORDED, &implied)
-}
-
-/// Returns the header of the set written: the input's, which says how its magics were
-/// found, with this `step` added (a set without one, a published set, is seeded by this
-/// packing's `seed`), and what a stop left: of a stage before the packing, which a rerun
-/// finishes, or of the packing, with the command that finishes it from the checkpoint
-/// `saved_to` (none: not saved).
-fn provenance(
-    input: Provenance,
-    step: &Step,
-    seed: u64,
-    cut: Option<Cut>,
-    saved_to: Option<&Path>,
-) -> Provenance {
-    let mut provenance = input.then(step.clone());
-    provenance.seed = provenance.seed.or(Some(seed));
-    let note = match cut {
-        None => return provenance,
-        Some(cut) => {
-            let goes_on = match (cut.stage, saved_to) {
-                (Stage::Packing, Some(path)) => GoesOn::From(resuming(step, path)),
-                (Stage::Packing, None) => GoesOn::Unsaved("checkpoint", step.to_string()),
-                _ => GoesOn::Rerun(step.to_string()),
-            };
-            stopped_note(cut, None, goes_on)
-        }
-    };
-    provenance.unfinished = Some(match provenance.unfinished.take() {
-        Some(earlier) => format!("{earlier}; then {note}"),
-        None => note,
-    });
-    provenance
 }
 
 /// The sets of --also, verified, with their files as named and their headers, whose
@@ -368,17 +283,10 @@ fn worded(
     }
 }
 
-/// Returns the packing a repack makes unless told otherwise: PackSettings::REPACK_MOVES
-/// moves, or for an overlay packing, whose moves each lay out part of the table again (some
-/// hundred a second, not the exact packing's thousands), none.
+/// Returns the packing a repack of `args` makes unless told otherwise
+/// ([`Hunt::repack_defaults`]).
 fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
-    PackSettings {
-        iterations: match args.pack.apply(PackSettings::default()).overlay {
-            true => 0,
-            false => PackSettings::REPACK_MOVES,
-        },
-        ..PackSettings::default()
-    }
+    Hunt::repack_defaults(args.pack.apply(PackSettings::default()).overlay)
 }
 
 /// Returns the limits of the repack `args` ask for: its threads, and unless given a
@@ -435,7 +343,12 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     let save_failed = repacked.save_failed.as_deref();
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
     let step = recorded(matches, &settings, &repack_defaults(args));
-    let mut provenance = provenance(input, &step, settings.seed, repacked.cut, saved_to);
+    // The input's header says how its magics were found; a published set's has no seed.
+    let mut header = input.then(step.clone());
+    header.seed = header.seed.or(Some(settings.seed));
+    let saved = saved_to.map(|path| resuming(&step, path));
+    let mut ending = repacked.ending(shown.stopped(), saved, vec![step]);
+    let mut provenance = closing::provenance(header, &repacked, &ending);
     provenance.credit_taken(&set, &repacked.set, &also.credited());
     for credit in provenance.credit_summary() {
         say!("credited in the header: {credit}");
@@ -443,7 +356,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     shown.progress.begin(Stage::Writing, 0);
     // A run stopped short never writes over its own input: a resume reads it again, and
     // the checkpoint holds the progress (a pack in place, as the recorded recipes run).
-    let short = repacked.cut.is_some() || save_failed.is_some();
+    let short = !ending.complete() || save_failed.is_some();
     let kept = args
         .out
         .as_deref()
@@ -453,16 +366,16 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
         None => write_set(args.out.as_deref(), &repacked, &provenance)?,
     }
     if let Some(e) = save_failed {
-        return Err(match kept {
-            Some(input) => format!(
-                "{e}: the run stopped at this failed save; {} is kept as it was, this \
-                 packing's input",
-                show(input)
-            ),
-            None => failed_save(e, args.out.as_deref()),
-        }
-        .into());
+        return Err(failed_save(e, args.out.as_deref(), kept).into());
     }
-    let stopped = shown.stopped();
-    Ok(exit((saved_to, &step), &repacked, stopped, kept))
+    if let (Some(path), Some((cut, GoesOn::From(_)))) = (saved_to, &ending.cut) {
+        say!(
+            "checkpoint saved to {} (move {} of {})",
+            show(path),
+            cut.made,
+            cut.total
+        );
+    }
+    ending.stopped |= shown.stopped();
+    Ok(closing::close(&ending, kept))
 }

@@ -8,23 +8,23 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::hunt::Stage;
-use crate::hunt::{Cut, Hooks, Hunt, Outcome, Wanted};
+use crate::hunt::{Hooks, Hunt, Outcome, Stage, Wanted};
 use crate::pack::PackCheckpoint;
 use crate::search::{EmptyBudget, Error, Limits, SearchState, Shard};
 use crate::set_file::{Provenance, Step};
 use clap::ArgMatches;
 
+use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
-    claim_stdout_for, cut_worded, failed_save, given, refuse_stdio_state, save_failed_told, show,
-    state_file, stopped_note, summarise, write_failed, write_set, GoesOn,
+    claim_stdout_for, failed_save, given, refuse_stdio_state, save_failed_told, show, state_file,
+    summarise, write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
 use super::resume::read_error_worded;
 pub use super::search_args::SearchArgs;
-use super::search_record::{link_states, recorded};
+use super::search_record::recorded;
 
 /// A state file read to resume, with the packer's checkpoint in it if there is one.
 type Resumed = (SearchState, Vec<PackCheckpoint>);
@@ -61,12 +61,11 @@ fn initial_state(
             })?;
         }
         let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
-        let history = state.resumed_by(&recorded(matches, None).to_string(), &limits);
         // Read now, not once the hunt has run: the state's command line goes on the header,
         // each step saving the state the next resumes, so that it reruns from nothing.
-        let mut history =
-            Step::parse_chain(&history).map_err(|e| format!("{}: command: {e}", show(path)))?;
-        link_states(&mut history, None);
+        let history = state
+            .resumed_steps(&recorded(matches, None), &limits)
+            .map_err(|e| format!("{}: command: {e}", show(path)))?;
         return Ok(Start {
             state,
             saved_pack,
@@ -97,21 +96,6 @@ fn initial_state(
 /// Saves `state` ([`SearchState::save`]), its failure worded.
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
     state.save(path, pack).map_err(|e| write_failed(&e))
-}
-
-/// Returns what an interrupted run of `state` left undone (`cut`) and the command that
-/// finishes it, for the set's header.
-fn unfinished_note(
-    (state, cut): (&SearchState, Cut),
-    state_path: Option<&Path>,
-    (args, matches): (&SearchArgs, &ArgMatches),
-    history: &[Step],
-) -> String {
-    let goes_on = match state_path {
-        Some(path) => GoesOn::From(args.finishing_command(path, matches)),
-        None => GoesOn::Unsaved("state", Step::chain_line(history)),
-    };
-    stopped_note(cut, state.budget_used(), goes_on)
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
@@ -155,64 +139,6 @@ fn report(
             state.job_count()
         );
     }
-}
-
-/// Returns the exit code of a run of `args`: success unless `stopped`; a stopped run says
-/// what it wrote, and the stage its stop `cut` (`None`: after the last step) (130).
-fn exit(
-    outcome: &Outcome,
-    (cut, stopped): (Option<Cut>, bool),
-    (state_path, args, matches): (Option<&Path>, &SearchArgs, &ArgMatches),
-) -> ExitCode {
-    if !stopped {
-        return ExitCode::SUCCESS;
-    }
-    // A scan or polish cut short is finished by the command the set's header records.
-    let resume = match state_path {
-        Some(path) => format!(
-            "; `{}` goes on from there",
-            args.finishing_command(path, matches)
-        ),
-        None => String::new(),
-    };
-    let Some(cut @ Cut { stage, made, total }) = cut else {
-        tell!("stopped after the last step: the set above is complete and verified");
-        return ExitCode::from(130);
-    };
-    match stage {
-        Stage::RooksFirst { .. } | Stage::Holes { .. } => tell!(
-            "interrupted: {}: the set above is verified",
-            cut_worded(cut, None)
-        ),
-        Stage::Scan => tell!(
-            "interrupted: the set above is complete and verified; unfinished squares fell \
-             back{resume}"
-        ),
-        Stage::Polish => tell!(
-            "interrupted during the polish ({made} of {total} climbs): the set above is \
-             verified, the finds not climbed packed as scanned, greedily{resume}"
-        ),
-        Stage::Packing if made == 0 => tell!(
-            "interrupted before the packing's first move: the set above is the greedy \
-             layout, verified"
-        ),
-        Stage::Packing => {
-            // The whole command, as the set's header gives it: the options a resume needs.
-            let how = match (state_path, outcome.pack.first()) {
-                (Some(_), Some(_)) => resume,
-                _ => " (give --state FILE to keep a checkpoint)".into(),
-            };
-            tell!(
-                "interrupted after {made} of {total} packing moves: the set above is the \
-                 best layout met, verified{how}"
-            )
-        }
-        // Stages a stop does not cut: they end with what they have.
-        Stage::Pools | Stage::Verification | Stage::Writing => {
-            tell!("interrupted: {}", cut_worded(cut, None))
-        }
-    }
-    ExitCode::from(130)
 }
 
 /// `magic-gen search`: parse, run the hunt (`crate::hunt::Hunt::search`) with a progress
@@ -264,40 +190,23 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         .filter(|_| outcome.save_failed.is_none());
     report(&state, &outcome, saved_to, (&shown, limits.threads));
     // Stopped before the set was made: it says in its header what was cut short.
-    let cut = outcome.cut;
-    let provenance = provenance(&state, cut, saved_to, (args, matches), history);
+    let finishing = saved_to.map(|path| args.finishing_command(path, matches));
+    let mut ending = outcome.ending(shown.stopped(), finishing, history.clone());
+    let header = Provenance {
+        seed: Some(state.scan.seed),
+        // A resumed state records the run that started it, then every resume.
+        steps: history,
+        ..Provenance::default()
+    };
+    let provenance = closing::provenance(header, &outcome, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {
-        return Err(failed_save(e, args.out.as_deref()).into());
+        return Err(failed_save(e, args.out.as_deref(), None).into());
     }
     // A stop while writing changes nothing written, but the run was stopped all the same.
-    let stopped = (cut, shown.stopped());
-    Ok(exit(
-        &outcome,
-        stopped,
-        (state_path.as_deref(), args, matches),
-    ))
-}
-
-/// Returns the header of the set of a run of `args` on `state`, made by the steps of
-/// `history` and stopped where `cut` says (if it was), its state saved to `saved_to`.
-fn provenance(
-    state: &SearchState,
-    cut: Option<Cut>,
-    saved_to: Option<&Path>,
-    (args, matches): (&SearchArgs, &ArgMatches),
-    history: Vec<Step>,
-) -> Provenance {
-    Provenance {
-        seed: Some(state.scan.seed),
-        // A resumed state records the run that started it, then every resume.
-        unfinished: cut
-            .map(|cut| unfinished_note((state, cut), saved_to, (args, matches), &history)),
-        steps: history,
-        // A search from nothing holds no other author's magics.
-        credits: Vec::new(),
-    }
+    ending.stopped |= shown.stopped();
+    Ok(closing::close(&ending, None))
 }
 
 /// Writes the set of `outcome` with its header `provenance` to `out`; an error says where

@@ -1,13 +1,13 @@
 //! The command a run of `magic-gen search` records in its set's header and its state:
 //! derived from clap's parsed arguments by [`recorded_command`], as every command's is,
-//! with the options a fresh search ran with spelled out (the preset's and the defaults),
-//! and the command that finishes an interrupted run.
+//! with the options a fresh search ran with spelled out (the preset's and the defaults,
+//! as the library's `Options::spelled_out` says), and the command that finishes an
+//! interrupted run.
 
 use std::path::Path;
 
-use crate::search::{Budget, Options};
+use crate::search::Options;
 use crate::set_file::Step;
-use crate::settings;
 use clap::{ArgMatches, Args};
 
 use super::failure::BadArgument;
@@ -44,28 +44,6 @@ impl SearchArgs {
     }
 }
 
-/// Gives each step of `chain` (the commands of a saved state) the `--state` of the file the
-/// next step resumes, and the last step that of `last_saves` if given, where the step does
-/// not save there already (its `--state`, else its `--resume`). Recorded commands leave
-/// `--state` out, since it never changes the set; but a chain in which a step resumes a
-/// state reruns from nothing only if the step before it saved that state.
-pub fn link_states(chain: &mut [Step], last_saves: Option<&str>) {
-    for k in 0..chain.len() {
-        let next = match chain.get(k + 1) {
-            Some(next) => next.value("--resume").map(str::to_string),
-            None => last_saves.map(str::to_string),
-        };
-        let step = &mut chain[k];
-        let Some(file) = next else { continue };
-        let saves = step.value("--state").or(step.value("--resume"));
-        // A note in a step's place (a partial merge's) runs nothing to save.
-        if step.subcommand().is_some() && !step.has("--state") && saves != Some(file.as_str()) {
-            step.push("--state");
-            step.push(file);
-        }
-    }
-}
-
 /// The arguments that never change the set, left out of the recorded command: the preset
 /// (its options are recorded as if given, not its name), the state file and how often it
 /// is saved, the progress display and the threads.
@@ -73,50 +51,12 @@ const UNRECORDED: [&str; 5] = ["preset", "state", "checkpoint", "progress_every"
 
 /// Returns the command that reproduces a run of `search` given `matches`
 /// ([`recorded_command`]): what was given but what never changes the set, and for a fresh
-/// search of `fresh` the options it ran with: variant and seed always spelled out, the
-/// scan, pools and packing of a fixed-shift search too (so the command says what was
-/// searched without knowing the defaults), the finishing options where they differ from a
-/// plain packing, the preset's as if given. A resume records what was given beside
-/// --resume: its state holds the rest.
+/// search of `fresh` the options it ran with ([`Options::spelled_out`]), the preset's as if
+/// given. A resume records what was given beside --resume: its state holds the rest.
 pub fn recorded(matches: &ArgMatches, fresh: Option<&Options>) -> Step {
     let command = SearchArgs::augment_args(clap::Command::new("search"));
-    let implied = fresh.map_or_else(Vec::new, implied);
+    let implied = fresh.map_or_else(Vec::new, Options::spelled_out);
     recorded_command(&command, matches, &UNRECORDED, &implied)
-}
-
-/// Returns the values a fresh search of `o` ran with that its command spells out where not
-/// given, by argument (a flag is implied by any value: the empty one).
-fn implied(o: &Options) -> Vec<(&'static str, String)> {
-    let packed = o.scan.variant.is_packed();
-    let candidates = match o.scan.budget {
-        Budget::Candidates(n) if n != u64::MAX => Some(n),
-        _ => None,
-    };
-    let values = [
-        ("variant", Some(o.scan.variant.to_string())),
-        ("bits", o.bits.map(|b| b.to_string())),
-        ("bits_under", o.bits_under.map(|b| b.to_string())),
-        ("also_fixed_shift", o.also_fixed_shift.then(String::new)),
-        ("candidates", candidates.map(|n| n.to_string())),
-        ("pool", packed.then(|| o.scan.pool.to_string())),
-        ("sparse_pool", packed.then(|| o.scan.sparse.to_string())),
-        ("patience", packed.then(|| o.scan.patience.to_string())),
-        ("seed", Some(o.scan.seed.to_string())),
-    ];
-    let mut implied: Vec<_> = values
-        .into_iter()
-        .filter_map(|(id, value)| Some((id, value?)))
-        .collect();
-    if packed {
-        // The finishing settings their declarations record, against the variant's own
-        // (its packing seeded as its scan).
-        let mut base = Options::for_variant(o.scan.variant);
-        base.reseed(o.scan.seed);
-        let (limits, base) = (&o.limits, &base.limits);
-        implied.extend(settings::recorded(&limits.polish, &base.polish));
-        implied.extend(settings::recorded(&limits.pack, &base.pack));
-    }
-    implied
 }
 
 #[cfg(test)]
@@ -222,42 +162,6 @@ mod tests {
         assert_eq!(
             finish.to_string(),
             "magic-gen search --resume s.state --out 'a b.rs'"
-        );
-    }
-
-    #[test]
-    fn each_step_of_a_chain_saves_the_state_the_next_resumes() {
-        let link = |line: &str, last: Option<&str>| {
-            let mut chain = Step::parse_chain(line).unwrap();
-            link_states(&mut chain, last);
-            Step::chain_line(&chain)
-        };
-        // A fresh search stopped and resumed: the search saved what the resume reads.
-        assert_eq!(
-            link(
-                "magic-gen search --seed 1 --out r.rs; then magic-gen search --resume r.state --out r.rs",
-                None
-            ),
-            "magic-gen search --seed 1 --out r.rs --state r.state; then magic-gen search \
-             --resume r.state --out r.rs"
-        );
-        // A resume saved elsewhere (its --state left out), then resumed from there; a step
-        // that saves there already is left as it is, and so is a note.
-        assert_eq!(
-            link(
-                "magic-gen search --seed 1; then magic-gen search --resume a.state; then \
-                 magic-gen search --resume b.state",
-                Some("b.state")
-            ),
-            "magic-gen search --seed 1 --state a.state; then magic-gen search --resume a.state \
-             --state b.state; then magic-gen search --resume b.state"
-        );
-        let merged = "merge of 2 of 2 shards; then magic-gen search --resume m.state";
-        assert_eq!(link(merged, Some("m.state")), merged);
-        let shard = "magic-gen search --shard 0/2";
-        assert_eq!(
-            link(shard, Some("s0.state")),
-            "magic-gen search --shard 0/2 --state s0.state"
         );
     }
 

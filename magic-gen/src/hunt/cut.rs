@@ -1,4 +1,4 @@
-//! Where a stop cut a hunt short.
+//! Where a stop cut a hunt short, and the file the hunt keeps to go on from there.
 
 use crate::search::SearchState;
 use crate::stages::Stage;
@@ -52,5 +52,26 @@ impl Cut {
     /// Returns `made` of `total` steps of `stage` if that is short of every step.
     pub(super) fn short(stage: Stage, made: u64, total: u64) -> Option<Cut> {
         (made < total).then_some(Cut { stage, made, total })
+    }
+}
+
+/// The file a hunt keeps to go on from after a stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeps {
+    /// A search's state: the scan, and the packing's checkpoint once it packs. A run cut
+    /// in any stage goes on from it.
+    State,
+    /// A set's packing checkpoint. Only the exact packing goes on from it: a stage before
+    /// it changes magics, which a rerun chooses anew.
+    Checkpoint,
+}
+
+impl Keeps {
+    /// Returns true if a run cut in `stage` goes on from this file.
+    pub(super) fn resumes(self, stage: Stage) -> bool {
+        match self {
+            Keeps::State => true,
+            Keeps::Checkpoint => stage == Stage::Packing,
+        }
     }
 }

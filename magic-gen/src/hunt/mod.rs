@@ -1,17 +1,18 @@
 //! The hunt as a list of typed stages run by one driver, for the CLI and for programs that
 //! drive hunts through the library: a search from its state, the finish of a state scanned
 //! elsewhere (the merge of a hunt's shards), a set packed again ([`Hunt`], its stages
-//! [`Stage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]); what it
-//! reports and saves on the way, and the flag that stops it ([`Hooks`]); and the named
-//! record hunts ([`Preset`]) beside each variant's defaults
-//! ([`crate::search::Options::for_variant`]).
+//! [`Stage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]), and how it
+//! ended and goes on ([`Ending`]); what it reports and saves on the way, and the flag that
+//! stops it ([`Hooks`]); and the named record hunts ([`Preset`]) beside each variant's
+//! defaults ([`crate::search::Options::for_variant`]).
 //!
 //! Inside: `plan.rs` the driver, `pools.rs` the pools a packing packs (and the set of a
 //! hunt that packs none), `holes.rs` the stages that give squares magics for a layout's
-//! holes (and the rooks first), `cut.rs`, `hooks.rs` and `files.rs` what a run reports and
-//! keeps, `presets.rs` the record hunts.
+//! holes (and the rooks first), `cut.rs`, `ending.rs`, `hooks.rs` and `files.rs` what a run
+//! reports and keeps, `presets.rs` the record hunts.
 
 mod cut;
+mod ending;
 mod files;
 pub(crate) mod holes;
 mod hooks;
@@ -22,7 +23,8 @@ mod presets;
 mod tests;
 
 pub use crate::stages::{Progress, Stage, StageRate};
-pub use cut::Cut;
+pub use cut::{Cut, Keeps};
+pub use ending::{Ending, GoesOn};
 pub use hooks::Hooks;
 pub use plan::{Hunt, Outcome, Wanted};
 pub use presets::Preset;

@@ -10,12 +10,12 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::cut::Cut;
+use super::cut::{Cut, Keeps};
 use super::holes::{into_holes, rooks_first};
 use super::hooks::{pack_hooks, Hooks, Saves};
 use super::pools::{pools_of_finds, pools_of_set, set_of_finds, verified, Pools};
 use crate::geometry::SetSquare;
-use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput};
+use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput, PackSettings};
 use crate::polish::polish_pools;
 use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, SearchState};
@@ -118,6 +118,12 @@ pub struct Outcome {
     /// Whether a set packed again was kept as it came, the packing's layout being no
     /// shorter.
     pub kept_input: bool,
+    /// The file this hunt keeps to go on from after a stop: a search's state, a set's
+    /// checkpoint of its exact packing; none for an overlay packing of a set, or the finish
+    /// of a state scanned elsewhere.
+    pub keeps: Option<Keeps>,
+    /// The scan's counted budget, spent and whole, where a search's scan has one.
+    pub scan_budget: Option<(u64, u64)>,
 }
 
 impl Outcome {
@@ -240,6 +246,21 @@ impl<'a> Hunt<'a> {
             limits: *limits,
             resume: &[],
             greedy: false,
+        }
+    }
+
+    /// Returns the packing a repack ([`Hunt::repack`]) makes unless told otherwise:
+    /// [`PackSettings::REPACK_MOVES`] moves, or none for an `overlay` packing, whose moves
+    /// each lay out part of the table again (some hundred a second, not the exact packing's
+    /// thousands).
+    pub fn repack_defaults(overlay: bool) -> PackSettings {
+        let iterations = match overlay {
+            true => 0,
+            false => PackSettings::REPACK_MOVES,
+        };
+        PackSettings {
+            iterations,
+            ..PackSettings::default()
         }
     }
 
@@ -515,6 +536,11 @@ impl<'a> Hunt<'a> {
         if let Input::Scanning(state) = &self.input {
             saves.now(Some(state), pack_to_save(&work.pack));
         }
+        let (keeps, scan_budget) = match &self.input {
+            Input::Scanning(state) => (Some(Keeps::State), state.budget_used()),
+            Input::Set(..) if !self.limits.pack.overlay => (Some(Keeps::Checkpoint), None),
+            _ => (None, None),
+        };
         let packed_len = report.table_len;
         let mut kept_input = false;
         // A set packed by other means (or annealed longer) may beat this packing: a repack
@@ -536,6 +562,8 @@ impl<'a> Hunt<'a> {
             cut: work.cut.filter(|_| stopped),
             packed_len,
             kept_input,
+            keeps,
+            scan_budget,
         })
     }
 }

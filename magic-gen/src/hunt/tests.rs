@@ -1,5 +1,5 @@
-//! Tests of the driver's rules: saves that fail, stops before and in the packing, and a
-//! repack that never comes out longer.
+//! Tests of the driver's rules: saves that fail, stops before and in the packing (and how a
+//! run they cut goes on), and a repack that never comes out longer.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -185,18 +185,23 @@ fn small_black(polish: u32) -> crate::search::Options {
     o
 }
 
-#[test]
-fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
-    let o = small_black(0);
-    let mut state = SearchState::new(&o).unwrap();
+/// Returns the outcome of the hunt of `state` with options `o`, stopped before it starts.
+fn stopped_search(state: &mut SearchState, o: &crate::search::Options) -> Outcome {
     let progress = Progress::default();
     progress.stop.store(true, Ordering::SeqCst);
     let hooks = Hooks {
         progress: Some(&progress),
         ..Hooks::default()
     };
-    let hunt = Hunt::search(&mut state, &o.limits, Wanted::Set);
-    let outcome = hunt.run(hooks).unwrap();
+    let hunt = Hunt::search(state, &o.limits, Wanted::Set);
+    hunt.run(hooks).unwrap()
+}
+
+#[test]
+fn a_stop_before_the_scan_cuts_it_with_every_square_open() {
+    let o = small_black(0);
+    let mut state = SearchState::new(&o).unwrap();
+    let outcome = stopped_search(&mut state, &o);
     let Some(Cut {
         stage: Stage::Scan,
         made,
@@ -339,4 +344,43 @@ fn the_stages_are_named_as_the_time_by_stage_line_shows_them() {
         names(&hunt),
         ["rooks-first", "holes", "pools", "packing", "verification"]
     );
+}
+
+#[test]
+fn a_cut_run_goes_on_from_the_file_it_keeps_where_that_file_resumes_the_stage_cut() {
+    use crate::io::Step;
+    fn holes(h: Hunt) -> Hunt {
+        h.with_holes(1).unwrap()
+    }
+    let (rerun, resume) = (vec![Step::new("pack")], Step::new("resume"));
+    let goes_on = |o: &Outcome, saved: Option<&Step>| {
+        let ending = o.ending(true, saved.cloned(), rerun.clone());
+        ending.cut.map(|(_, goes_on)| goes_on)
+    };
+    // A repack cut in its packing goes on from its checkpoint, if one was saved.
+    let (packing, _) = run_saving(as_planned, 1000, true);
+    let from = Some(GoesOn::From(resume.clone()));
+    assert_eq!(goes_on(&packing, Some(&resume)), from);
+    let unsaved = GoesOn::Unsaved(Keeps::Checkpoint, rerun.clone());
+    assert_eq!(goes_on(&packing, None), Some(unsaved));
+    // Cut while giving squares magics: a checkpoint would pack other magics.
+    let (cut_in_holes, _) = run_saving(holes, 1000, true);
+    let rerun_it = Some(GoesOn::Rerun(rerun.clone()));
+    assert_eq!(goes_on(&cut_in_holes, Some(&resume)), rerun_it);
+    // Finished: complete, and stopped only if told to stop.
+    let (done, _) = run_saving(as_planned, 10, false);
+    let ending = done.ending(false, Some(resume), rerun.clone());
+    assert!(ending.complete() && ending.exit_status() == 0);
+    assert_eq!(
+        done.ending(true, None, rerun.clone()).exit_status(),
+        Ending::STOPPED
+    );
+    // A search's state resumes any stage, and its scan's budget spent is said.
+    let o = small_black(0);
+    let mut state = SearchState::new(&o).unwrap();
+    let scanned = stopped_search(&mut state, &o);
+    let ending = scanned.ending(true, None, rerun.clone());
+    assert_eq!(ending.budget, Some((0, 128 * 256)));
+    let unsaved = GoesOn::Unsaved(Keeps::State, rerun);
+    assert_eq!(ending.cut.map(|(_, goes_on)| goes_on), Some(unsaved));
 }

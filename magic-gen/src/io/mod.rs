@@ -6,12 +6,15 @@
 //! through one line reader (`lines.rs`), whose [`ReadError`] names the file and line, and
 //! no reader panics on any input. The line reader's `key value` records also serve the
 //! files of the hunt, which live beside what they save: the search's state
-//! (`search/state_file.rs`) and the packer's checkpoint (`pack/checkpoint_file.rs`).
+//! (`search/state_file.rs`) and the packer's checkpoint (`pack/checkpoint_file.rs`). Every
+//! file is written whole or not at all (`write.rs`), a run's outputs checked first
+//! (`outputs.rs`).
 //! Nothing here knows the search's or the packer's types.
 
 mod credit;
 mod entries;
 mod lines;
+mod outputs;
 mod provenance;
 mod set_file;
 mod set_rust;
@@ -24,13 +27,14 @@ pub use entries::EntryLines;
 #[cfg(feature = "search")]
 pub(crate) use lines::{line_of, parse_hex, read_error, without_byte_order_mark, Lines, Record};
 pub use lines::{HuntFile, ReadError};
+pub use outputs::{check_outputs, same_file, Output, OutputsError};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_stream, render_set_file};
 pub use set_rust::{set_from_magics, Magic};
 #[cfg(test)]
 pub(crate) use set_text::parse_interchange;
 pub use set_text::write_interchange;
-pub use step::Step;
+pub use step::{Argument, Step, StepError};
 #[cfg(feature = "search")]
 pub(crate) use write::write_if_changed;
 pub use write::{check_writable, write_atomic, WriteError};

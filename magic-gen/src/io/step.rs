@@ -18,6 +18,18 @@ pub struct Step {
     words: Vec<String>,
 }
 
+/// An argument of a command as a run was given it, for the step that records the run
+/// ([`Step::recorded`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Argument<'a> {
+    /// Its long flag, without `--`; none for a positional argument (its values alone).
+    pub long: Option<&'a str>,
+    /// Whether it takes values; a switch is recorded as its flag alone.
+    pub takes_values: bool,
+    /// Its values as given on the command line; none if it was not given.
+    pub given: Option<Vec<String>>,
+}
+
 /// A command line that does not read as steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepError {
@@ -37,6 +49,32 @@ impl Step {
         Step {
             words: vec![PROGRAM.to_string(), subcommand.to_string()],
         }
+    }
+
+    /// Returns the step that reproduces a run of `magic-gen subcommand` given `arguments`,
+    /// in their order: each given with its values as given; one not given whose long flag
+    /// `implied` names with the value the run took (a default spelled out, so that the step
+    /// gives the same set whatever the defaults become; a switch is implied by any value);
+    /// the others left out, as they never change the result.
+    pub fn recorded(subcommand: &str, arguments: &[Argument], implied: &[(&str, String)]) -> Step {
+        let mut step = Step::new(subcommand);
+        for arg in arguments {
+            let implied = implied.iter().find(|(flag, _)| arg.long == Some(*flag));
+            let implied = implied.map(|(_, value)| vec![value.clone()]);
+            let Some(values) = arg.given.clone().or(implied) else {
+                continue;
+            };
+            let flag = arg.long.map(|long| format!("--{long}"));
+            if !arg.takes_values {
+                step.words.extend(flag);
+                continue;
+            }
+            for value in values {
+                step.words.extend(flag.clone());
+                step.push(value);
+            }
+        }
+        step
     }
 
     /// Adds `word` at the end.
@@ -165,6 +203,28 @@ impl Step {
         lines.join(THEN)
     }
 
+    /// Gives each step of `chain` (the commands of a saved state) the `--state` of the file
+    /// the next step resumes, and the last step that of `last_saves` if given, where the
+    /// step does not save there already (its `--state`, else its `--resume`). Recorded
+    /// commands leave `--state` out, since it never changes the set; but a chain in which a
+    /// step resumes a state reruns from nothing only if the step before it saved that state.
+    pub fn link_states(chain: &mut [Step], last_saves: Option<&str>) {
+        for k in 0..chain.len() {
+            let next = match chain.get(k + 1) {
+                Some(next) => next.value("--resume").map(str::to_string),
+                None => last_saves.map(str::to_string),
+            };
+            let step = &mut chain[k];
+            let Some(file) = next else { continue };
+            let saves = step.value("--state").or(step.value("--resume"));
+            // A note in a step's place (a partial merge's) runs nothing to save.
+            if step.subcommand().is_some() && !step.has("--state") && saves != Some(file.as_str()) {
+                step.push("--state");
+                step.push(file);
+            }
+        }
+    }
+
     /// Returns the step of `words`, refusing none.
     fn of(words: Vec<String>) -> Result<Step, StepError> {
         match words.is_empty() {
@@ -255,5 +315,63 @@ mod tests {
         );
         s.set_value("--shard", "1/2");
         assert_eq!(s.args()[3..5], ["--shard", "1/2"]);
+    }
+
+    #[test]
+    fn each_step_of_a_chain_saves_the_state_the_next_resumes() {
+        let link = |line: &str, last: Option<&str>| {
+            let mut chain = Step::parse_chain(line).unwrap();
+            Step::link_states(&mut chain, last);
+            Step::chain_line(&chain)
+        };
+        // A fresh search stopped and resumed: the search saved what the resume reads.
+        assert_eq!(
+            link(
+                "magic-gen search --seed 1 --out r.rs; then magic-gen search --resume r.state --out r.rs",
+                None
+            ),
+            "magic-gen search --seed 1 --out r.rs --state r.state; then magic-gen search \
+             --resume r.state --out r.rs"
+        );
+        // A resume saved elsewhere (its --state left out), then resumed from there; a step
+        // that saves there already is left as it is, and so is a note.
+        assert_eq!(
+            link(
+                "magic-gen search --seed 1; then magic-gen search --resume a.state; then \
+                 magic-gen search --resume b.state",
+                Some("b.state")
+            ),
+            "magic-gen search --seed 1 --state a.state; then magic-gen search --resume a.state \
+             --state b.state; then magic-gen search --resume b.state"
+        );
+        let merged = "merge of 2 of 2 shards; then magic-gen search --resume m.state";
+        assert_eq!(link(merged, Some("m.state")), merged);
+        let shard = "magic-gen search --shard 0/2";
+        assert_eq!(
+            link(shard, Some("s0.state")),
+            "magic-gen search --shard 0/2 --state s0.state"
+        );
+    }
+
+    #[test]
+    fn a_run_is_recorded_as_given_with_the_defaults_it_spells_out() {
+        let arg = |long, takes_values, given: Option<&[&str]>| Argument {
+            long,
+            takes_values,
+            given: given.map(|g| g.iter().map(|w| w.to_string()).collect()),
+        };
+        let arguments = [
+            arg(None, true, Some(&["a b.rs"])),
+            arg(Some("also"), true, Some(&["x.rs", "y.rs"])),
+            arg(Some("seed"), true, None),
+            arg(Some("short-spans"), false, None),
+            arg(Some("overlay"), false, Some(&["true"])),
+            arg(Some("out"), true, None),
+        ];
+        let implied = [("seed", "7".to_string()), ("short-spans", String::new())];
+        assert_eq!(
+            Step::recorded("pack", &arguments, &implied).to_string(),
+            "magic-gen pack 'a b.rs' --also x.rs --also y.rs --seed 7 --short-spans --overlay"
+        );
     }
 }

@@ -20,12 +20,14 @@
 //! finds, `climb.rs` the local-search moves (the clump climb anneals by the rule in
 //! `crate::annealing`, which the packer shares), `workers.rs` the workers, `merge.rs`
 //! shards to one state, `state_file.rs` the state's file (read through `crate::io`'s line
-//! reader, ending with the packer's checkpoint where one is saved with it). The polish of
+//! reader, ending with the packer's checkpoint where one is saved with it), `command.rs`
+//! the commands a search records. The polish of
 //! the pools and their evolution are `crate::polish`'s; the pools a packing packs and the
 //! magics chosen for a layout's holes are `crate::hunt`'s.
 
 pub(crate) mod candidates;
 pub(crate) mod climb;
+mod command;
 mod merge;
 mod options;
 #[cfg(test)]

@@ -313,6 +313,8 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
         cut: None,
         packed_len: 0,
         kept_input: false,
+        keeps: None,
+        scan_budget: None,
     };
     // A run stopped before its first move returns the checkpoint it starts from.
     let halt = std::sync::atomic::AtomicBool::new(true);
