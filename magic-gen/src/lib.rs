@@ -39,7 +39,6 @@ pub use index::{pdep, pext, table_index, Variant};
 pub use set::{Entry, EntryError, MagicSet};
 pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
 
-pub use io::{check_outputs, same_file, Output, OutputsError};
 pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
     read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Magic,

@@ -256,3 +256,33 @@ fn an_overlay_set_and_a_black_set_lend_each_other_magics_but_no_other_index_does
     );
     assert!(!dir.join("no.rs").exists());
 }
+
+#[test]
+fn a_repack_that_keeps_its_overlay_input_counts_the_moves_it_made() {
+    let dir = scratch("overlay-kept");
+    fs::copy(record("own-black-overlay"), dir.join("ov.rs")).unwrap();
+    let args = [
+        "pack",
+        "ov.rs",
+        "--overlay",
+        "--pack-iterations",
+        "4",
+        "--pack-seeds",
+        "2",
+        "--out",
+        "again.rs",
+    ];
+    let run = magic_gen(&dir, &args);
+    run.assert_success();
+    // The hunt's layout chose among pools: one magic a square packs longer in 4 moves.
+    assert!(
+        run.stdout.contains("this packing's 8 moves gave "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("the input's layout is kept"),
+        "{}",
+        run.stdout
+    );
+}

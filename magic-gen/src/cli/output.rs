@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::hunt::Outcome;
+use crate::io::OutputsError;
 use crate::set_file::{Argument, EntryLines, Provenance, Step};
-use crate::{
-    render_set_file, write_atomic, MagicSet, OutputsError, Piece, Report, SetSquare, WriteError,
-};
+use crate::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
@@ -155,7 +154,7 @@ pub fn refuse_stdio_state(option: &str, path: &Path) -> Result<(), String> {
     ))
 }
 
-/// Refuses, before any work, what would lose a file ([`crate::check_outputs`]): an
+/// Refuses, before any work, what would lose a file ([`crate::io::check_outputs`]): an
 /// output other than the set (a state, checkpoint or picture, in `others` by the option
 /// naming it) aimed at a file that holds a set, two outputs on one file (the set's `out`
 /// among them), an output that cannot be written. Standard output (`-`) is no file.
@@ -167,7 +166,7 @@ pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(),
         .chain(others)
         .filter(|o| !is_stdio(o.1))
         .collect();
-    crate::check_outputs(&files).map_err(|e| match e {
+    crate::io::check_outputs(&files).map_err(|e| match e {
         OutputsError::HoldsSet { output, path } => format!(
             "{}: this file holds a set, which {output} would replace: give {output} a file \
              of its own",
@@ -186,10 +185,10 @@ pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(),
     })
 }
 
-/// Returns true if `a` and `b` name one file ([`crate::same_file`]); standard input or
+/// Returns true if `a` and `b` name one file ([`crate::io::same_file`]); standard input or
 /// output (`-`) is no file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    !is_stdio(a) && !is_stdio(b) && crate::same_file(a, b)
+    !is_stdio(a) && !is_stdio(b) && crate::io::same_file(a, b)
 }
 
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds

@@ -14,6 +14,7 @@
 mod credit;
 mod entries;
 mod lines;
+#[cfg(feature = "cli")]
 mod outputs;
 mod provenance;
 mod set_file;
@@ -27,7 +28,8 @@ pub use entries::EntryLines;
 #[cfg(feature = "search")]
 pub(crate) use lines::{line_of, parse_hex, read_error, without_byte_order_mark, Lines, Record};
 pub use lines::{HuntFile, ReadError};
-pub use outputs::{check_outputs, same_file, Output, OutputsError};
+#[cfg(feature = "cli")]
+pub(crate) use outputs::{check_outputs, same_file, OutputsError};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_stream, render_set_file};
 pub use set_rust::{set_from_magics, Magic};
