@@ -20,10 +20,9 @@ pub(crate) const BLOCK_LEN: u64 = 4096;
 /// ```
 /// use magic_gen::search::Shard;
 ///
-/// let shard = Shard::parse("1/4")?;
-/// assert_eq!((shard.index, shard.count), (1, 4));
+/// let shard = Shard { index: 1, count: 4 };
 /// assert_eq!(shard.to_string(), "1/4");
-/// # Ok::<(), magic_gen::search::ShardError>(())
+/// assert_eq!(Shard::WHOLE.to_string(), "0/1");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
