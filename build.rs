@@ -135,8 +135,14 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
             64 - e.bits
         ),
         Layout::Plain => format!("PlainMagic {{ mask: {mask:#018x}, magic: {magic:#018x} }}"),
-        Layout::Black | Layout::BlackOverlay => format!(
+        Layout::Black => format!(
             "BlackMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, range: {range} }}"
+        ),
+        Layout::BlackOverlay => format!(
+            "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, rays: {:#018x}, \
+             range: RangeStart(ATTACKS.0.as_ptr().wrapping_add({})) }}",
+            empty_board_attacks(piece, sq),
+            e.offset
         ),
         Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),
         Layout::PextCompact | Layout::None => fail(&format!(
@@ -148,7 +154,7 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
 
 /// Returns the expression of a record's `range`: the static table `table` from slot
 /// `offset` to its end. The lookup then indexes the range with the hash alone, which the
-/// CPU adds to the range's address in the load itself (src/backend/black_magic.rs).
+/// CPU adds to the range's address in the load itself (src/backend/black.rs).
 fn range_from(table: &str, offset: impl std::fmt::Display) -> String {
     format!("{table}.0.split_at({offset}).1")
 }

@@ -83,6 +83,10 @@ fn crate_level_backend_is_the_one_for_the_target() {
         (cfg!(magic_bitboards_backend = "fancy"), "fancy"),
         (cfg!(magic_bitboards_backend = "plain"), "plain"),
         (cfg!(magic_bitboards_backend = "black"), "black"),
+        (
+            cfg!(magic_bitboards_backend = "black_overlay"),
+            "black_overlay",
+        ),
         (cfg!(magic_bitboards_backend = "pext"), "pext"),
         (
             cfg!(magic_bitboards_backend = "pext_compact"),

@@ -7,25 +7,66 @@
 //! A queen masks its rook and bishop entries each before the OR: a rook slot may hold
 //! bits on the same square's diagonals, put there by the squares it shares with.
 
-use crate::backend::black_magic::{entry, BlackMagic, BISHOP_SHIFT, ROOK_SHIFT};
+use crate::backend::black_magic::{index, BISHOP_SHIFT, ROOK_SHIFT};
 use crate::backend::{Entries, Table};
 use crate::tables::Aligned;
 use crate::Square;
 
-// ROOK, BISHOP: [BlackMagic; 64]; ATTACKS: the ORed attack sets (written by build.rs).
+/// One square's black magic over the overlay table, with the rays its entries are read
+/// through: 32 bytes, as black's record, so the rays cost no load of their own.
+#[derive(Clone, Copy)]
+pub(crate) struct OverlayMagic {
+    /// The complement of the relevant occupancy mask ([`index`]).
+    pub not_mask: u64,
+    /// The multiplier that hashes every key to a slot holding its attacks.
+    pub magic: u64,
+    /// The square's attacks on an empty board: an entry is read through them.
+    pub rays: u64,
+    /// The first slot of the square's range in the table.
+    pub range: RangeStart,
+}
+
+/// The address of a square's first slot in the overlay table. An address rather than a
+/// slice: the slice's length would take the place of the rays and make the record 40
+/// bytes, and an offset costs an `add` on the lookup's critical path.
+#[derive(Clone, Copy)]
+pub(crate) struct RangeStart(pub *const u64);
+
+// SAFETY: the address points into `ATTACKS`, a static that is never written, so sharing it
+// between threads shares only reads.
+unsafe impl Sync for RangeStart {}
+
+// ROOK, BISHOP: [OverlayMagic; 64]; ATTACKS: the ORed attack sets (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/black_overlay.rs"));
+
+/// Returns the entry of `m`'s range that `occupied` hashes to, read through its rays.
+#[inline(always)]
+const fn entry(m: &OverlayMagic, occupied: u64, shift: u32) -> u64 {
+    let i = index(occupied, m.not_mask, m.magic, shift);
+    // The bound the read below relies on, checked in debug builds (the tests' profile).
+    // SAFETY: `range` was taken from `ATTACKS.0.as_ptr()` by an offset inside the table.
+    debug_assert!(unsafe { m.range.0.offset_from(ATTACKS.0.as_ptr()) } as usize + i < ATTACKS.0.len());
+    // SAFETY: `occupied | m.not_mask` equals `(occupied & relevant) | !relevant`, one of the
+    // keys build.rs verified for this square by the overlay rule (magic_gen::verify, every
+    // subset of the relevant mask): each lands on a slot of `ATTACKS`, whose length is one
+    // past the largest slot reached, so `range + i` lies inside the table; and `range`
+    // was taken from the table's own address (`ATTACKS.0.as_ptr()`), so the read may reach
+    // any of its slots. tests/backends.rs forms every key of every square with this
+    // backend compiled (the debug check above), and Miri runs tests/unsafe_paths.rs.
+    unsafe { *m.range.0.add(i) & m.rays }
+}
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
 pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
-    entry(&ROOK[sq.index()], occupied, ROOK_SHIFT) & crate::rook_rays(sq)
+    entry(&ROOK[sq.index()], occupied, ROOK_SHIFT)
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
 pub const fn bishop_attacks(sq: Square, occupied: u64) -> u64 {
-    entry(&BISHOP[sq.index()], occupied, BISHOP_SHIFT) & crate::bishop_rays(sq)
+    entry(&BISHOP[sq.index()], occupied, BISHOP_SHIFT)
 }
 
 backend_common! {
