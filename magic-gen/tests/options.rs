@@ -428,38 +428,32 @@ fn pack_refuses_holes_of_0_blocks() {
 
 #[test]
 fn a_packing_bounded_by_time_records_its_moves_and_reruns_from_them() {
-    let dir = scratch("pack-seconds");
     let set = common::Published::Black.arg();
-    let run = magic_gen(
-        &dir,
-        &[
-            "pack",
-            set.as_str(),
-            "--pack-seconds",
-            "0.5",
-            "--out",
-            "timed.txt",
-        ],
-    );
-    run.assert_success();
-    // The header records the moves the time gave, not the time.
-    let timed = fs::read_to_string(dir.join("timed.txt")).unwrap();
-    let command = timed
-        .lines()
-        .find_map(|l| l.strip_prefix("# command: "))
-        .unwrap();
-    assert!(!command.contains("--pack-seconds"), "{command}");
-    let moves = command
-        .split(" --pack-iterations ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .unwrap_or_else(|| panic!("no moves recorded: {command}"));
-    assert!(moves.parse::<u64>().unwrap() > 0, "{command}");
-    // Rerun from the header: the same file.
-    let words = magic_gen::set_file::Step::parse(command).unwrap();
-    let rerun = magic_gen(&dir, words.args());
-    rerun.assert_success();
-    assert_eq!(fs::read_to_string(dir.join("timed.txt")).unwrap(), timed);
+    for packer in [&[][..], &["--overlay"]] {
+        let dir = scratch(&format!("pack-seconds{}", packer.concat()));
+        let mut args = vec!["pack", set.as_str(), "--pack-seconds", "0.5"];
+        args.extend(packer);
+        args.extend(["--out", "timed.txt"]);
+        magic_gen(&dir, &args).assert_success();
+        // The header records the moves the time gave, not the time.
+        let timed = fs::read_to_string(dir.join("timed.txt")).unwrap();
+        let command = timed
+            .lines()
+            .find_map(|l| l.strip_prefix("# command: "))
+            .unwrap();
+        assert!(!command.contains("--pack-seconds"), "{command}");
+        let moves = command
+            .split(" --pack-iterations ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no moves recorded: {command}"));
+        assert!(moves.parse::<u64>().unwrap() > 0, "{command}");
+        // Rerun from the header: the same file.
+        let words = magic_gen::set_file::Step::parse(command).unwrap();
+        magic_gen(&dir, words.args()).assert_success();
+        assert_eq!(fs::read_to_string(dir.join("timed.txt")).unwrap(), timed);
+    }
+    let dir = scratch("pack-seconds-and-moves");
     // A time and a count of moves say one thing twice.
     let both = [
         "pack",

@@ -139,11 +139,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
             (given(matches, "checkpoint"), "--checkpoint"),
         ];
         if let Some((_, flag)) = exact.into_iter().find(|(given, _)| *given) {
-            return Err(BadArgument(format!(
-                "{flag} is an option of the exact packing; --overlay lays its table out from \
-                 its own moves alone (--pack-iterations, --pack-seed, --pack-seeds, --also)"
-            ))
-            .into());
+            return Err(BadArgument(PackSettings::not_overlay(flag)).into());
         }
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
@@ -161,16 +157,7 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
 /// Prints what the packing did: the lengths before (`before`) and after (and why the
 /// input's layout is kept, if it is), and where a resumed run started.
 fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at: Option<u64>) {
-    let settings = limits_of(args).pack;
-    let (made, total) = match (settings.overlay, repacked.cut) {
-        // The overlay packing keeps no checkpoint to count in: it made its moves unless cut.
-        (true, Some(cut)) if cut.stage == Stage::Packing => (cut.made, cut.total),
-        (true, _) => {
-            let all = settings.iterations * settings.seeds.max(1);
-            (all, all)
-        }
-        (false, _) => PackCheckpoint::moves_of(&repacked.pack),
-    };
+    let (made, total) = repacked.pack_moves.map_or((0, 0), |m| (m.made, m.asked));
     // The moves made, not those asked: a stopped packing made fewer.
     let moves = match made < total {
         true => format!("{made} of its {total} moves"),

@@ -104,8 +104,8 @@ impl Outcome {
     /// made in place of a time bound (`--pack-seconds`): a time bound reruns to another
     /// set on another machine, the moves to the same one.
     pub fn record_moves(&self, steps: &mut [Step]) {
-        if let Some(packing) = self.pack.first() {
-            PackSettings::record_moves(steps, packing.settings.iterations);
+        if let Some(moves) = self.pack_moves {
+            PackSettings::record_moves(steps, moves.each);
         }
     }
 }

@@ -15,7 +15,7 @@ use super::holes::{into_holes, rooks_first};
 use super::hooks::{pack_hooks, Hooks, Saves};
 use super::pools::{pools_of_finds, pools_of_set, set_of_finds, verified, Pools};
 use crate::geometry::SetSquare;
-use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput, PackSettings};
+use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput, PackMoves, PackSettings};
 use crate::polish::polish_pools;
 use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, SearchState};
@@ -101,6 +101,8 @@ pub struct Outcome {
     /// checkpoint after its last move, which is every move asked for unless the run was
     /// stopped.
     pub pack: Vec<PackCheckpoint>,
+    /// The packing's moves, either packer's (none if nothing was packed).
+    pub(crate) pack_moves: Option<PackMoves>,
     /// Each stage run, in order, with its wall time.
     pub stages: Vec<(Stage, Duration)>,
     /// Whether the run packed greedily: a shard run for its state alone
@@ -157,6 +159,8 @@ struct Work {
     pools: Option<Pools>,
     /// The packing's checkpoints at its end.
     pack: Vec<PackCheckpoint>,
+    /// The packing's moves.
+    moves: Option<PackMoves>,
     /// Targets that fell back to default bits.
     unmet: Vec<SetSquare>,
     /// The set's verification.
@@ -487,7 +491,7 @@ impl<'a> Hunt<'a> {
         if self.limits.pack.overlay {
             let overlay = self.limits.pack.check(variant).map_err(Error::Search)?;
             progress.begin(Stage::Packing, 0);
-            let (set, made) = pack_overlay(
+            let (set, moves) = pack_overlay(
                 overlay,
                 input.pools,
                 &self.limits.pack,
@@ -495,10 +499,10 @@ impl<'a> Hunt<'a> {
                 progress,
             )
             .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
-            if let Some(cut) = Cut::short(Stage::Packing, made, self.limits.pack.iterations) {
+            if let Some(cut) = Cut::short(Stage::Packing, moves.made, moves.asked) {
                 work.cut_at(cut);
             }
-            work.set = Some(set);
+            (work.set, work.moves) = (Some(set), Some(moves));
             return Ok(());
         }
         let state = self.state(Stage::Packing).ok();
@@ -510,9 +514,11 @@ impl<'a> Hunt<'a> {
             let mut hooks = pack_hooks(Some(progress), every, &mut save_pack, self.limits.threads);
             pack(input, &self.limits.pack, self.resume, &mut hooks).map_err(Error::checkpoint)?
         };
-        let (made, total) = PackCheckpoint::moves_of(&end);
-        if let Some(cut) = Cut::short(Stage::Packing, made, total) {
-            work.cut_at(cut);
+        work.moves = PackMoves::of(&end);
+        if let Some(m) = work.moves {
+            if let Some(cut) = Cut::short(Stage::Packing, m.made, m.asked) {
+                work.cut_at(cut);
+            }
         }
         (work.set, work.pack) = (Some(set), end);
         Ok(())
@@ -556,6 +562,7 @@ impl<'a> Hunt<'a> {
             report,
             unmet: work.unmet,
             pack: work.pack,
+            pack_moves: work.moves,
             stages: times,
             greedy: self.greedy,
             save_failed: saves.error(),

@@ -10,12 +10,13 @@
 //! Inside, each file depending only on those above it: `pattern.rs` a member's slots as
 //! words, `settings.rs` what a packing is asked, `fit.rs` the bitset table and first fit,
 //! `layout.rs` an order and members laid out, `checkpoint.rs` what a run saves and the
-//! check that a checkpoint belongs to it, `anneal.rs` the annealing moves (by the rule in
-//! `crate::annealing`, which the scan's clump climb shares) and the annealer that saves
+//! check that a checkpoint belongs to it, `moves.rs` the moves a packing was asked and made
+//! (and the trial that fixes them for a time), `anneal.rs` the annealing moves (by the rule
+//! in `crate::annealing`, which the scan's clump climb shares) and the annealer that saves
 //! and resumes a checkpoint, `pair.rs` a packing's moves two at a time with a helper
 //! thread, `run.rs` one packing's run with its progress, stop and saves, `seeds.rs` the
-//! packings of several seeds at once on several threads. A run stopped and resumed from
-//! its checkpoint makes the moves of an uninterrupted one and ends with the same set.
+//! packings of several seeds at once on several threads. A run stopped and resumed from its
+//! checkpoint makes the moves of an uninterrupted one and ends with the same set.
 //! `checkpoint_file.rs`, beside them, writes and reads the checkpoint's file (through
 //! `crate::io`'s line reader). `overlay/` packs black magics by the overlay rule, where
 //! squares share slots through their rays ([`crate::Variant::is_overlay`]).
@@ -25,6 +26,7 @@ mod checkpoint;
 mod checkpoint_file;
 mod fit;
 mod layout;
+mod moves;
 mod overlay;
 mod pair;
 mod pattern;
@@ -34,18 +36,17 @@ mod settings;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
-use crate::stages::Progress;
 
 pub use crate::settings::Differs;
 pub(crate) use checkpoint::PackMismatch;
 pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;
+pub(crate) use moves::PackMoves;
 pub(crate) use overlay::pack_overlay;
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;
@@ -53,6 +54,7 @@ pub use settings::PackSettings;
 
 use checkpoint::{pools_digest, PackKey};
 use layout::input_order;
+use moves::rate_over;
 use seeds::{pack_seeds, Members, Start};
 
 /// What a packing packs: one pool of patterns per square of a set of `variant` (rook a1
@@ -169,34 +171,15 @@ fn trial_rate(
     hooks: &PackHooks,
     seconds: f64,
 ) -> f64 {
-    let until = Duration::from_secs_f64(seconds);
-    let trial = Progress::default();
     let key = PackKey {
         settings: *settings,
         pools: 0,
         squares: start.order.len(),
     };
     let user_stop = hooks.progress.map(|p| &p.stop);
-    let stopped = || user_stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let ended = AtomicBool::new(false);
-    let (first_move, end) = std::thread::scope(|scope| {
-        let timer = scope.spawn(|| {
-            // The moves are counted from the first: the total is set as they start.
-            let mut first_move = None;
-            while !stopped() && !ended.load(Ordering::Relaxed) {
-                if first_move.is_none() && trial.moves_total.load(Ordering::Relaxed) > 0 {
-                    first_move = Some(Instant::now());
-                }
-                if first_move.is_some_and(|t: Instant| t.elapsed() >= until) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            trial.stop.store(true, Ordering::Relaxed);
-            first_move
-        });
+    rate_over(seconds, user_stop, |trial| {
         let mut trial_hooks = PackHooks {
-            progress: Some(&trial),
+            progress: Some(trial),
             checkpoint: None,
             threads: hooks.threads,
         };
@@ -205,13 +188,7 @@ fn trial_rate(
             members: start.members,
         };
         pack_seeds(pools, copy, &key, &[], &mut trial_hooks).expect("a trial resumes nothing");
-        let end = Instant::now();
-        ended.store(true, Ordering::Relaxed);
-        (timer.join().expect("the trial's timer ends"), end)
-    });
-    let moves = trial.moves.load(Ordering::Relaxed) as f64;
-    let timed = first_move.map_or(0.0, |t| (end - t).as_secs_f64());
-    moves / timed.max(1e-6)
+    })
 }
 
 /// Returns the squares with a pool, longest shortest extent first (first-fit decreasing);

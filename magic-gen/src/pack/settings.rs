@@ -65,6 +65,7 @@ pub struct PackSettings {
         default_shown: false,
         in_state: Written::UnlessDefault,
         recorded: Written::Never,
+        overlay: true,
         ..Spec::BASE
     },
     /// Let ranges start before the table wherever every index stays at 0 or above
@@ -142,8 +143,10 @@ pub struct PackSettings {
         help: "Pack into an overlay table (variant black-overlay): a slot holds the OR of \
                its squares' attacks and a lookup masks it with the square's attacks on an \
                empty board, so squares share slots where they agree on the squares both \
-               can attack. Black sets only; --pack-iterations counts the moves of a local \
-               search after the greedy layout (seeded --pack-seed), some hundred a second.",
+               can attack. Black magics (and fancy ones for `pack`: variant fancy-overlay); \
+               --pack-iterations or --pack-seconds bounds a local search after the greedy \
+               layout (seeded --pack-seed): some hundred moves a second over one magic a \
+               square, a few over a hunt's pools.",
         in_state: Written::UnlessDefault,
         overlay: true,
         ..Spec::BASE
@@ -229,13 +232,23 @@ impl PackSettings {
         };
         let exact = Self::ALL.iter().filter(|s| !s.spec.overlay);
         match exact.into_iter().find(|s| !s.is_default(self)) {
-            Some(s) => Err(format!(
-                "--{} is an option of the exact packing; --overlay lays its table out from \
-                 its own moves alone (--pack-iterations, --pack-seed)",
-                s.spec.flag
-            )),
+            Some(s) => Err(Self::not_overlay(&format!("--{}", s.spec.flag))),
             None => Ok(overlay),
         }
+    }
+
+    /// Returns the refusal of `flag`, an option of the exact packing alone, with an overlay
+    /// packing: what the overlay packing reads instead, from the declaration.
+    pub(crate) fn not_overlay(flag: &str) -> String {
+        let read = Self::ALL
+            .iter()
+            .filter(|s| s.spec.overlay && s.spec.flag != "overlay")
+            .map(|s| format!("--{}", s.spec.flag));
+        format!(
+            "{flag} is an option of the exact packing; --overlay lays its table out from its \
+             own moves alone ({}, --also)",
+            read.collect::<Vec<_>>().join(", ")
+        )
     }
 
     /// Returns these settings with the moves of a packing bounded by time fixed at

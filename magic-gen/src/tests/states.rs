@@ -306,6 +306,7 @@ fn only_a_packing_stopped_between_its_first_and_last_move_is_saved_with_the_stat
         report: report.clone(),
         set: set.clone(),
         unmet: Vec::new(),
+        pack_moves: crate::pack::PackMoves::of(&pack),
         pack,
         stages: Vec::new(),
         greedy: false,

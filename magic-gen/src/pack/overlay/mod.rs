@@ -21,6 +21,7 @@ mod slots;
 mod wants;
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use crate::geometry::SetSquare;
 use crate::index::Variant;
@@ -29,6 +30,7 @@ use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
 use crate::threads::each_on_threads;
 
+use super::moves::{rate_over, PackMoves};
 use super::pattern::Pattern;
 use super::settings::PackSettings;
 
@@ -74,10 +76,11 @@ fn set_of(variant: Variant, pools: &[Vec<Wants>], choices: &Choices) -> MagicSet
 /// bits, of the index `variant`, an overlay variant, reads: black magics of a fixed or
 /// per-square shift, or fancy ones) into one overlay table of `variant`: the
 /// widest-first greedy layout, then for each of `settings.seeds` seeds from
-/// `settings.seed` on, `settings.iterations` moves of the local search from it on up to
-/// `threads` threads, counted in `progress`'s moves with the best length met. The shortest
-/// table met is kept (ties: the lower seed, then the earlier move). Returns the set and the
-/// fewest moves a seed made, fewer than asked if `progress`'s stop flag was set; the set
+/// `settings.seed` on, `settings.iterations` moves of the local search from it (or as many
+/// as fit in `settings.seconds`, measured on a trial: [`moves_in`]) on up to `threads`
+/// threads, counted in `progress`'s moves with the best length met. The shortest table
+/// met is kept (ties: the lower seed, then the earlier move). Returns the set and the
+/// moves asked and made, fewer than asked if `progress`'s stop flag was set; the set
 /// depends only on the pools, the settings and the moves made, never on the threads. A
 /// member that does not verify for its square is refused by that square.
 pub(crate) fn pack_overlay(
@@ -86,7 +89,7 @@ pub(crate) fn pack_overlay(
     settings: &PackSettings,
     threads: usize,
     progress: &Progress,
-) -> Result<(MagicSet, u64), SetSquare> {
+) -> Result<(MagicSet, PackMoves), SetSquare> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
         let data = SquareData::new(square.piece, square.square, variant.indexed_as());
@@ -99,20 +102,78 @@ pub(crate) fn pack_overlay(
     let start = greedy(&wanted, &order);
     progress.best_len.store(start.len(), Ordering::Relaxed);
     let seeds = settings.seeds.max(1);
-    progress
-        .moves_total
-        .store(settings.iterations * seeds, Ordering::Relaxed);
-    let runs = each_on_threads(seeds as usize, threads, |i| {
-        let (mut layout, mut order) = (start.clone(), order.clone());
-        let seed = settings.seeded(i as u64).seed;
-        anneal(&mut layout, &mut order, seed, settings.iterations, progress)
-    });
-    let made = runs.iter().map(|&(_, made)| made).min().unwrap_or(0);
+    let each = match settings.seconds > 0.0 {
+        true => moves_in(settings, (&start, &order), threads, progress),
+        false => settings.iterations,
+    };
+    let runs = seeds_annealed(
+        settings.seed,
+        seeds,
+        each,
+        (&start, &order),
+        threads,
+        progress,
+    );
+    let made = runs.iter().map(|&(_, made)| made).sum();
     let ((best, _), _) = runs
         .into_iter()
         .min_by_key(|((_, len), _)| *len)
         .expect("at least one seed");
-    Ok((set_of(variant, &wanted, &best), made))
+    let moves = PackMoves {
+        each,
+        made,
+        asked: each * seeds,
+    };
+    Ok((set_of(variant, &wanted, &best), moves))
+}
+
+/// Returns, per seed from `seed` on (`seeds` of them, on up to `threads` threads), the
+/// shortest layout that `moves` moves of the local search from the greedy `start` meet,
+/// with its length, and the moves made: fewer once `progress`'s stop flag is set. Sets
+/// the progress's total of moves as they start.
+fn seeds_annealed(
+    seed: u64,
+    seeds: u64,
+    moves: u64,
+    (start, order): (&Layout, &[usize]),
+    threads: usize,
+    progress: &Progress,
+) -> Vec<((Choices, usize), u64)> {
+    progress
+        .moves_total
+        .store(moves.saturating_mul(seeds), Ordering::Relaxed);
+    each_on_threads(seeds as usize, threads, |i| {
+        let (mut layout, mut order) = (start.clone(), order.to_vec());
+        anneal(
+            &mut layout,
+            &mut order,
+            seed.wrapping_add(i as u64),
+            moves,
+            progress,
+        )
+    })
+}
+
+/// Returns the moves each seed of `settings` makes in its `settings.seconds` on this
+/// machine: the rate of a trial of every seed from `start` for a twentieth of the time (at
+/// most 5 s) gives the moves of the time left. An overlay move costs about the same hot or
+/// cold (its tail is drawn the same way), so one trial does.
+fn moves_in(
+    settings: &PackSettings,
+    start: (&Layout, &[usize]),
+    threads: usize,
+    progress: &Progress,
+) -> u64 {
+    let began = Instant::now();
+    let seeds = settings.seeds.max(1);
+    let trial_time = (settings.seconds / 20.0).min(5.0);
+    let rate = rate_over(trial_time, Some(&progress.stop), |trial| {
+        let moves = PackSettings::MAX_ITERATIONS;
+        seeds_annealed(settings.seed, seeds, moves, start, threads, trial);
+    });
+    let left = (settings.seconds - began.elapsed().as_secs_f64()).max(0.0);
+    let each = rate * left / seeds as f64;
+    (each as u64).min(PackSettings::MAX_ITERATIONS)
 }
 
 #[cfg(test)]

@@ -77,14 +77,15 @@ fn packed(set: &MagicSet, moves: u64, seed: u64, progress: &Progress) -> (MagicS
         seed,
         ..PackSettings::default()
     };
-    pack_overlay(
+    let (set, moves) = pack_overlay(
         Variant::BlackOverlay,
         &patterns(set),
         &settings,
         1,
         progress,
     )
-    .expect("the magics verify")
+    .expect("the magics verify");
+    (set, moves.made)
 }
 
 /// Returns the table length of `set`, verified by its rule.
@@ -161,13 +162,44 @@ fn several_seeds_keep_the_shortest_whatever_the_threads() {
     let shortest = alone.iter().map(len).min().unwrap();
     let first_shortest = alone.iter().find(|s| len(s) == shortest).unwrap();
     let progress = Progress::default();
-    let (on_one, made) = run(&settings(5, 3), 1, &progress);
-    assert_eq!(made, 30);
+    let (on_one, moves) = run(&settings(5, 3), 1, &progress);
+    assert_eq!((moves.each, moves.made, moves.asked), (30, 90, 90));
     assert_eq!(progress.moves.load(Ordering::Relaxed), 90);
     assert_eq!(progress.best_len.load(Ordering::Relaxed), shortest);
     assert!(&on_one == first_shortest);
     let (on_two, _) = run(&settings(5, 3), 2, &Progress::default());
     assert!(on_two == on_one);
+}
+
+#[test]
+fn a_packing_bounded_by_time_reports_the_moves_that_rerun_it() {
+    let own = own_black();
+    let run = |settings: &PackSettings, progress: &Progress| {
+        pack_overlay(
+            Variant::BlackOverlay,
+            &patterns(&own),
+            settings,
+            2,
+            progress,
+        )
+        .expect("the magics verify")
+    };
+    let timed = PackSettings {
+        seconds: 0.5,
+        seeds: 2,
+        ..PackSettings::default()
+    };
+    let progress = Progress::default();
+    let (set, moves) = run(&timed, &progress);
+    assert_eq!((moves.made, moves.asked), (2 * moves.each, 2 * moves.each));
+    // The trial's moves are not the packing's.
+    assert_eq!(progress.moves.load(Ordering::Relaxed), moves.made);
+    let counted = PackSettings {
+        iterations: moves.each,
+        seeds: 2,
+        ..PackSettings::default()
+    };
+    assert!(run(&counted, &Progress::default()).0 == set);
 }
 
 #[test]
