@@ -22,6 +22,35 @@ struct User {
     attacks: u64,
 }
 
+/// The slots of a member that failed a fit test most recently, at most [`Recent::KEEP`],
+/// the oldest replaced first.
+#[derive(Default)]
+struct Recent {
+    /// Their places in the member's slots.
+    slots: [usize; Recent::KEEP],
+    /// How many are kept.
+    len: usize,
+    /// Where the next one goes.
+    next: usize,
+}
+
+impl Recent {
+    /// Slots kept: a fit test reads this many cells before the rest.
+    const KEEP: usize = 24;
+
+    /// Returns the slots kept.
+    fn slots(&self) -> &[usize] {
+        &self.slots[..self.len]
+    }
+
+    /// Keeps `slot`, dropping the oldest if full.
+    fn add(&mut self, slot: usize) {
+        self.slots[self.next] = slot;
+        self.next = (self.next + 1) % Self::KEEP;
+        self.len = (self.len + 1).min(Self::KEEP);
+    }
+}
+
 /// The table: per slot its cell and its users. A cell is always the OR over its users, and
 /// so is the same whatever order they came and went in.
 #[derive(Clone, Default)]
@@ -51,9 +80,12 @@ impl Slots {
     /// Returns the lowest start from `lowest` on and below `limit` where `w` fits, if one
     /// is. The slot that failed the last start is tried first at the next: the values that
     /// clash stay under it for a stretch, so most starts fail at that one test, run in a
-    /// tight loop over consecutive cells.
+    /// tight loop over consecutive cells. A start that passes it meets the few slots that
+    /// failed most recently next, before all of them in order: most of a member's slots
+    /// fit almost anywhere, and a scan of all of them reads cells far apart.
     pub(super) fn first_fit_below(&self, w: &Wants, lowest: usize, limit: usize) -> Option<usize> {
         let mut hot = 0;
+        let mut recent = Recent::default();
         let mut start = lowest;
         while start < limit {
             let (i, a) = w.slots[hot];
@@ -70,13 +102,14 @@ impl Slots {
             if start >= limit {
                 return None;
             }
-            match w
-                .slots
-                .iter()
-                .position(|&slot| !self.fits_at(w, start, slot))
-            {
-                Some(failed) => {
-                    hot = failed;
+            let fails = |&s: &usize| !self.fits_at(w, start, w.slots[s]);
+            let failed = match recent.slots().iter().find(|s| fails(s)) {
+                Some(&s) => Some(s),
+                None => (0..w.slots.len()).find(fails).inspect(|&s| recent.add(s)),
+            };
+            match failed {
+                Some(s) => {
+                    hot = s;
                     start += 1;
                 }
                 None => return Some(start),
