@@ -447,7 +447,9 @@ fn a_packing_bounded_by_time_records_its_moves_and_reruns_from_them() {
             .nth(1)
             .and_then(|rest| rest.split(' ').next())
             .unwrap_or_else(|| panic!("no moves recorded: {command}"));
-        assert!(moves.parse::<u64>().unwrap() > 0, "{command}");
+        // How many fit in the time depends on the machine and its load (none, on a
+        // loaded one): the count is what reruns.
+        moves.parse::<u64>().expect("a count of moves");
         // Rerun from the header: the same file.
         let words = magic_gen::set_file::Step::parse(command).unwrap();
         magic_gen(&dir, words.args()).assert_success();

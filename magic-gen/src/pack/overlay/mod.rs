@@ -130,7 +130,8 @@ pub(crate) fn pack_overlay(
 /// Returns, per seed from `seed` on (`seeds` of them, on up to `threads` threads), the
 /// shortest layout that `moves` moves of the local search from the greedy `start` meet,
 /// with its length, and the moves made: fewer once `progress`'s stop flag is set. Sets
-/// the progress's total of moves as they start.
+/// the progress's total of moves as they start, once a seed's copy of `start` is made (a
+/// trial times the moves from there: [`moves_in`]).
 fn seeds_annealed(
     seed: u64,
     seeds: u64,
@@ -139,11 +140,11 @@ fn seeds_annealed(
     threads: usize,
     progress: &Progress,
 ) -> Vec<((Choices, usize), u64)> {
-    progress
-        .moves_total
-        .store(moves.saturating_mul(seeds), Ordering::Relaxed);
     each_on_threads(seeds as usize, threads, |i| {
         let (mut layout, mut order) = (start.clone(), order.to_vec());
+        progress
+            .moves_total
+            .store(moves.saturating_mul(seeds), Ordering::Relaxed);
         anneal(
             &mut layout,
             &mut order,
