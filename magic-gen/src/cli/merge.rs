@@ -14,7 +14,7 @@ use clap::{ArgMatches, Args};
 use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{claim_stdout_for, recorded_command, show, state_file, summarise, write_set};
+use super::output::{claim_stdout_for, recorded_command, show, state_file, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
 
@@ -184,11 +184,11 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         states.len(),
         first.search_command()
     );
-    summarise(&outcome);
+    say!("{}", outcome.summary());
     // The merge keeps no checkpoint: a stopped one is rerun.
     let mut ending = outcome.ending(shown.stopped(), None, vec![recorded.clone()]);
     let header = provenance(shard_steps, &states, &missing, recorded);
-    let provenance = closing::provenance(header, &outcome, &ending);
+    let provenance = outcome.header(header, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     ending.stopped |= shown.stopped();

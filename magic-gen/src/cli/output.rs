@@ -1,6 +1,5 @@
 //! Output helpers: the recorded command line, paths as given, the wording of failed
-//! writes (the writing itself is `crate::write_atomic`'s), and the summary of a
-//! searched set.
+//! writes (the writing itself is `crate::write_atomic`'s), and the set written.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::hunt::Outcome;
 use crate::io::OutputsError;
 use crate::set_file::{Argument, EntryLines, Provenance, Step};
-use crate::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
+use crate::{render_set_file, write_atomic, MagicSet, WriteError};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
@@ -242,61 +241,4 @@ pub fn write_set(
         None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }
     Ok(())
-}
-
-/// Prints the verified table's size and bits per piece, and the squares that fell back.
-pub fn summarise(outcome: &Outcome) {
-    let r = &outcome.report;
-    say!("verified: collision-free (every occupancy of all 128 squares checked)");
-    say!(
-        "table: {} entries ({:.1} KiB of u64), {} slots used",
-        r.table_len,
-        r.kib(8),
-        r.slots_used
-    );
-    say!("piece   squares  index bits  below popcount  2^bits total");
-    for piece in Piece::ALL {
-        let bits = &r.bits[piece.index()];
-        let (lo, hi) = (bits.iter().min(), bits.iter().max());
-        let range = match (lo, hi) {
-            (Some(lo), Some(hi)) if lo == hi => format!("{lo}"),
-            (Some(lo), Some(hi)) => format!("{lo}..{hi}"),
-            _ => String::new(),
-        };
-        let total = r.range_total(piece);
-        let standard = Report::standard_total(piece);
-        say!(
-            "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
-            piece.name(),
-            64,
-            range,
-            r.squares_below_popcount(piece),
-            total
-        );
-    }
-    // Where a long hunt's time went, for choosing what to give it more or less of.
-    let stages: Vec<String> = outcome
-        .stages
-        .iter()
-        .map(|(stage, time)| format!("{} {:.2} s", stage.name(), time.as_secs_f64()))
-        .collect();
-    say!("time by stage: {}", stages.join(", "));
-    if outcome.pack.len() > 1 {
-        // Each packing's shortest table: how far apart the seeds land tells a hunter
-        // whether more seeds or more moves pay.
-        let each: Vec<String> = outcome
-            .pack
-            .iter()
-            .map(|c| format!("{} {}", c.settings.seed, c.best_length))
-            .collect();
-        say!("packings (seed, entries): {}", each.join(", "));
-    }
-    if !outcome.unmet.is_empty() {
-        let names: Vec<String> = outcome.unmet.iter().map(SetSquare::to_string).collect();
-        say!(
-            "{} of the reduced-bit squares fell back to default bits: {}",
-            names.len(),
-            names.join(", ")
-        );
-    }
 }

@@ -19,7 +19,7 @@ use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, failed_save, given, recorded_command, same_file, save_failed_told, show,
-    state_file, summarise, write_set,
+    state_file, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -157,31 +157,12 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
 /// Prints what the packing did: the lengths before (`before`) and after (and why the
 /// input's layout is kept, if it is), and where a resumed run started.
 fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at: Option<u64>) {
-    let (made, total) = repacked.pack_moves.map_or((0, 0), |m| (m.made, m.asked));
-    // The moves made, not those asked: a stopped packing made fewer.
-    let moves = match made < total {
-        true => format!("{made} of its {total} moves"),
-        false => format!("{made} moves"),
-    };
-    let packed = repacked.packed_len;
-    let kept = if packed > before {
-        format!(
-            " (this packing's {moves} gave {packed}: the input's layout is kept; \
-             more moves, --pack-iterations, or more packings, --pack-seeds, may find a shorter \
-             one)"
-        )
-    } else {
-        String::new()
-    };
-    let after = repacked.report.table_len;
-    say!(
-        "packed {} again: {before} entries before, {after} after{kept}",
-        show(&args.file)
-    );
+    let lengths = repacked.repacked(before);
+    say!("packed {} again: {lengths}", show(&args.file));
     if let (Some(path), Some(at)) = (&args.resume, resumed_at) {
         say!("resumed from {} at move {at}", show(path));
     }
-    summarise(repacked);
+    say!("{}", repacked.summary());
 }
 
 /// Returns the command that goes on with the packing `step` records from its checkpoint
@@ -344,7 +325,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     header.seed = header.seed.or(Some(settings.seed));
     let saved = saved_to.map(|path| resuming(&step, path));
     let mut ending = repacked.ending(shown.stopped(), saved, vec![step]);
-    let mut provenance = closing::provenance(header, &repacked, &ending);
+    let mut provenance = repacked.header(header, &ending);
     provenance.credit_taken(&set, &repacked.set, &also.credited());
     for credit in provenance.credit_summary() {
         say!("credited in the header: {credit}");

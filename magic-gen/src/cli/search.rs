@@ -18,7 +18,7 @@ use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
     claim_stdout_for, failed_save, given, refuse_stdio_state, save_failed_told, show, state_file,
-    summarise, write_failed, write_set,
+    write_failed, write_set,
 };
 use super::pack::mismatch_at;
 use super::progress::Shown;
@@ -119,7 +119,7 @@ fn report(
         scan.variant,
         scan.seed
     );
-    summarise(outcome);
+    say!("{}", outcome.summary());
     if outcome.greedy {
         say!(
             "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
@@ -198,7 +198,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         steps: history,
         ..Provenance::default()
     };
-    let provenance = closing::provenance(header, &outcome, &ending);
+    let provenance = outcome.header(header, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {

@@ -1,10 +1,12 @@
 //! How a hunt ended, the one account of it that a set's header and a run's last words are
-//! made from: where a stop cut it, how it goes on, and its exit status ([`Ending`]).
+//! made from: where a stop cut it, how it goes on, and its exit status ([`Ending`]); and
+//! the note a set's header keeps of what a stop cut short.
 
 use super::cut::{Cut, Keeps};
 use super::plan::Outcome;
-use crate::io::Step;
+use crate::io::{Provenance, Step};
 use crate::pack::PackSettings;
+use crate::stages::Stage;
 
 /// How a run that a stop cut short goes on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +108,80 @@ impl Outcome {
     pub fn record_moves(&self, steps: &mut [Step]) {
         if let Some(moves) = self.pack_moves {
             PackSettings::record_moves(steps, moves.each);
+        }
+    }
+}
+
+impl Outcome {
+    /// Returns `header` as the set of this hunt is written with it: the moves its packing
+    /// made recorded ([`Outcome::record_moves`]), and what a stop cut short (`ending`) added
+    /// to its unfinished note (a partial merge's, or the input's of a packing).
+    pub fn header(&self, mut header: Provenance, ending: &Ending) -> Provenance {
+        self.record_moves(&mut header.steps);
+        header.unfinished = unfinished(header.unfinished.take(), ending);
+        header
+    }
+}
+
+/// Returns the unfinished note of a set's header: the `earlier` one, then what a stop cut
+/// short (`ending`) and how the run goes on.
+pub(crate) fn unfinished(earlier: Option<String>, ending: &Ending) -> Option<String> {
+    let Some((cut, goes_on)) = &ending.cut else {
+        return earlier;
+    };
+    let done = cut_worded(*cut, ending.budget);
+    let note = match goes_on {
+        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
+        GoesOn::Unsaved(keeps, rerun) => format!(
+            "{done}; no saved {} to resume: rerun `{}`",
+            file_of(*keeps),
+            Step::chain_line(rerun)
+        ),
+        GoesOn::Rerun(rerun) => format!("{done}; rerun `{}`", Step::chain_line(rerun)),
+    };
+    Some(match earlier {
+        Some(earlier) => format!("{earlier}; then {note}"),
+        None => note,
+    })
+}
+
+/// Returns the name of the file a hunt keeps.
+fn file_of(keeps: Keeps) -> &'static str {
+    match keeps {
+        Keeps::State => "state",
+        Keeps::Checkpoint => "checkpoint",
+    }
+}
+
+/// Returns what a stop cut short (`cut`), as a set's header says it; `budget` is a scan's
+/// counted budget, spent and whole.
+pub(crate) fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
+    let Cut { stage, made, total } = cut;
+    match stage {
+        Stage::Scan => {
+            let budget = match budget {
+                Some((spent, total)) => format!(
+                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                    100.0 * spent as f64 / total.max(1) as f64
+                ),
+                None => String::new(),
+            };
+            let open = total - made;
+            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
+        }
+        Stage::Polish => format!(
+            "the polish stopped after {made} of {total} climbs, the other finds left as \
+             scanned, before the packing"
+        ),
+        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
+        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
+            "stopped while giving squares magics for the holes ({made} of 128 done), before \
+             the packing"
+        ),
+        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
+        // Stages a stop does not cut: they end with what they have.
+        Stage::Pools | Stage::Verification | Stage::Writing => {
+            format!("the {} stopped", stage.name())
         }
     }
 }

@@ -9,20 +9,25 @@
 //! Inside: `plan.rs` the driver, `pools.rs` the pools a packing packs (and the set of a
 //! hunt that packs none), `holes.rs` the stages that give squares magics for a layout's
 //! holes (and the rooks first), `cut.rs`, `ending.rs`, `hooks.rs` and `files.rs` what a run
-//! reports and keeps, `presets.rs` the record hunts.
+//! reports and keeps (`ending.rs` also the unfinished note of a set's header),
+//! `summary.rs` what a run says of its set, `snapshot.rs` what a watcher of a run shows at
+//! each moment, `presets.rs` the record hunts.
 
 mod cut;
-mod ending;
+pub(crate) mod ending;
 mod files;
 pub(crate) mod holes;
 mod hooks;
 mod plan;
 pub(crate) mod pools;
 mod presets;
+#[cfg(feature = "cli")]
+pub(crate) mod snapshot;
+mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use crate::stages::{Progress, Stage, StageRate};
+pub use crate::stages::{Progress, Stage};
 pub use cut::{Cut, Keeps};
 pub use ending::{Ending, GoesOn};
 pub use hooks::Hooks;
