@@ -1,9 +1,13 @@
 //! Why a command failed, as its exit code says: a bad argument exits 2, as clap's own
 //! usage errors do; anything else (a file that cannot be read or written, a set that does
-//! not verify, a run that fails) exits 1.
+//! not verify, a run that fails) exits 1. The options the library refuses
+//! ([`Refusal`]) are bad arguments.
 
 use std::fmt;
 use std::process::ExitCode;
+
+use crate::hunt::refusal::Refusal;
+use crate::io::OutputsError;
 
 /// An argument a command refuses, worded: one that breaks a rule of the arguments (an
 /// option that does nothing in the mode chosen, a budget that tries nothing, index bits a
@@ -57,5 +61,23 @@ impl From<String> for Failure {
 impl From<BadArgument> for Failure {
     fn from(bad: BadArgument) -> Failure {
         Failure::BadArgument(bad.0)
+    }
+}
+
+impl From<Refusal> for BadArgument {
+    fn from(refusal: Refusal) -> BadArgument {
+        BadArgument(refusal.to_string())
+    }
+}
+
+impl From<Refusal> for Failure {
+    fn from(refusal: Refusal) -> Failure {
+        BadArgument::from(refusal).into()
+    }
+}
+
+impl<L: fmt::Display> From<OutputsError<L>> for Failure {
+    fn from(e: OutputsError<L>) -> Failure {
+        Failure::Failed(e.to_string())
     }
 }

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::hunt::{GoesOn, Hooks, Hunt, Outcome, Stage};
+use crate::hunt::refusal::Refusal;
+use crate::hunt::{GoesOn, Hooks, Hunt, Keeps, Outcome, Stage};
+use crate::io::{same_file, state_file};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
 use crate::search::{Error, Limits};
 use crate::set_file::{CreditedSet, Provenance, Step};
@@ -18,8 +20,7 @@ use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, same_file, save_failed_told, show,
-    state_file, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, save_failed_told, show, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -121,34 +122,23 @@ fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
 fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
-    if limits_of(args).pack.short_spans && args.also.is_empty() {
-        return Err(BadArgument(
-            "--short-spans chooses among each square's pool members, and `pack` has \
-                    one magic per square unless --also gives others: give it to `search` or \
-                    `merge`, or add --also FILE"
-                .into(),
-        )
-        .into());
+    let settings = limits_of(args).pack;
+    if settings.short_spans && args.also.is_empty() {
+        return Err(Refusal::OneMagic.into());
     }
-    if limits_of(args).pack.overlay {
-        let exact = [
-            (args.holes.is_some(), "--holes"),
-            (args.rooks_first, "--rooks-first"),
-            (args.resume.is_some(), "--resume"),
-            (args.state.is_some(), "--state"),
-            (given(matches, "checkpoint"), "--checkpoint"),
-        ];
-        if let Some((_, flag)) = exact.into_iter().find(|(given, _)| *given) {
-            return Err(BadArgument(PackSettings::not_overlay(flag)).into());
-        }
+    let exact = [
+        (args.holes.is_some(), "--holes"),
+        (args.rooks_first, "--rooks-first"),
+        (args.resume.is_some(), "--resume"),
+        (args.state.is_some(), "--state"),
+        (given(matches, "checkpoint"), "--checkpoint"),
+    ];
+    let exact = exact.into_iter().find(|(given, _)| *given);
+    if let (true, Some((_, flag))) = (settings.overlay, exact) {
+        return Err(Refusal::Exact(flag).into());
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
-        return Err(BadArgument(
-            "--checkpoint says how often the checkpoint file is saved: give --state \
-                    FILE (or --resume FILE), or leave it out"
-                .into(),
-        )
-        .into());
+        return Err(Refusal::NoFile(Keeps::Checkpoint).into());
     }
     let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
     Ok(state_file(args.state.as_deref(), resume, out)?)
@@ -183,40 +173,19 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings, base: &PackSettings) 
     recorded_command(&command, matches, &UNRECORDED, &implied)
 }
 
-/// The sets of --also, verified, with their files as named and their headers, whose
+/// The sets of --also, verified, and each one's file as named with its header, whose
 /// credits go with the magics the packing takes.
-struct Also {
-    files: Vec<String>,
-    sets: Vec<MagicSet>,
-    headers: Vec<Provenance>,
-}
+type Also = (Vec<MagicSet>, Vec<(String, Provenance)>);
 
-impl Also {
-    /// Reads and verifies the sets of `files`; errors name the file.
-    fn read(files: &[PathBuf]) -> Result<Also, String> {
-        let mut also = Also {
-            files: files.iter().map(|f| show(f)).collect(),
-            sets: Vec::new(),
-            headers: Vec::new(),
-        };
-        for file in files {
-            let (set, _, header) = read_and_verify(file)?;
-            also.sets.push(set);
-            also.headers.push(header);
-        }
-        Ok(also)
+/// Reads and verifies the sets of --also (`files`); errors name the file.
+fn read_also(files: &[PathBuf]) -> Result<Also, String> {
+    let (mut sets, mut headers) = (Vec::new(), Vec::new());
+    for file in files {
+        let (set, _, header) = read_and_verify(file)?;
+        sets.push(set);
+        headers.push((show(file), header));
     }
-
-    /// Returns the sets with their files and headers, for the credits of their magics.
-    fn credited(&self) -> Vec<CreditedSet<'_>> {
-        let sets = self.files.iter().zip(&self.sets).zip(&self.headers);
-        sets.map(|((file, set), provenance)| CreditedSet {
-            file,
-            set,
-            provenance,
-        })
-        .collect()
-    }
+    Ok((sets, headers))
 }
 
 /// Words an error of the repack: a checkpoint that does not fit at its line (with every
@@ -288,7 +257,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
         .pack
         .check(set.variant)
         .map_err(BadArgument)?;
-    let also = Also::read(&args.also)?;
+    let (also, also_headers) = read_also(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let limits = limits_of(args);
     let settings = limits.pack;
@@ -311,7 +280,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             if args.rooks_first {
                 hunt = hunt.with_rooks_first(holes)?;
             }
-            let hunt = hunt.with_holes(holes)?.with_also(&also.sets);
+            let hunt = hunt.with_holes(holes)?.with_also(&also);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;
@@ -326,7 +295,14 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     let saved = saved_to.map(|path| resuming(&step, path));
     let mut ending = repacked.ending(shown.stopped(), saved, vec![step]);
     let mut provenance = repacked.header(header, &ending);
-    provenance.credit_taken(&set, &repacked.set, &also.credited());
+    let credited: Vec<CreditedSet> = (also_headers.iter().zip(&also))
+        .map(|((file, provenance), set)| CreditedSet {
+            file,
+            set,
+            provenance,
+        })
+        .collect();
+    provenance.credit_taken(&set, &repacked.set, &credited);
     for credit in provenance.credit_summary() {
         say!("credited in the header: {credit}");
     }

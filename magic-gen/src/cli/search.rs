@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::hunt::{Hooks, Hunt, Outcome, Stage, Wanted};
+use crate::io::{refuse_stdio_state, state_file};
 use crate::pack::PackCheckpoint;
 use crate::search::{EmptyBudget, Error, Limits, SearchState, Shard};
 use crate::set_file::{Provenance, Step};
@@ -16,10 +17,7 @@ use clap::ArgMatches;
 
 use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{
-    claim_stdout_for, failed_save, given, refuse_stdio_state, save_failed_told, show, state_file,
-    write_failed, write_set,
-};
+use super::output::{claim_stdout_for, failed_save, given, save_failed_told, show, write_set};
 use super::pack::mismatch_at;
 use super::progress::Shown;
 use super::resume::read_error_worded;
@@ -95,7 +93,7 @@ fn initial_state(
 
 /// Saves `state` ([`SearchState::save`]), its failure worded.
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
-    state.save(path, pack).map_err(|e| write_failed(&e))
+    state.save(path, pack).map_err(|e| e.to_string())
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
@@ -149,7 +147,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         refuse_stdio_state("--resume", path)?;
     }
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
-    let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
+    let variant = args.asked().variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
     let Start {
         mut state,

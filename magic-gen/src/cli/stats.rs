@@ -10,7 +10,9 @@ use crate::search::SearchState;
 use crate::square_name;
 use clap::Args;
 
-use super::output::{check_outputs, claim_stdout_for, is_stdio, show, write_output};
+use crate::io::{check_run_outputs, is_stdio};
+
+use super::output::{claim_stdout_for, show, write_output};
 use super::search::read_state;
 use super::verify::{print_size, read_and_verify, Checked};
 
@@ -93,7 +95,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     // `--picture -`: standard output holds the SVG alone.
     claim_stdout_for(args.picture.as_deref());
     if let Some(picture) = &args.picture {
-        check_outputs(None, &[("--picture", picture)])?;
+        check_run_outputs(None, &[("--picture", picture)]).map_err(|e| e.to_string())?;
     }
     let source = read_source(file)?;
     if let Some(theirs_path) = &args.against {

@@ -67,6 +67,14 @@ pub enum Keeps {
 }
 
 impl Keeps {
+    /// Returns the name of the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keeps::State => "state",
+            Keeps::Checkpoint => "checkpoint",
+        }
+    }
+
     /// Returns true if a run cut in `stage` goes on from this file.
     pub(super) fn resumes(self, stage: Stage) -> bool {
         match self {

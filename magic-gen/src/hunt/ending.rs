@@ -134,7 +134,7 @@ pub(crate) fn unfinished(earlier: Option<String>, ending: &Ending) -> Option<Str
         GoesOn::From(step) => format!("{done}; finish with `{step}`"),
         GoesOn::Unsaved(keeps, rerun) => format!(
             "{done}; no saved {} to resume: rerun `{}`",
-            file_of(*keeps),
+            keeps.name(),
             Step::chain_line(rerun)
         ),
         GoesOn::Rerun(rerun) => format!("{done}; rerun `{}`", Step::chain_line(rerun)),
@@ -143,14 +143,6 @@ pub(crate) fn unfinished(earlier: Option<String>, ending: &Ending) -> Option<Str
         Some(earlier) => format!("{earlier}; then {note}"),
         None => note,
     })
-}
-
-/// Returns the name of the file a hunt keeps.
-fn file_of(keeps: Keeps) -> &'static str {
-    match keeps {
-        Keeps::State => "state",
-        Keeps::Checkpoint => "checkpoint",
-    }
 }
 
 /// Returns what a stop cut short (`cut`), as a set's header says it; `budget` is a scan's

@@ -10,17 +10,23 @@
 //! hunt that packs none), `holes.rs` the stages that give squares magics for a layout's
 //! holes (and the rooks first), `cut.rs`, `ending.rs`, `hooks.rs` and `files.rs` what a run
 //! reports and keeps (`ending.rs` also the unfinished note of a set's header),
-//! `summary.rs` what a run says of its set, `snapshot.rs` what a watcher of a run shows at
-//! each moment, `presets.rs` the record hunts.
+//! `summary.rs` what a run says of its set, `shards.rs` the header of a merge of shards, `snapshot.rs` what a watcher of a run shows at
+//! each moment, `presets.rs` the record hunts; for the command line, `fresh.rs` a fresh
+//! search as asked and `refusal.rs` the options a run refuses.
 
 mod cut;
 pub(crate) mod ending;
 mod files;
+#[cfg(feature = "cli")]
+pub(crate) mod fresh;
 pub(crate) mod holes;
 mod hooks;
 mod plan;
 pub(crate) mod pools;
 mod presets;
+#[cfg(feature = "cli")]
+pub(crate) mod refusal;
+mod shards;
 #[cfg(feature = "cli")]
 pub(crate) mod snapshot;
 mod summary;

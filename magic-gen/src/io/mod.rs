@@ -29,7 +29,9 @@ pub use entries::EntryLines;
 pub(crate) use lines::{line_of, parse_hex, read_error, without_byte_order_mark, Lines, Record};
 pub use lines::{HuntFile, ReadError};
 #[cfg(feature = "cli")]
-pub(crate) use outputs::{check_outputs, same_file, OutputsError};
+pub(crate) use outputs::{
+    check_run_outputs, is_stdio, refuse_stdio_state, same_file, state_file, OutputsError,
+};
 pub use provenance::{CreditedSet, Provenance};
 pub use set_file::{read_set_file, read_set_stream, render_set_file};
 pub use set_rust::{set_from_magics, Magic};

@@ -43,6 +43,32 @@ pub enum WriteError {
     },
 }
 
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path().display();
+        match self {
+            WriteError::Io { error, .. } => write!(f, "{path}: cannot write: {error}"),
+            WriteError::Directory { .. } => {
+                write!(f, "{path}: cannot write: is a directory (give a file name)")
+            }
+            WriteError::SymlinkLoop { hops, .. } => {
+                write!(
+                    f,
+                    "{path}: cannot write: more than {hops} symbolic links in a row"
+                )
+            }
+            WriteError::NotAFileName { .. } => write!(f, "{path}: not a file name"),
+            WriteError::NoDirectory { dir, .. } => write!(
+                f,
+                "{path}: cannot write: directory {} does not exist",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 impl WriteError {
     /// Returns the path the caller gave.
     pub fn path(&self) -> &Path {
