@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::hunt::{Hooks, Hunt, Outcome, Stage, Wanted};
 use crate::io::{refuse_stdio_state, state_file};
 use crate::pack::PackCheckpoint;
-use crate::search::{EmptyBudget, Error, Limits, SearchState, Shard};
+use crate::search::{EmptyBudget, Error, Limits, SearchState};
 use crate::set_file::{Provenance, Step};
 use clap::ArgMatches;
 
@@ -105,36 +105,15 @@ fn report(
 ) {
     let candidates = shown.progress.candidates.load(Ordering::Relaxed);
     let seconds = shown.start.elapsed().as_secs_f64();
-    let scan = &state.scan;
-    let shard = match scan.shard {
-        Shard::WHOLE => String::new(),
-        shard => format!(", shard {shard}"),
-    };
-    let plural = if threads == 1 { "" } else { "s" };
     say!(
-        "searched {} magics, seed {}{shard}: 128 squares in {seconds:.3} s on {threads} \
-         thread{plural}, {candidates} candidates tried",
-        scan.variant,
-        scan.seed
+        "{}",
+        outcome.searched(state, (candidates, seconds, threads))
     );
-    say!("{}", outcome.summary());
-    if outcome.greedy {
-        say!(
-            "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
-             shard's state",
-            scan.shard
-        );
-    }
     if let Some(path) = state_path {
-        let open = state.jobs_left();
-        let packing = match PackCheckpoint::moves_of(outcome.pack_to_save()) {
-            (_, 0) => String::new(),
-            (made, total) => format!(", packing stopped at move {made} of {total}"),
-        };
         say!(
-            "state saved to {} ({open} of {} jobs unfinished{packing})",
+            "state saved to {} ({})",
             show(path),
-            state.job_count()
+            outcome.state_left(state)
         );
     }
 }

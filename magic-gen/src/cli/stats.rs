@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use crate::measure::{MeasureError, PerSquare, Pools};
 use crate::search::SearchState;
-use crate::square_name;
 use clap::Args;
 
 use crate::io::{check_run_outputs, is_stdio};
@@ -67,25 +66,11 @@ fn per_square(source: &Source, path: &Path) -> Result<PerSquare, String> {
 fn word(e: &MeasureError, file: &Path, theirs: Option<&Path>) -> String {
     let file = show(file);
     match e {
-        MeasureError::Entry {
-            piece,
-            square,
-            reason,
-        } => format!("{file}: {piece} {}: {reason}", square_name(*square)),
-        MeasureError::Collision {
-            piece,
-            square,
-            magic,
-            bits,
-        } => format!(
-            "{file}: {piece} {}: {magic:#018x} with {bits} index bits is no magic there: two \
-             occupancies with different attacks share a slot",
-            square_name(*square)
-        ),
         MeasureError::Variants { ours, theirs: v } => format!(
             "{file} is {ours} and {} is {v}: slots used compare only within one variant",
             theirs.map_or(String::new(), show)
         ),
+        e => format!("{file}: {e}"),
     }
 }
 

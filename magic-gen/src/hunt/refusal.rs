@@ -1,11 +1,8 @@
-//! The options a run refuses, by what is wrong with them ([`Refusal`]), worded once for
-//! every command that takes them with the flags that give them (as the settings'
-//! own checks are, `PackSettings::check`): each a bad argument, never a failure of the run.
-
-use std::fmt;
+//! The options a run refuses, by what is wrong with them ([`Refusal`]): each a bad
+//! argument, never a failure of the run, which the command line words with the flags that
+//! gave them.
 
 use crate::index::Variant;
-use crate::pack::PackSettings;
 
 use super::cut::Keeps;
 
@@ -37,51 +34,4 @@ pub(crate) enum Refusal {
     OneMagic,
     /// An option (its flag) of the exact packing given to an overlay packing.
     Exact(&'static str),
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::PlainBits => f.write_str(
-                "plain magics have fixed bits (12 rook, 9 bishop): --bits and --bits-under \
-                 are for fancy, black and white",
-            ),
-            Refusal::OneShift(variant) => write!(
-                f,
-                "{variant} sets have one shift per square: --also-fixed-shift is for black \
-                 and white"
-            ),
-            Refusal::NoBits => f.write_str(
-                "--piece, --square and --also-fixed-shift go with --bits or --bits-under: give \
-                 one of them",
-            ),
-            Refusal::NoOp {
-                flag,
-                variant,
-                shards: false,
-            } => write!(
-                f,
-                "{flag} does nothing in a {variant} search: {variant} keeps the first valid \
-                 magic of each square and lays its ranges out by their bits; pools, climbs \
-                 and packing are for black and white"
-            ),
-            Refusal::NoOp { flag, variant, .. } => write!(
-                f,
-                "{flag} does nothing to {variant} shards: pools and packing are for black and \
-                 white"
-            ),
-            Refusal::NoFile(keeps) => write!(
-                f,
-                "--checkpoint says how often the {} file is saved: give --state FILE (or \
-                 --resume FILE), or leave it out",
-                keeps.name()
-            ),
-            Refusal::OneMagic => f.write_str(
-                "--short-spans chooses among each square's pool members, and `pack` has one \
-                 magic per square unless --also gives others: give it to `search` or `merge`, \
-                 or add --also FILE",
-            ),
-            Refusal::Exact(flag) => f.write_str(&PackSettings::not_overlay(flag)),
-        }
-    }
 }

@@ -1,8 +1,11 @@
 //! A hunt's outcome summarised as a run prints it: the set's table and bits, where the
-//! time went, each packing's table, the squares that fell back; and a repack's table before
-//! and after, with the moves its packing made.
+//! time went, each packing's table, the squares that fell back; a search's scan and what
+//! its saved state leaves; and a repack's table before and after, with the moves its
+//! packing made.
 
 use crate::geometry::{Piece, SetSquare};
+use crate::pack::PackCheckpoint;
+use crate::search::{SearchState, Shard};
 use crate::verify::Report;
 
 use super::plan::Outcome;
@@ -90,5 +93,47 @@ impl Outcome {
         };
         let after = self.report.table_len;
         format!("{before} entries before, {after} after{kept}")
+    }
+
+    /// Returns what a search of `state` says of its run: its scan (`candidates` tried in
+    /// `seconds` on `threads`), the set's [`summary`](Outcome::summary), and where the set
+    /// of a shard packed greedily comes from.
+    pub fn searched(
+        &self,
+        state: &SearchState,
+        (candidates, seconds, threads): (u64, f64, usize),
+    ) -> String {
+        let scan = &state.scan;
+        let shard = match scan.shard {
+            Shard::WHOLE => String::new(),
+            shard => format!(", shard {shard}"),
+        };
+        let plural = if threads == 1 { "" } else { "s" };
+        let mut said = format!(
+            "searched {} magics, seed {}{shard}: 128 squares in {seconds:.3} s on {threads} \
+             thread{plural}, {candidates} candidates tried\n{}",
+            scan.variant,
+            scan.seed,
+            self.summary()
+        );
+        if self.greedy {
+            said += &format!(
+                "\nshard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of \
+                 every shard's state",
+                scan.shard
+            );
+        }
+        said
+    }
+
+    /// Returns what is left of this search's run in its saved `state`: the jobs unfinished,
+    /// and where a stopped packing stopped.
+    pub fn state_left(&self, state: &SearchState) -> String {
+        let open = state.jobs_left();
+        let packing = match PackCheckpoint::moves_of(self.pack_to_save()) {
+            (_, 0) => String::new(),
+            (made, total) => format!(", packing stopped at move {made} of {total}"),
+        };
+        format!("{open} of {} jobs unfinished{packing}", state.job_count())
     }
 }
