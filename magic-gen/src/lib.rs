@@ -36,10 +36,9 @@ pub use geometry::{
     SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
-pub use set::{Entry, EntryError, MagicSet};
-pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
+pub use set::{Entry, MagicSet};
+pub use verify::{verify, Failure, Report, Verified};
 
-pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
     read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Magic,
     ReadError,
@@ -47,6 +46,7 @@ pub use io::{
 #[cfg(feature = "search")]
 mod annealing;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 #[cfg(feature = "search")]
 pub mod hunt;

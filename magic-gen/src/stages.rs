@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// A stage of a hunt, in the order a run goes through them: what its progress says is
 /// running, what a [`Hunt`](crate::hunt::Hunt) lists and its driver runs (each taking what
-/// the ones before it made), and where a stop cut it ([`Cut`](crate::hunt::Cut)).
+/// the ones before it made), and where a stop cut it (an outcome's `cut`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Each square's candidate stream scanned (a state's jobs), going on where the state

@@ -5,8 +5,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::hunt::cut::Cut;
 use crate::hunt::ending::cut_worded;
-use crate::hunt::{Cut, Ending, GoesOn, Stage};
+use crate::hunt::ending::{Ending, GoesOn};
+use crate::hunt::Stage;
 
 use super::output::show;
 
@@ -71,8 +73,8 @@ fn last_words(ending: &Ending, kept: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hunt::cut::Keeps;
     use crate::hunt::ending::unfinished;
-    use crate::hunt::Keeps;
     use crate::set_file::Step;
 
     #[test]

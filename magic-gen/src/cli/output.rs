@@ -7,9 +7,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::hunt::Outcome;
-use crate::io::is_stdio;
-use crate::set_file::{Argument, EntryLines, Provenance, Step};
-use crate::{render_set_file, write_atomic, MagicSet, WriteError};
+use crate::io::{is_stdio, write_atomic, Argument, WriteError};
+use crate::set_file::{EntryLines, Provenance, Step};
+use crate::{render_set_file, MagicSet};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 

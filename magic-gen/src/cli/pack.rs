@@ -6,12 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::hunt::cut::Keeps;
+use crate::hunt::ending::GoesOn;
 use crate::hunt::refusal::Refusal;
-use crate::hunt::{GoesOn, Hooks, Hunt, Keeps, Outcome, Stage};
-use crate::io::{same_file, state_file};
+use crate::hunt::{Hooks, Hunt, Outcome, Stage};
+use crate::io::{same_file, state_file, CreditedSet};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
 use crate::search::{Error, Limits};
-use crate::set_file::{CreditedSet, Provenance, Step};
+use crate::set_file::{Provenance, Step};
 use crate::settings;
 use crate::MagicSet;
 use clap::{ArgMatches, Args};

@@ -7,9 +7,10 @@
 
 use std::path::PathBuf;
 
+use crate::hunt::cut::Keeps;
 use crate::hunt::fresh::Asked;
 use crate::hunt::refusal::Refusal;
-use crate::hunt::{Keeps, Preset};
+use crate::hunt::Preset;
 use crate::pack::PackSettings;
 use crate::search::{Limits, PolishSettings, Shard};
 use crate::{Piece, Variant};

@@ -1,8 +1,8 @@
 //! The hunt as a list of typed stages run by one driver, for the CLI and for programs that
 //! drive hunts through the library: a search from its state, the finish of a state scanned
 //! elsewhere (the merge of a hunt's shards), a set packed again ([`Hunt`], its stages
-//! [`Stage`]); what a run made and where a stop cut it ([`Outcome`], [`Cut`]), and how it
-//! ended and goes on ([`Ending`]); what it reports and saves on the way, and the flag that
+//! [`Stage`]); what a run made and where a stop cut it ([`Outcome`], its `cut`), and how it
+//! ended and goes on (`ending.rs`); what it reports and saves on the way, and the flag that
 //! stops it ([`Hooks`]); and the named record hunts ([`Preset`]) beside each variant's
 //! defaults ([`crate::search::Options::for_variant`]).
 //!
@@ -14,7 +14,7 @@
 //! each moment, `presets.rs` the record hunts; for the command line, `fresh.rs` a fresh
 //! search as asked and `refusal.rs` the options a run refuses.
 
-mod cut;
+pub(crate) mod cut;
 pub(crate) mod ending;
 mod files;
 #[cfg(feature = "cli")]
@@ -34,8 +34,6 @@ mod summary;
 mod tests;
 
 pub use crate::stages::{Progress, Stage};
-pub use cut::{Cut, Keeps};
-pub use ending::{Ending, GoesOn};
 pub use hooks::Hooks;
 pub use plan::{Hunt, Outcome, Wanted};
 pub use presets::Preset;

@@ -218,6 +218,7 @@ fn crash_after_bytes() -> Option<usize> {
 /// Fails early if `path` cannot be written: a directory, or a file (a symlink's target)
 /// whose directory does not exist; before a long search, not after it. A FIFO or a device
 /// passes.
+#[cfg(feature = "cli")]
 pub fn check_writable(path: &Path) -> Result<(), WriteError> {
     let target = match destination(path)? {
         Destination::File(target) => target,
