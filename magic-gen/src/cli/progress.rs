@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::hunt::snapshot::{Reader, Snapshot, Watched};
 use crate::hunt::{Progress, Stage};
+use crate::threads::while_watched;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -186,30 +187,7 @@ impl Shown {
 /// Runs `work` on this thread while another reports its progress (see [`watch`]); returns
 /// what `work` returns, or passes its panic on.
 pub fn watching<T>(w: &Watched, every: Duration, start: Instant, work: impl FnOnce() -> T) -> T {
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let watcher = s.spawn(|| watch(w, every, &done, start));
-        // Ends the watcher however `work` ends: the scope waits for it before a panic of
-        // `work` goes on, so a watcher left running would hang the command for good.
-        let _ends = EndsWatcher {
-            done: &done,
-            watcher: watcher.thread().clone(),
-        };
-        work()
-    })
-}
-
-/// Tells the progress watcher to end when dropped, as `work` returns or unwinds.
-struct EndsWatcher<'a> {
-    done: &'a AtomicBool,
-    watcher: std::thread::Thread,
-}
-
-impl Drop for EndsWatcher<'_> {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Release);
-        self.watcher.unpark();
-    }
+    while_watched(|done| watch(w, every, done, start), work)
 }
 
 #[cfg(test)]
