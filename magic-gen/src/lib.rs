@@ -15,8 +15,11 @@
 //! crate: `io`, every file read or written (sets in the core; states and checkpoints with
 //! the search), `annealing`, the rule the scan's clump climb and the packer share, and
 //! `settings`, each setting declared once for the options, the files and the messages.
-//! [`cli`] (feature `cli`) is the command-line tool the `magic-gen` binary runs: inside
-//! the crate, so what only the commands use stays private to it.
+//! `cli` (feature `cli`, left out of these docs) is the command-line tool the `magic-gen`
+//! binary runs: inside the crate, so what only the commands use stays private to it. The
+//! details of an error or of how a hunt ended (an entry's fault, a collision, a setting a
+//! checkpoint differs in, where a stop cut a hunt) are read through the values that hold
+//! them, not named.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

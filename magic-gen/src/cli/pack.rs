@@ -190,6 +190,23 @@ fn read_also(files: &[PathBuf]) -> Result<Also, String> {
     Ok((sets, headers))
 }
 
+/// Credits in `provenance` the magics the packing took (from `before` to `after`) from the
+/// sets of --also (`also`), and says so.
+fn credit_also(provenance: &mut Provenance, (before, after): (&MagicSet, &MagicSet), also: &Also) {
+    let (sets, headers) = also;
+    let credited: Vec<CreditedSet> = (headers.iter().zip(sets))
+        .map(|((file, provenance), set)| CreditedSet {
+            file,
+            set,
+            provenance,
+        })
+        .collect();
+    provenance.credit_taken(before, after, &credited);
+    for credit in provenance.credit_summary() {
+        say!("credited in the header: {credit}");
+    }
+}
+
 /// Words an error of the repack: a checkpoint that does not fit at its line (with every
 /// option in which the run differs from the checkpoint `saved`, whose settings the run
 /// `asked` to pack with), a set of --also of another variant by its file, any other by the
@@ -259,7 +276,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
         .pack
         .check(set.variant)
         .map_err(BadArgument)?;
-    let (also, also_headers) = read_also(&args.also)?;
+    let also = read_also(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let limits = limits_of(args);
     let settings = limits.pack;
@@ -282,7 +299,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             if args.rooks_first {
                 hunt = hunt.with_rooks_first(holes)?;
             }
-            let hunt = hunt.with_holes(holes)?.with_also(&also);
+            let hunt = hunt.with_holes(holes)?.with_also(&also.0);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;
@@ -297,17 +314,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     let saved = saved_to.map(|path| resuming(&step, path));
     let mut ending = repacked.ending(shown.stopped(), saved, vec![step]);
     let mut provenance = repacked.header(header, &ending);
-    let credited: Vec<CreditedSet> = (also_headers.iter().zip(&also))
-        .map(|((file, provenance), set)| CreditedSet {
-            file,
-            set,
-            provenance,
-        })
-        .collect();
-    provenance.credit_taken(&set, &repacked.set, &credited);
-    for credit in provenance.credit_summary() {
-        say!("credited in the header: {credit}");
-    }
+    credit_also(&mut provenance, (&set, &repacked.set), &also);
     shown.progress.begin(Stage::Writing, 0);
     // A run stopped short never writes over its own input: a resume reads it again, and
     // the checkpoint holds the progress (a pack in place, as the recorded recipes run).
