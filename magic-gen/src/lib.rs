@@ -15,8 +15,11 @@
 //! crate: `io`, every file read or written (sets in the core; states and checkpoints with
 //! the search), `annealing`, the rule the scan's clump climb and the packer share, and
 //! `settings`, each setting declared once for the options, the files and the messages.
-//! [`cli`] (feature `cli`) is the command-line tool the `magic-gen` binary runs: inside
-//! the crate, so what only the commands use stays private to it.
+//! `cli` (feature `cli`, left out of these docs) is the command-line tool the `magic-gen`
+//! binary runs: inside the crate, so what only the commands use stays private to it. The
+//! details of an error or of how a hunt ended (an entry's fault, a collision, a setting a
+//! checkpoint differs in, where a stop cut a hunt) are read through the values that hold
+//! them, not named.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -36,10 +39,9 @@ pub use geometry::{
     SetSquare,
 };
 pub use index::{pdep, pext, table_index, Variant};
-pub use set::{Entry, EntryError, MagicSet};
-pub use verify::{verify, Collision, Failure, Report, SquareUse, Verified};
+pub use set::{Entry, MagicSet};
+pub use verify::{verify, Failure, Report, Verified};
 
-pub use io::{check_writable, write_atomic, WriteError};
 pub use io::{
     read_set_file, read_set_stream, render_set_file, set_from_magics, write_interchange, Magic,
     ReadError,
@@ -47,6 +49,7 @@ pub use io::{
 #[cfg(feature = "search")]
 mod annealing;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 #[cfg(feature = "search")]
 pub mod hunt;

@@ -2,14 +2,13 @@
 //! has come, with the scan's and the packing's counters and the stop flag. The search and
 //! the packer update it, a watcher reads it.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A stage of a hunt, in the order a run goes through them: what its progress says is
 /// running, what a [`Hunt`](crate::hunt::Hunt) lists and its driver runs (each taking what
-/// the ones before it made), and where a stop cut it ([`Cut`](crate::hunt::Cut)).
+/// the ones before it made), and where a stop cut it (an outcome's `cut`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Each square's candidate stream scanned (a state's jobs), going on where the state
@@ -227,90 +226,9 @@ impl Progress {
     }
 }
 
-/// A stage's rate, measured over its latest samples once past its first moments (threads
-/// starting, first blocks), and the time left that follows from it.
-pub struct StageRate {
-    /// The stage measured.
-    pub stage: Stage,
-    /// When it began.
-    pub began: Instant,
-    /// (when, fraction done, steps done) of the latest samples, oldest first.
-    samples: VecDeque<(Instant, f64, u64)>,
-}
-
-impl StageRate {
-    /// The first moments of a stage, left out of its rate.
-    const WARM_UP: Duration = Duration::from_secs(1);
-
-    /// How long a stage's rate must have been measured before it gives a time left.
-    const STEADY: Duration = Duration::from_secs(2);
-
-    /// The stretch of the latest samples a rate is measured over.
-    const WINDOW: Duration = Duration::from_secs(60);
-
-    /// Returns the rate of `stage`, begun `began`, with no samples yet.
-    pub fn new(stage: Stage, began: Instant) -> StageRate {
-        StageRate {
-            stage,
-            began,
-            samples: VecDeque::new(),
-        }
-    }
-
-    /// Takes a sample at `now`: `fraction` and `steps` done.
-    pub fn sample(&mut self, now: Instant, fraction: f64, steps: u64) {
-        if now.duration_since(self.began) < Self::WARM_UP {
-            return;
-        }
-        self.samples.push_back((now, fraction, steps));
-        while self.samples.len() > 2 && now.duration_since(self.samples[0].0) > Self::WINDOW {
-            self.samples.pop_front();
-        }
-    }
-
-    /// Returns the steps per second over the samples (0 before two).
-    pub fn steps_per_second(&self) -> f64 {
-        match (self.samples.front(), self.samples.back()) {
-            (Some(a), Some(b)) if b.0 > a.0 => {
-                b.2.saturating_sub(a.2) as f64 / (b.0 - a.0).as_secs_f64()
-            }
-            _ => 0.0,
-        }
-    }
-
-    /// Returns the time left at the measured rate, once measured for a while and moving.
-    pub fn left(&self) -> Option<Duration> {
-        let (a, b) = (self.samples.front()?, self.samples.back()?);
-        let over = b.0.duration_since(a.0);
-        if over < Self::STEADY || b.1 <= a.1 {
-            return None;
-        }
-        let per_second = (b.1 - a.1) / over.as_secs_f64();
-        Duration::try_from_secs_f64((1.0 - b.1) / per_second).ok()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_time_left_follows_the_rate_measured_past_the_warm_up() {
-        let began = Instant::now();
-        let at = |s: f64| began + Duration::from_secs_f64(s);
-        let mut rate = StageRate::new(Stage::Packing, began);
-        // The warm-up is left out; a second of samples gives a rate but no time left yet.
-        rate.sample(at(0.5), 0.05, 50);
-        rate.sample(at(2.0), 0.1, 100);
-        rate.sample(at(3.0), 0.11, 200);
-        assert_eq!(rate.steps_per_second(), 100.0);
-        assert_eq!(rate.left(), None);
-        // 0.1 of the stage in 10 s: the 0.8 left takes 80 s.
-        rate.sample(at(12.0), 0.2, 1100);
-        assert_eq!(rate.steps_per_second(), 100.0);
-        let left = rate.left().unwrap().as_secs_f64();
-        assert!((left - 80.0).abs() < 1e-6, "{left}");
-    }
 
     #[test]
     fn a_scan_is_as_far_as_the_further_of_its_budgets() {

@@ -169,6 +169,20 @@ impl SquareUse {
 }
 
 impl Report {
+    /// Returns the lines `verify` and `stats` print of the table's size: its length, the
+    /// slots used and the holes.
+    pub fn size_lines(&self) -> String {
+        format!(
+            "table length: {} entries ({:.1} KiB of u64)\nslots used:   {} ({:.1}% of the \
+             table)\nholes:        {} (slots no occupancy reaches)",
+            self.table_len,
+            self.kib(8),
+            self.slots_used,
+            self.fill_percent(),
+            self.holes()
+        )
+    }
+
     /// Returns the slots of the table no occupancy reaches.
     pub fn holes(&self) -> usize {
         self.table_len - self.slots_used

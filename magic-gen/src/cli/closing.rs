@@ -1,86 +1,16 @@
 //! The end of a `search`, `merge` or `pack` run worded, once for the three: from the
-//! hunt's [`Ending`], the note a set's header keeps of what a stop cut short, and the run's
-//! last words and exit code.
+//! hunt's [`Ending`], the run's last words and exit code (the note a set's header keeps of
+//! what a stop cut short is the library's, `Outcome::header`).
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::hunt::{Cut, Ending, GoesOn, Keeps, Outcome, Stage};
-use crate::set_file::{Provenance, Step};
+use crate::hunt::cut::Cut;
+use crate::hunt::ending::cut_worded;
+use crate::hunt::ending::{Ending, GoesOn};
+use crate::hunt::Stage;
 
 use super::output::show;
-
-/// Returns `header` as the set of `outcome` is written with it: the moves its packing made
-/// recorded ([`Outcome::record_moves`]), and what a stop cut short (`ending`) added to its
-/// unfinished note (a partial merge's, or the input's of a packing).
-pub fn provenance(mut header: Provenance, outcome: &Outcome, ending: &Ending) -> Provenance {
-    outcome.record_moves(&mut header.steps);
-    header.unfinished = unfinished(header.unfinished.take(), ending);
-    header
-}
-
-/// Returns the unfinished note of a set's header: the `earlier` one, then what a stop cut
-/// short (`ending`) and how the run goes on.
-fn unfinished(earlier: Option<String>, ending: &Ending) -> Option<String> {
-    let Some((cut, goes_on)) = &ending.cut else {
-        return earlier;
-    };
-    let done = cut_worded(*cut, ending.budget);
-    let note = match goes_on {
-        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
-        GoesOn::Unsaved(keeps, rerun) => format!(
-            "{done}; no saved {} to resume: rerun `{}`",
-            file_of(*keeps),
-            Step::chain_line(rerun)
-        ),
-        GoesOn::Rerun(rerun) => format!("{done}; rerun `{}`", Step::chain_line(rerun)),
-    };
-    Some(match earlier {
-        Some(earlier) => format!("{earlier}; then {note}"),
-        None => note,
-    })
-}
-
-/// Returns the name of the file a hunt keeps.
-fn file_of(keeps: Keeps) -> &'static str {
-    match keeps {
-        Keeps::State => "state",
-        Keeps::Checkpoint => "checkpoint",
-    }
-}
-
-/// Returns what a stop cut short (`cut`), as a set's header says it; `budget` is a scan's
-/// counted budget, spent and whole.
-fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
-    let Cut { stage, made, total } = cut;
-    match stage {
-        Stage::Scan => {
-            let budget = match budget {
-                Some((spent, total)) => format!(
-                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
-                    100.0 * spent as f64 / total.max(1) as f64
-                ),
-                None => String::new(),
-            };
-            let open = total - made;
-            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
-        }
-        Stage::Polish => format!(
-            "the polish stopped after {made} of {total} climbs, the other finds left as \
-             scanned, before the packing"
-        ),
-        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
-        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
-            "stopped while giving squares magics for the holes ({made} of 128 done), before \
-             the packing"
-        ),
-        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
-        // Stages a stop does not cut: they end with what they have.
-        Stage::Pools | Stage::Verification | Stage::Writing => {
-            format!("the {} stopped", stage.name())
-        }
-    }
-}
 
 /// Says how a stopped run ended (what a stop cut short, the set it wrote, how it goes on;
 /// `kept`: the input of a packing in place, not written over by a run cut short) and
@@ -143,6 +73,9 @@ fn last_words(ending: &Ending, kept: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hunt::cut::Keeps;
+    use crate::hunt::ending::unfinished;
+    use crate::set_file::Step;
 
     #[test]
     fn a_cut_run_says_what_was_cut_and_how_it_goes_on_in_its_header_and_last_words() {

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use crate::render_set_file;
 use clap::{ArgMatches, Args};
 
-use super::output::{claim_stdout_for, is_stdio, recorded_command, show, write_output};
+use crate::io::is_stdio;
+
+use super::output::{claim_stdout_for, recorded_command, show, write_output};
 use super::verify::read_and_verify;
 
 /// Arguments of `emit`.

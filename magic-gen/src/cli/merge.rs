@@ -5,16 +5,17 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::hunt::refusal::Refusal;
 use crate::hunt::{Hooks, Hunt, Stage};
+use crate::io::state_file;
 use crate::pack::PackSettings;
-use crate::search::{Error, Limits, PolishSettings, SearchState};
-use crate::set_file::{Provenance, Step};
+use crate::search::{Error, Limits, PolishSettings, SearchState, Shard};
 use clap::{ArgMatches, Args};
 
 use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{claim_stdout_for, recorded_command, show, state_file, summarise, write_set};
+use super::output::{claim_stdout_for, recorded_command, show, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
 
@@ -52,12 +53,17 @@ pub struct MergeArgs {
 /// one run of the search would be, as its states record, unless given.
 fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> {
     let variant = first.scan.variant;
-    if !variant.is_packed() {
-        if let Some(flag) = args.polish.first_given().or(args.pack.first_given()) {
-            return Err(BadArgument(format!(
-                "{flag} does nothing to {variant} shards: pools and packing are for black and white"
-            )));
+    if let (false, Some(flag)) = (
+        variant.is_packed(),
+        args.polish.first_given().or(args.pack.first_given()),
+    ) {
+        let shards = true;
+        return Err(Refusal::NoOp {
+            flag,
+            variant,
+            shards,
         }
+        .into());
     }
     Ok(Limits {
         threads: threads_or_all(args.threads),
@@ -73,7 +79,7 @@ fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> 
 fn merge_shards(
     args: &MergeArgs,
     states: &[SearchState],
-) -> Result<(SearchState, Vec<String>), String> {
+) -> Result<(SearchState, Vec<Shard>), String> {
     let (merged, missing) = SearchState::merge_partial(states).map_err(|e| {
         let Error::Merge { state, with, .. } = &e else {
             return e.to_string();
@@ -84,8 +90,8 @@ fn merge_shards(
         let with = show(&args.states[*with]);
         format!("{place}: cannot merge with {with}: {e}")
     })?;
-    let missing: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
     if !missing.is_empty() && !args.partial {
+        let missing: Vec<String> = missing.iter().map(Shard::to_string).collect();
         return Err(format!(
             "{} of the search's {} shards given; missing {}: merge them all, or give \
              --partial for a set of part of the search",
@@ -95,37 +101,6 @@ fn merge_shards(
         ));
     }
     Ok((merged, missing))
-}
-
-/// Returns the header of the merge of the shard `states`, made by `shard_steps` and the
-/// merge's `recorded` command, before what a stop cut short: the shards' commands, and what
-/// a partial merge left (the shards `missing`).
-fn provenance(
-    shard_steps: Vec<Vec<Step>>,
-    states: &[SearchState],
-    missing: &[String],
-    recorded: Step,
-) -> Provenance {
-    let partial = (!missing.is_empty()).then(|| {
-        format!(
-            "a partial merge of {} of {} shards; missing {}: merge with their state files to \
-             finish",
-            states.len(),
-            states[0].scan.shard.count,
-            missing.join(", ")
-        )
-    });
-    Provenance {
-        seed: Some(states[0].scan.seed),
-        unfinished: partial,
-        steps: shard_steps
-            .into_iter()
-            .flatten()
-            .chain([recorded])
-            .collect(),
-        // The shards searched from nothing: no other author's magics.
-        credits: Vec::new(),
-    }
 }
 
 /// `magic-gen merge`: parse, merge the shards, finish them with a progress display, then
@@ -184,11 +159,11 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         states.len(),
         first.search_command()
     );
-    summarise(&outcome);
+    say!("{}", outcome.summary());
     // The merge keeps no checkpoint: a stopped one is rerun.
     let mut ending = outcome.ending(shown.stopped(), None, vec![recorded.clone()]);
-    let header = provenance(shard_steps, &states, &missing, recorded);
-    let provenance = closing::provenance(header, &outcome, &ending);
+    let header = SearchState::merged_header(&states, shard_steps, &missing, recorded);
+    let provenance = outcome.header(header, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write_set(args.out.as_deref(), &outcome, &provenance)?;
     ending.stopped |= shown.stopped();

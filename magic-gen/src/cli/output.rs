@@ -1,16 +1,15 @@
 //! Output helpers: the recorded command line, paths as given, the wording of failed
-//! writes (the writing itself is `crate::write_atomic`'s), and the summary of a
-//! searched set.
+//! writes (the writing itself is `crate::write_atomic`'s), and the set written.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::hunt::Outcome;
-use crate::io::OutputsError;
-use crate::set_file::{Argument, EntryLines, Provenance, Step};
-use crate::{render_set_file, write_atomic, MagicSet, Piece, Report, SetSquare, WriteError};
+use crate::io::{is_stdio, write_atomic, Argument, WriteError};
+use crate::set_file::{EntryLines, Provenance, Step};
+use crate::{render_set_file, MagicSet};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
@@ -23,12 +22,6 @@ static STDOUT_TAKEN: AtomicBool = AtomicBool::new(false);
 /// Returns true if messages go to standard error because the set goes to standard output.
 pub fn stdout_taken() -> bool {
     STDOUT_TAKEN.load(Ordering::Relaxed)
-}
-
-/// Returns true if `path` is `-`: standard input where a file is read, standard output
-/// where one is written.
-pub fn is_stdio(path: &Path) -> bool {
-    path.as_os_str() == "-"
 }
 
 /// Sends the messages of this run to standard error if `out` is `-`, keeping standard
@@ -54,7 +47,7 @@ pub fn read_set(path: &Path) -> Result<(MagicSet, Provenance, EntryLines), Strin
 /// Writes `contents` to `path` atomically ([`crate::write_atomic`]), or to standard output for `-`.
 pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
     if !is_stdio(path) {
-        return write_atomic(path, contents).map_err(|e| write_failed(&e));
+        return write_atomic(path, contents).map_err(|e| e.to_string());
     }
     let mut out = std::io::stdout().lock();
     out.write_all(contents)
@@ -101,96 +94,6 @@ pub fn show(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Words a failed write as every command says it, naming the path as given.
-pub fn write_failed(e: &WriteError) -> String {
-    let path = show(e.path());
-    match e {
-        WriteError::Io { error, .. } => format!("{path}: cannot write: {error}"),
-        WriteError::Directory { .. } => {
-            format!("{path}: cannot write: is a directory (give a file name)")
-        }
-        WriteError::SymlinkLoop { hops, .. } => {
-            format!("{path}: cannot write: more than {hops} symbolic links in a row")
-        }
-        WriteError::NotAFileName { .. } => format!("{path}: not a file name"),
-        WriteError::NoDirectory { dir, .. } => format!(
-            "{path}: cannot write: directory {} does not exist",
-            show(dir)
-        ),
-    }
-}
-
-/// Returns the file a run saves its state or checkpoint to (`state`, else the `resume`
-/// file it goes on from), once it and `out` pass [`check_outputs`].
-pub fn state_file(
-    state: Option<&Path>,
-    resume: Option<&Path>,
-    out: Option<&Path>,
-) -> Result<Option<PathBuf>, String> {
-    let option = if state.is_some() {
-        "--state"
-    } else {
-        "--resume"
-    };
-    let state = state.or(resume);
-    if let Some(path) = state {
-        refuse_stdio_state(option, path)?;
-    }
-    let others: Vec<(&str, &Path)> = state.map(|p| (option, p)).into_iter().collect();
-    check_outputs(out, &others)?;
-    Ok(state.map(Path::to_path_buf))
-}
-
-/// Refuses `-` as the file of a state or checkpoint (named by `option`): one is saved again
-/// and again during a run and read back by `--resume`, which standard input and output
-/// cannot do; `-` is standard input or output where a set is read or written.
-pub fn refuse_stdio_state(option: &str, path: &Path) -> Result<(), String> {
-    if !is_stdio(path) {
-        return Ok(());
-    }
-    Err(format!(
-        "{option} -: a state or checkpoint is saved to a file, again and again, and read back \
-         by --resume; `-` (standard input or output) is for sets: give a file name"
-    ))
-}
-
-/// Refuses, before any work, what would lose a file ([`crate::io::check_outputs`]): an
-/// output other than the set (a state, checkpoint or picture, in `others` by the option
-/// naming it) aimed at a file that holds a set, two outputs on one file (the set's `out`
-/// among them), an output that cannot be written. Standard output (`-`) is no file.
-pub fn check_outputs(out: Option<&Path>, others: &[(&str, &Path)]) -> Result<(), String> {
-    let set = out.map(|p| ("--out", p, true));
-    let others = others.iter().map(|&(option, path)| (option, path, false));
-    let files: Vec<_> = set
-        .into_iter()
-        .chain(others)
-        .filter(|o| !is_stdio(o.1))
-        .collect();
-    crate::io::check_outputs(&files).map_err(|e| match e {
-        OutputsError::HoldsSet { output, path } => format!(
-            "{}: this file holds a set, which {output} would replace: give {output} a file \
-             of its own",
-            show(&path)
-        ),
-        OutputsError::SameFile {
-            first,
-            second,
-            path,
-        } => format!(
-            "{}: {first} and {second} both name this file, and the one written last would \
-             replace the other: give each its own file",
-            show(&path)
-        ),
-        OutputsError::Write(e) => write_failed(&e),
-    })
-}
-
-/// Returns true if `a` and `b` name one file ([`crate::io::same_file`]); standard input or
-/// output (`-`) is no file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    !is_stdio(a) && !is_stdio(b) && crate::io::same_file(a, b)
-}
-
 /// Says at once that a save of the run's state or checkpoint failed, before the run winds
 /// down (which the failure set off: see `crate::hunt::Hooks::save`).
 pub fn tell_failed_save(error: &str) {
@@ -201,7 +104,7 @@ pub fn tell_failed_save(error: &str) {
 /// said at once ([`tell_failed_save`]).
 pub fn save_failed_told(saved: Result<(), WriteError>) -> Result<(), String> {
     saved.map_err(|e| {
-        let e = write_failed(&e);
+        let e = e.to_string();
         tell_failed_save(&e);
         e
     })
@@ -242,61 +145,4 @@ pub fn write_set(
         None => say!("nothing written (give --out FILE.rs or --out FILE.txt to keep the set)"),
     }
     Ok(())
-}
-
-/// Prints the verified table's size and bits per piece, and the squares that fell back.
-pub fn summarise(outcome: &Outcome) {
-    let r = &outcome.report;
-    say!("verified: collision-free (every occupancy of all 128 squares checked)");
-    say!(
-        "table: {} entries ({:.1} KiB of u64), {} slots used",
-        r.table_len,
-        r.kib(8),
-        r.slots_used
-    );
-    say!("piece   squares  index bits  below popcount  2^bits total");
-    for piece in Piece::ALL {
-        let bits = &r.bits[piece.index()];
-        let (lo, hi) = (bits.iter().min(), bits.iter().max());
-        let range = match (lo, hi) {
-            (Some(lo), Some(hi)) if lo == hi => format!("{lo}"),
-            (Some(lo), Some(hi)) => format!("{lo}..{hi}"),
-            _ => String::new(),
-        };
-        let total = r.range_total(piece);
-        let standard = Report::standard_total(piece);
-        say!(
-            "{:<7} {:>7}  {:>10}  {:>14}  {:>12} (standard {standard})",
-            piece.name(),
-            64,
-            range,
-            r.squares_below_popcount(piece),
-            total
-        );
-    }
-    // Where a long hunt's time went, for choosing what to give it more or less of.
-    let stages: Vec<String> = outcome
-        .stages
-        .iter()
-        .map(|(stage, time)| format!("{} {:.2} s", stage.name(), time.as_secs_f64()))
-        .collect();
-    say!("time by stage: {}", stages.join(", "));
-    if outcome.pack.len() > 1 {
-        // Each packing's shortest table: how far apart the seeds land tells a hunter
-        // whether more seeds or more moves pay.
-        let each: Vec<String> = outcome
-            .pack
-            .iter()
-            .map(|c| format!("{} {}", c.settings.seed, c.best_length))
-            .collect();
-        say!("packings (seed, entries): {}", each.join(", "));
-    }
-    if !outcome.unmet.is_empty() {
-        let names: Vec<String> = outcome.unmet.iter().map(SetSquare::to_string).collect();
-        say!(
-            "{} of the reduced-bit squares fell back to default bits: {}",
-            names.len(),
-            names.join(", ")
-        );
-    }
 }

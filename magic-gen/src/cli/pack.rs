@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::hunt::{GoesOn, Hooks, Hunt, Outcome, Stage};
+use crate::hunt::cut::Keeps;
+use crate::hunt::ending::GoesOn;
+use crate::hunt::refusal::Refusal;
+use crate::hunt::{Hooks, Hunt, Outcome, Stage};
+use crate::io::{same_file, state_file, CreditedSet};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
 use crate::search::{Error, Limits};
-use crate::set_file::{CreditedSet, Provenance, Step};
+use crate::set_file::{Provenance, Step};
 use crate::settings;
 use crate::MagicSet;
 use clap::{ArgMatches, Args};
@@ -18,8 +22,7 @@ use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
-    claim_stdout_for, failed_save, given, recorded_command, same_file, save_failed_told, show,
-    state_file, summarise, write_set,
+    claim_stdout_for, failed_save, given, recorded_command, save_failed_told, show, write_set,
 };
 use super::progress::{ProgressArgs, Shown};
 use super::resume::{mismatch_worded, read_error_worded};
@@ -121,34 +124,23 @@ fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
 
 /// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
 fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
-    if limits_of(args).pack.short_spans && args.also.is_empty() {
-        return Err(BadArgument(
-            "--short-spans chooses among each square's pool members, and `pack` has \
-                    one magic per square unless --also gives others: give it to `search` or \
-                    `merge`, or add --also FILE"
-                .into(),
-        )
-        .into());
+    let settings = limits_of(args).pack;
+    if settings.short_spans && args.also.is_empty() {
+        return Err(Refusal::OneMagic.into());
     }
-    if limits_of(args).pack.overlay {
-        let exact = [
-            (args.holes.is_some(), "--holes"),
-            (args.rooks_first, "--rooks-first"),
-            (args.resume.is_some(), "--resume"),
-            (args.state.is_some(), "--state"),
-            (given(matches, "checkpoint"), "--checkpoint"),
-        ];
-        if let Some((_, flag)) = exact.into_iter().find(|(given, _)| *given) {
-            return Err(BadArgument(PackSettings::not_overlay(flag)).into());
-        }
+    let exact = [
+        (args.holes.is_some(), "--holes"),
+        (args.rooks_first, "--rooks-first"),
+        (args.resume.is_some(), "--resume"),
+        (args.state.is_some(), "--state"),
+        (given(matches, "checkpoint"), "--checkpoint"),
+    ];
+    let exact = exact.into_iter().find(|(given, _)| *given);
+    if let (true, Some((_, flag))) = (settings.overlay, exact) {
+        return Err(Refusal::Exact(flag).into());
     }
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
-        return Err(BadArgument(
-            "--checkpoint says how often the checkpoint file is saved: give --state \
-                    FILE (or --resume FILE), or leave it out"
-                .into(),
-        )
-        .into());
+        return Err(Refusal::NoFile(Keeps::Checkpoint).into());
     }
     let (out, resume) = (args.out.as_deref(), args.resume.as_deref());
     Ok(state_file(args.state.as_deref(), resume, out)?)
@@ -157,31 +149,12 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
 /// Prints what the packing did: the lengths before (`before`) and after (and why the
 /// input's layout is kept, if it is), and where a resumed run started.
 fn report(args: &PackCommandArgs, repacked: &Outcome, before: usize, resumed_at: Option<u64>) {
-    let (made, total) = repacked.pack_moves.map_or((0, 0), |m| (m.made, m.asked));
-    // The moves made, not those asked: a stopped packing made fewer.
-    let moves = match made < total {
-        true => format!("{made} of its {total} moves"),
-        false => format!("{made} moves"),
-    };
-    let packed = repacked.packed_len;
-    let kept = if packed > before {
-        format!(
-            " (this packing's {moves} gave {packed}: the input's layout is kept; \
-             more moves, --pack-iterations, or more packings, --pack-seeds, may find a shorter \
-             one)"
-        )
-    } else {
-        String::new()
-    };
-    let after = repacked.report.table_len;
-    say!(
-        "packed {} again: {before} entries before, {after} after{kept}",
-        show(&args.file)
-    );
+    let lengths = repacked.repacked(before);
+    say!("packed {} again: {lengths}", show(&args.file));
     if let (Some(path), Some(at)) = (&args.resume, resumed_at) {
         say!("resumed from {} at move {at}", show(path));
     }
-    summarise(repacked);
+    say!("{}", repacked.summary());
 }
 
 /// Returns the command that goes on with the packing `step` records from its checkpoint
@@ -202,39 +175,35 @@ fn recorded(matches: &ArgMatches, settings: &PackSettings, base: &PackSettings) 
     recorded_command(&command, matches, &UNRECORDED, &implied)
 }
 
-/// The sets of --also, verified, with their files as named and their headers, whose
+/// The sets of --also, verified, and each one's file as named with its header, whose
 /// credits go with the magics the packing takes.
-struct Also {
-    files: Vec<String>,
-    sets: Vec<MagicSet>,
-    headers: Vec<Provenance>,
+type Also = (Vec<MagicSet>, Vec<(String, Provenance)>);
+
+/// Reads and verifies the sets of --also (`files`); errors name the file.
+fn read_also(files: &[PathBuf]) -> Result<Also, String> {
+    let (mut sets, mut headers) = (Vec::new(), Vec::new());
+    for file in files {
+        let (set, _, header) = read_and_verify(file)?;
+        sets.push(set);
+        headers.push((show(file), header));
+    }
+    Ok((sets, headers))
 }
 
-impl Also {
-    /// Reads and verifies the sets of `files`; errors name the file.
-    fn read(files: &[PathBuf]) -> Result<Also, String> {
-        let mut also = Also {
-            files: files.iter().map(|f| show(f)).collect(),
-            sets: Vec::new(),
-            headers: Vec::new(),
-        };
-        for file in files {
-            let (set, _, header) = read_and_verify(file)?;
-            also.sets.push(set);
-            also.headers.push(header);
-        }
-        Ok(also)
-    }
-
-    /// Returns the sets with their files and headers, for the credits of their magics.
-    fn credited(&self) -> Vec<CreditedSet<'_>> {
-        let sets = self.files.iter().zip(&self.sets).zip(&self.headers);
-        sets.map(|((file, set), provenance)| CreditedSet {
+/// Credits in `provenance` the magics the packing took (from `before` to `after`) from the
+/// sets of --also (`also`), and says so.
+fn credit_also(provenance: &mut Provenance, (before, after): (&MagicSet, &MagicSet), also: &Also) {
+    let (sets, headers) = also;
+    let credited: Vec<CreditedSet> = (headers.iter().zip(sets))
+        .map(|((file, provenance), set)| CreditedSet {
             file,
             set,
             provenance,
         })
-        .collect()
+        .collect();
+    provenance.credit_taken(before, after, &credited);
+    for credit in provenance.credit_summary() {
+        say!("credited in the header: {credit}");
     }
 }
 
@@ -307,7 +276,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
         .pack
         .check(set.variant)
         .map_err(BadArgument)?;
-    let also = Also::read(&args.also)?;
+    let also = read_also(&args.also)?;
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let limits = limits_of(args);
     let settings = limits.pack;
@@ -330,7 +299,7 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
             if args.rooks_first {
                 hunt = hunt.with_rooks_first(holes)?;
             }
-            let hunt = hunt.with_holes(holes)?.with_also(&also.sets);
+            let hunt = hunt.with_holes(holes)?.with_also(&also.0);
             hunt.resuming(from).run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;
@@ -344,11 +313,8 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     header.seed = header.seed.or(Some(settings.seed));
     let saved = saved_to.map(|path| resuming(&step, path));
     let mut ending = repacked.ending(shown.stopped(), saved, vec![step]);
-    let mut provenance = closing::provenance(header, &repacked, &ending);
-    provenance.credit_taken(&set, &repacked.set, &also.credited());
-    for credit in provenance.credit_summary() {
-        say!("credited in the header: {credit}");
-    }
+    let mut provenance = repacked.header(header, &ending);
+    credit_also(&mut provenance, (&set, &repacked.set), &also);
     shown.progress.begin(Stage::Writing, 0);
     // A run stopped short never writes over its own input: a resume reads it again, and
     // the checkpoint holds the progress (a pack in place, as the recorded recipes run).

@@ -3,8 +3,8 @@
 //! run (the library says which setting and the two values, [`Mismatch`]), and a hunt's
 //! file of the other kind given to resume ([`ReadError::instead`]).
 
+use crate::io::HuntFile;
 use crate::pack::Mismatch;
-use crate::set_file::HuntFile;
 use crate::settings::Differs;
 use crate::ReadError;
 

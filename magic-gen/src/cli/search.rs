@@ -9,17 +9,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::hunt::{Hooks, Hunt, Outcome, Stage, Wanted};
+use crate::io::{refuse_stdio_state, state_file};
 use crate::pack::PackCheckpoint;
-use crate::search::{EmptyBudget, Error, Limits, SearchState, Shard};
+use crate::search::{EmptyBudget, Error, Limits, SearchState};
 use crate::set_file::{Provenance, Step};
 use clap::ArgMatches;
 
 use super::closing;
 use super::failure::{BadArgument, Failure};
-use super::output::{
-    claim_stdout_for, failed_save, given, refuse_stdio_state, save_failed_told, show, state_file,
-    summarise, write_failed, write_set,
-};
+use super::output::{claim_stdout_for, failed_save, given, save_failed_told, show, write_set};
 use super::pack::mismatch_at;
 use super::progress::Shown;
 use super::resume::read_error_worded;
@@ -95,7 +93,7 @@ fn initial_state(
 
 /// Saves `state` ([`SearchState::save`]), its failure worded.
 pub fn save_state(path: &Path, state: &SearchState, pack: &[PackCheckpoint]) -> Result<(), String> {
-    state.save(path, pack).map_err(|e| write_failed(&e))
+    state.save(path, pack).map_err(|e| e.to_string())
 }
 
 /// Prints what the run did: the search, the set's summary, and the state saved.
@@ -107,36 +105,15 @@ fn report(
 ) {
     let candidates = shown.progress.candidates.load(Ordering::Relaxed);
     let seconds = shown.start.elapsed().as_secs_f64();
-    let scan = &state.scan;
-    let shard = match scan.shard {
-        Shard::WHOLE => String::new(),
-        shard => format!(", shard {shard}"),
-    };
-    let plural = if threads == 1 { "" } else { "s" };
     say!(
-        "searched {} magics, seed {}{shard}: 128 squares in {seconds:.3} s on {threads} \
-         thread{plural}, {candidates} candidates tried",
-        scan.variant,
-        scan.seed
+        "{}",
+        outcome.searched(state, (candidates, seconds, threads))
     );
-    summarise(outcome);
-    if outcome.greedy {
-        say!(
-            "shard {}: its pools packed greedily; the hunt's set is `magic-gen merge` of every \
-             shard's state",
-            scan.shard
-        );
-    }
     if let Some(path) = state_path {
-        let open = state.jobs_left();
-        let packing = match PackCheckpoint::moves_of(outcome.pack_to_save()) {
-            (_, 0) => String::new(),
-            (made, total) => format!(", packing stopped at move {made} of {total}"),
-        };
         say!(
-            "state saved to {} ({open} of {} jobs unfinished{packing})",
+            "state saved to {} ({})",
             show(path),
-            state.job_count()
+            outcome.state_left(state)
         );
     }
 }
@@ -149,7 +126,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         refuse_stdio_state("--resume", path)?;
     }
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
-    let variant = args.variant(resumed.as_ref().map(|(s, _)| s));
+    let variant = args.asked().variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
     let Start {
         mut state,
@@ -198,7 +175,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         steps: history,
         ..Provenance::default()
     };
-    let provenance = closing::provenance(header, &outcome, &ending);
+    let provenance = outcome.header(header, &ending);
     shown.progress.begin(Stage::Writing, 0);
     write(args.out.as_deref(), &outcome, &provenance, saved_to)?;
     if let Some(e) = &outcome.save_failed {

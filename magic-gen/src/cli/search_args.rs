@@ -2,14 +2,17 @@
 //! search, with the preset's or the variant's defaults where not given; the limits of a
 //! resumed one, with its state's finish where not given), and the refusal of options that
 //! would do nothing in the mode chosen (the command it records: `search_record.rs`). The
-//! defaults themselves live in the library: `Options::for_variant` and
-//! `crate::hunt::Preset`.
+//! defaults and the refusals themselves live in the library: `crate::hunt::fresh::Asked`,
+//! `Options::for_variant` and `crate::hunt::Preset`.
 
 use std::path::PathBuf;
 
+use crate::hunt::cut::Keeps;
+use crate::hunt::fresh::Asked;
+use crate::hunt::refusal::Refusal;
 use crate::hunt::Preset;
 use crate::pack::PackSettings;
-use crate::search::{Limits, Options, PolishSettings, SearchState, Shard};
+use crate::search::{Limits, PolishSettings, Shard};
 use crate::{Piece, Variant};
 use clap::Args;
 
@@ -140,65 +143,25 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// Returns the variant searched: the resumed state's, else the one given, else the
-    /// preset's, else fancy.
-    pub fn variant(&self, resumed: Option<&SearchState>) -> Variant {
-        resumed
-            .map(|s| s.scan.variant)
-            .or(self.variant)
-            .or(self.preset.map(|p| p.options().scan.variant))
-            .unwrap_or(Variant::Fancy)
-    }
-
-    /// Returns the options of a fresh search: the preset's (or the variant's defaults,
-    /// `Options::for_variant`) with every option given in their place, on all cores unless
-    /// --threads says otherwise; the command that reproduces it is
-    /// [`SearchArgs::recorded_options`]'s to add.
-    pub fn fresh_options(&self) -> Result<Options, BadArgument> {
-        let variant = self.variant(None);
-        let mut o = match self.preset {
-            Some(preset) => preset.options(),
-            None => Options::for_variant(variant),
-        };
-        o.scan.variant = variant;
-        if variant == Variant::Plain && (self.bits.is_some() || self.bits_under.is_some()) {
-            return Err(BadArgument(
-                "plain magics have fixed bits (12 rook, 9 bishop): --bits and \
-                        --bits-under are for fancy, black and white"
-                    .into(),
-            ));
+    /// Returns the fresh search these arguments ask for: its variant, options and
+    /// refusals are the library's ([`Asked`]).
+    pub fn asked(&self) -> Asked {
+        Asked {
+            variant: self.variant,
+            preset: self.preset,
+            piece: self.piece,
+            square: self.square,
+            bits: self.bits,
+            bits_under: self.bits_under,
+            also_fixed_shift: self.also_fixed_shift,
+            seconds: self.seconds,
+            candidates: self.candidates,
+            shard: self.shard,
+            pool: self.pool,
+            sparse_pool: self.sparse_pool,
+            patience: self.patience,
+            seed: self.seed,
         }
-        if self.also_fixed_shift && !variant.is_packed() {
-            return Err(BadArgument(format!(
-                "{variant} sets have one shift per square: --also-fixed-shift is for black and white"
-            )));
-        }
-        if (self.piece.is_some() || self.square.is_some() || self.also_fixed_shift)
-            && self.bits.is_none()
-            && self.bits_under.is_none()
-        {
-            return Err(BadArgument(
-                "--piece, --square and --also-fixed-shift go with --bits or \
-                        --bits-under: give one of them"
-                    .into(),
-            ));
-        }
-        if let Some(seed) = self.seed {
-            o.reseed(seed);
-        }
-        o.scan.shard = self.shard.unwrap_or(Shard::WHOLE);
-        let timed = self.seconds.is_some();
-        o.budget_for(self.candidates, timed, self.preset.is_some());
-        o.scan.pool = self.pool.unwrap_or(o.scan.pool);
-        o.scan.sparse = self.sparse_pool.map_or(o.scan.sparse, usize::from);
-        o.scan.patience = self.patience.unwrap_or(o.scan.patience);
-        o.targets = Options::targets_of(self.piece, self.square);
-        if self.bits.is_some() || self.bits_under.is_some() {
-            (o.bits, o.bits_under) = (self.bits, self.bits_under);
-        }
-        o.also_fixed_shift |= self.also_fixed_shift;
-        o.limits = self.limits((o.limits.polish, o.limits.pack), variant)?;
-        Ok(o)
     }
 
     /// Returns the limits of this run: `polish` and `pack` (the fresh search's, or the
@@ -216,39 +179,16 @@ impl SearchArgs {
         })
     }
 
-    /// Refuses options given that would do nothing in a search of `variant`, saying why:
-    /// pools, climbs and packing for fancy and plain (which keep the first valid magic of
-    /// each square in a layout of their own), and checkpoints with no file to save.
-    pub fn refuse_no_ops(
-        &self,
-        variant: Variant,
-        checkpoint_given: bool,
-    ) -> Result<(), BadArgument> {
-        if !variant.is_packed() {
-            let scan_only = [
-                (self.pool.is_some(), "--pool"),
-                (self.sparse_pool.is_some(), "--sparse-pool"),
-                (self.patience.is_some(), "--patience"),
-            ];
-            let given = scan_only
-                .into_iter()
-                .find_map(|(given, flag)| given.then(|| flag.to_string()))
-                .or_else(|| self.polish.first_given())
-                .or_else(|| self.pack.first_given());
-            if let Some(flag) = given {
-                return Err(BadArgument(format!(
-                    "{flag} does nothing in a {variant} search: {variant} keeps the first valid \
-                     magic of each square and lays its ranges out by their bits; pools, climbs \
-                     and packing are for black and white"
-                )));
-            }
-        }
+    /// Refuses options given that would do nothing in a search of `variant`
+    /// ([`Asked::refuse_no_ops`]), and checkpoints with no file to save.
+    pub fn refuse_no_ops(&self, variant: Variant, checkpoint_given: bool) -> Result<(), Refusal> {
+        let finishing = self
+            .polish
+            .first_given()
+            .or_else(|| self.pack.first_given());
+        self.asked().refuse_no_ops(variant, finishing)?;
         if checkpoint_given && self.state.is_none() && self.resume.is_none() {
-            return Err(BadArgument(
-                "--checkpoint says how often the state file is saved: give --state FILE (or \
-                 --resume FILE), or leave it out"
-                    .into(),
-            ));
+            return Err(Refusal::NoFile(Keeps::State));
         }
         Ok(())
     }
@@ -257,7 +197,7 @@ impl SearchArgs {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::search::Budget;
+    use crate::search::{Budget, SearchState};
     use clap::{ArgMatches, FromArgMatches};
 
     /// Parses `magic-gen search ARGS...` with clap.
@@ -295,9 +235,12 @@ pub(super) mod tests {
     fn options_that_do_nothing_in_the_mode_chosen_are_refused() {
         let refused = |args: &[&str]| {
             let parsed = parse(args);
-            let variant = parsed.variant(None);
+            let variant = parsed.asked().variant(None);
             let checkpoint = args.contains(&"--checkpoint");
-            parsed.refuse_no_ops(variant, checkpoint).err().map(|e| e.0)
+            parsed
+                .refuse_no_ops(variant, checkpoint)
+                .err()
+                .map(|e| e.to_string())
         };
         let why = refused(&["--variant", "fancy", "--pool", "4"]).unwrap();
         assert!(

@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use crate::measure::{MeasureError, PerSquare, Pools};
 use crate::search::SearchState;
-use crate::square_name;
 use clap::Args;
 
-use super::output::{check_outputs, claim_stdout_for, is_stdio, show, write_output};
+use crate::io::{check_run_outputs, is_stdio};
+
+use super::output::{claim_stdout_for, show, write_output};
 use super::search::read_state;
 use super::verify::{print_size, read_and_verify, Checked};
 
@@ -65,25 +66,11 @@ fn per_square(source: &Source, path: &Path) -> Result<PerSquare, String> {
 fn word(e: &MeasureError, file: &Path, theirs: Option<&Path>) -> String {
     let file = show(file);
     match e {
-        MeasureError::Entry {
-            piece,
-            square,
-            reason,
-        } => format!("{file}: {piece} {}: {reason}", square_name(*square)),
-        MeasureError::Collision {
-            piece,
-            square,
-            magic,
-            bits,
-        } => format!(
-            "{file}: {piece} {}: {magic:#018x} with {bits} index bits is no magic there: two \
-             occupancies with different attacks share a slot",
-            square_name(*square)
-        ),
         MeasureError::Variants { ours, theirs: v } => format!(
             "{file} is {ours} and {} is {v}: slots used compare only within one variant",
             theirs.map_or(String::new(), show)
         ),
+        e => format!("{file}: {e}"),
     }
 }
 
@@ -93,7 +80,7 @@ pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
     // `--picture -`: standard output holds the SVG alone.
     claim_stdout_for(args.picture.as_deref());
     if let Some(picture) = &args.picture {
-        check_outputs(None, &[("--picture", picture)])?;
+        check_run_outputs(None, &[("--picture", picture)]).map_err(|e| e.to_string())?;
     }
     let source = read_source(file)?;
     if let Some(theirs_path) = &args.against {

@@ -33,37 +33,14 @@ pub fn read_and_verify(file: &Path) -> Result<Checked, String> {
             for f in &failures {
                 tell!("error: {}", lines.locate(f));
             }
-            let count = failures.len();
-            let (squares, named) = lines.name_squares(&failures, 8);
-            let (noun, square_noun) = (plural(count, "failure"), plural(squares, "square"));
-            Err(format!(
-                "{}: rejected: {count} verification {noun} on {squares} {square_noun}: {named}",
-                show(file),
-            ))
+            Err(format!("{}: {}", show(file), lines.rejected(&failures)))
         }
-    }
-}
-
-/// Returns `noun`, with an `s` unless `count` is 1.
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        noun.to_string()
-    } else {
-        format!("{noun}s")
     }
 }
 
 /// Prints the table length and slots used lines shared by `verify` and `stats`.
 pub fn print_size(v: &Verified) {
-    let r = &v.report;
-    say!(
-        "table length: {} entries ({:.1} KiB of u64)",
-        r.table_len,
-        r.kib(8)
-    );
-    let fill = r.fill_percent();
-    say!("slots used:   {} ({fill:.1}% of the table)", r.slots_used);
-    say!("holes:        {} (slots no occupancy reaches)", r.holes());
+    say!("{}", v.report.size_lines());
 }
 
 /// `magic-gen verify FILE...`: each file verified in turn, its failure said as it comes.

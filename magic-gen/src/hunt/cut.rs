@@ -8,7 +8,7 @@ use crate::stages::Stage;
 ///
 /// ```
 /// use std::sync::atomic::Ordering;
-/// use magic_gen::hunt::{Cut, Hooks, Hunt, Stage, Wanted};
+/// use magic_gen::hunt::{Hooks, Hunt, Stage, Wanted};
 /// use magic_gen::hunt::Progress;
 /// use magic_gen::search::{Options, SearchState};
 /// use magic_gen::Variant;
@@ -21,7 +21,8 @@ use crate::stages::Stage;
 /// let hooks = Hooks { progress: Some(&progress), ..Hooks::default() };
 /// let hunt = Hunt::search(&mut state, &options.limits, Wanted::Set);
 /// let cut = hunt.run(hooks)?.cut;
-/// assert_eq!(cut, Some(Cut { stage: Stage::Scan, made: 0, total: 128 }));
+/// let cut = cut.map(|cut| (cut.stage, cut.made, cut.total));
+/// assert_eq!(cut, Some((Stage::Scan, 0, 128)));
 /// # Ok::<(), magic_gen::search::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,14 @@ pub enum Keeps {
 }
 
 impl Keeps {
+    /// Returns the name of the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keeps::State => "state",
+            Keeps::Checkpoint => "checkpoint",
+        }
+    }
+
     /// Returns true if a run cut in `stage` goes on from this file.
     pub(super) fn resumes(self, stage: Stage) -> bool {
         match self {

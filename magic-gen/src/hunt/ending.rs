@@ -1,10 +1,12 @@
 //! How a hunt ended, the one account of it that a set's header and a run's last words are
-//! made from: where a stop cut it, how it goes on, and its exit status ([`Ending`]).
+//! made from: where a stop cut it, how it goes on, and its exit status ([`Ending`]); and
+//! the note a set's header keeps of what a stop cut short.
 
 use super::cut::{Cut, Keeps};
 use super::plan::Outcome;
-use crate::io::Step;
+use crate::io::{Provenance, Step};
 use crate::pack::PackSettings;
+use crate::stages::Stage;
 
 /// How a run that a stop cut short goes on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +25,7 @@ pub enum GoesOn {
 /// at all, and so its exit status. `magic-gen search`, `merge` and `pack` word this alone.
 ///
 /// ```
-/// use magic_gen::hunt::{Cut, Ending, GoesOn, Hooks, Hunt, Progress, Stage};
+/// use magic_gen::hunt::{Hooks, Hunt, Progress, Stage};
 /// use magic_gen::pack::PackSettings;
 /// use magic_gen::search::Limits;
 /// use magic_gen::set_file::Step;
@@ -41,10 +43,11 @@ pub enum GoesOn {
 /// let outcome = Hunt::repack(&set, &report, &limits).run(hooks)?;
 /// let rerun = vec![Step::new("pack")];
 /// let ending = outcome.ending(true, None, rerun.clone());
-/// let cut = Cut { stage: Stage::Packing, made: 0, total: 10 };
-/// assert_eq!(ending.cut, Some((cut, GoesOn::Rerun(rerun))));
+/// let cut = ending.cut.as_ref().map(|(cut, _)| (cut.stage, cut.made, cut.total));
+/// assert_eq!(cut, Some((Stage::Packing, 0, 10)));
+/// assert_eq!(format!("{:?}", ending.cut.as_ref().unwrap().1), format!("Rerun({rerun:?})"));
 /// assert!(!ending.complete());
-/// assert_eq!(ending.exit_status(), Ending::STOPPED);
+/// assert_eq!(ending.exit_status(), 130); // Ending::STOPPED
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +109,72 @@ impl Outcome {
     pub fn record_moves(&self, steps: &mut [Step]) {
         if let Some(moves) = self.pack_moves {
             PackSettings::record_moves(steps, moves.each);
+        }
+    }
+}
+
+impl Outcome {
+    /// Returns `header` as the set of this hunt is written with it: the moves its packing
+    /// made recorded ([`Outcome::record_moves`]), and what a stop cut short (`ending`) added
+    /// to its unfinished note (a partial merge's, or the input's of a packing).
+    pub fn header(&self, mut header: Provenance, ending: &Ending) -> Provenance {
+        self.record_moves(&mut header.steps);
+        header.unfinished = unfinished(header.unfinished.take(), ending);
+        header
+    }
+}
+
+/// Returns the unfinished note of a set's header: the `earlier` one, then what a stop cut
+/// short (`ending`) and how the run goes on.
+pub(crate) fn unfinished(earlier: Option<String>, ending: &Ending) -> Option<String> {
+    let Some((cut, goes_on)) = &ending.cut else {
+        return earlier;
+    };
+    let done = cut_worded(*cut, ending.budget);
+    let note = match goes_on {
+        GoesOn::From(step) => format!("{done}; finish with `{step}`"),
+        GoesOn::Unsaved(keeps, rerun) => format!(
+            "{done}; no saved {} to resume: rerun `{}`",
+            keeps.name(),
+            Step::chain_line(rerun)
+        ),
+        GoesOn::Rerun(rerun) => format!("{done}; rerun `{}`", Step::chain_line(rerun)),
+    };
+    Some(match earlier {
+        Some(earlier) => format!("{earlier}; then {note}"),
+        None => note,
+    })
+}
+
+/// Returns what a stop cut short (`cut`), as a set's header says it; `budget` is a scan's
+/// counted budget, spent and whole.
+pub(crate) fn cut_worded(cut: Cut, budget: Option<(u64, u64)>) -> String {
+    let Cut { stage, made, total } = cut;
+    match stage {
+        Stage::Scan => {
+            let budget = match budget {
+                Some((spent, total)) => format!(
+                    " at {:.1}% of its budget ({spent} of {total} candidates over all squares)",
+                    100.0 * spent as f64 / total.max(1) as f64
+                ),
+                None => String::new(),
+            };
+            let open = total - made;
+            format!("the scan stopped{budget}: {open} of {total} squares unfinished fell back")
+        }
+        Stage::Polish => format!(
+            "the polish stopped after {made} of {total} climbs, the other finds left as \
+             scanned, before the packing"
+        ),
+        // The rooks-first pass counts nothing: the holes stage after it gave no square one.
+        Stage::RooksFirst { .. } | Stage::Holes { .. } => format!(
+            "stopped while giving squares magics for the holes ({made} of 128 done), before \
+             the packing"
+        ),
+        Stage::Packing => format!("the packing stopped after {made} of {total} moves"),
+        // Stages a stop does not cut: they end with what they have.
+        Stage::Pools | Stage::Verification | Stage::Writing => {
+            format!("the {} stopped", stage.name())
         }
     }
 }

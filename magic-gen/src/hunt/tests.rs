@@ -5,6 +5,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::*;
+use crate::hunt::cut::{Cut, Keeps};
+use crate::hunt::ending::{Ending, GoesOn};
 use crate::pack::{PackCheckpoint, PackSettings};
 use crate::search::{Limits, SearchState};
 use crate::set::MagicSet;

@@ -92,6 +92,19 @@ impl EntryLines {
         }
         (squares.len(), names.join(", "))
     }
+
+    /// Returns why a set with these `failures` is rejected: how many, on how many squares,
+    /// and the squares at fault by line ([`EntryLines::name_squares`], at most 8).
+    pub fn rejected(&self, failures: &[Failure]) -> String {
+        let count = failures.len();
+        let (squares, named) = self.name_squares(failures, 8);
+        let plural = |n: usize, noun: &str| match n {
+            1 => noun.to_string(),
+            _ => format!("{noun}s"),
+        };
+        let (noun, square_noun) = (plural(count, "failure"), plural(squares, "square"));
+        format!("rejected: {count} verification {noun} on {squares} {square_noun}: {named}")
+    }
 }
 
 /// Collects entries line by line and checks that every piece and square comes exactly once.

@@ -21,22 +21,34 @@ mod set_file;
 mod set_rust;
 mod set_text;
 mod step;
+#[cfg(feature = "search")]
 mod write;
 
 pub use credit::{Credit, Squares};
 pub use entries::EntryLines;
 #[cfg(feature = "search")]
+pub(crate) use lines::HuntFile;
+pub use lines::ReadError;
+#[cfg(feature = "search")]
 pub(crate) use lines::{line_of, parse_hex, read_error, without_byte_order_mark, Lines, Record};
-pub use lines::{HuntFile, ReadError};
 #[cfg(feature = "cli")]
-pub(crate) use outputs::{check_outputs, same_file, OutputsError};
-pub use provenance::{CreditedSet, Provenance};
+pub(crate) use outputs::{
+    check_run_outputs, is_stdio, refuse_stdio_state, same_file, state_file, OutputsError,
+};
+#[cfg(feature = "cli")]
+pub(crate) use provenance::CreditedSet;
+pub use provenance::Provenance;
 pub use set_file::{read_set_file, read_set_stream, render_set_file};
 pub use set_rust::{set_from_magics, Magic};
 #[cfg(test)]
 pub(crate) use set_text::parse_interchange;
 pub use set_text::write_interchange;
-pub use step::{Argument, Step, StepError};
+#[cfg(feature = "cli")]
+pub(crate) use step::Argument;
+pub use step::Step;
+#[cfg(feature = "search")]
+pub(crate) use step::StepError;
 #[cfg(feature = "search")]
 pub(crate) use write::write_if_changed;
-pub use write::{check_writable, write_atomic, WriteError};
+#[cfg(feature = "search")]
+pub(crate) use write::{write_atomic, WriteError};

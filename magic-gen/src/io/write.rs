@@ -43,6 +43,32 @@ pub enum WriteError {
     },
 }
 
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path().display();
+        match self {
+            WriteError::Io { error, .. } => write!(f, "{path}: cannot write: {error}"),
+            WriteError::Directory { .. } => {
+                write!(f, "{path}: cannot write: is a directory (give a file name)")
+            }
+            WriteError::SymlinkLoop { hops, .. } => {
+                write!(
+                    f,
+                    "{path}: cannot write: more than {hops} symbolic links in a row"
+                )
+            }
+            WriteError::NotAFileName { .. } => write!(f, "{path}: not a file name"),
+            WriteError::NoDirectory { dir, .. } => write!(
+                f,
+                "{path}: cannot write: directory {} does not exist",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 impl WriteError {
     /// Returns the path the caller gave.
     pub fn path(&self) -> &Path {
@@ -192,6 +218,7 @@ fn crash_after_bytes() -> Option<usize> {
 /// Fails early if `path` cannot be written: a directory, or a file (a symlink's target)
 /// whose directory does not exist; before a long search, not after it. A FIFO or a device
 /// passes.
+#[cfg(feature = "cli")]
 pub fn check_writable(path: &Path) -> Result<(), WriteError> {
     let target = match destination(path)? {
         Destination::File(target) => target,

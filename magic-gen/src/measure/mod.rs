@@ -4,7 +4,7 @@
 //! `magic-gen stats` prints, and how docs/results/per-square.md judges our magics against
 //! published ones: the magic decides how many slots a square writes; the packer can only
 //! interleave what the magics leave free. Each measure renders its own table
-//! ([`PerSquare::set_tables`], [`Comparison`]'s `Display`, [`Pools::best_table`]).
+//! ([`PerSquare::set_tables`], [`PerSquare::compare`]'s `Display`, [`Pools::best_table`]).
 //!
 //! ```
 //! use magic_gen::measure::PerSquare;
@@ -17,7 +17,7 @@
 //! assert!(table.starts_with("per square: slots used by ours and theirs"));
 //! assert!(table.contains("\nrook   a1       4096   4096     +0      0      0      0      0\n"));
 //! assert!(table.contains("squares where ours uses no more slots than theirs: 128 of 128"));
-//! # Ok::<(), magic_gen::measure::MeasureError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod board;
@@ -30,4 +30,6 @@ mod tests;
 
 #[cfg(feature = "search")]
 pub use pools::Pools;
-pub use squares::{Comparison, MeasureError, PerSquare};
+#[cfg(any(test, feature = "cli"))]
+pub(crate) use squares::MeasureError;
+pub use squares::PerSquare;

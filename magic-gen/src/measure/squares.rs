@@ -1,7 +1,7 @@
 //! One magic's range measured (`RangeUse`), a magic per square ([`PerSquare`]) and two
 //! compared ([`PerSquare::compare`]).
 
-use crate::geometry::{relevant_mask, slow_attacks, subsets, Piece};
+use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece};
 use crate::index::{table_index, Variant};
 use crate::set::{check_entry, EntryError, MagicSet};
 
@@ -36,6 +36,36 @@ pub enum MeasureError {
         /// The variant of theirs.
         theirs: Variant,
     },
+}
+
+impl std::error::Error for MeasureError {}
+
+impl std::fmt::Display for MeasureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MeasureError::Entry {
+                piece,
+                square,
+                reason,
+            } => write!(f, "{piece} {}: {reason}", square_name(*square)),
+            MeasureError::Collision {
+                piece,
+                square,
+                magic,
+                bits,
+            } => write!(
+                f,
+                "{piece} {}: {magic:#018x} with {bits} index bits is no magic there: two \
+                 occupancies with different attacks share a slot",
+                square_name(*square)
+            ),
+            MeasureError::Variants { ours, theirs } => write!(
+                f,
+                "ours is {ours} and theirs is {theirs}: slots used compare only within one \
+                 variant"
+            ),
+        }
+    }
 }
 
 /// Where one magic's occupancies land in its square's range of 2^bits entries, counted from

@@ -42,9 +42,9 @@ use crate::geometry::SetSquare;
 use crate::index::Variant;
 use crate::set::{Entry, MagicSet};
 
-pub use crate::settings::Differs;
+pub(crate) use checkpoint::Mismatch;
+pub use checkpoint::PackCheckpoint;
 pub(crate) use checkpoint::PackMismatch;
-pub use checkpoint::{Mismatch, PackCheckpoint};
 pub(crate) use fit::Table;
 pub(crate) use moves::PackMoves;
 pub(crate) use overlay::pack_overlay;

@@ -38,7 +38,9 @@ pub(crate) mod table;
 mod workers;
 
 pub use options::{EmptyBudget, Error, Limits, Options, PolishSettings};
-pub use state::{Budget, RaiseError, Scan, SearchState, Shard};
+#[cfg(test)]
+pub(crate) use state::RaiseError;
+pub use state::{Budget, Scan, SearchState, Shard};
 pub(crate) use workers::run;
 
 #[cfg(test)]

@@ -285,7 +285,7 @@ fn state_versions_say_whether_a_pack_checkpoint_ends_the_file() {
     let e = e.unwrap_err();
     assert!(e.to_string().ends_with("this is a pack checkpoint"), "{e}");
     // The reader names no command: it says what the file is, the CLI what resumes it.
-    assert_eq!(e.instead, Some(crate::set_file::HuntFile::PackCheckpoint));
+    assert_eq!(e.instead, Some(crate::io::HuntFile::PackCheckpoint));
 }
 
 #[test]

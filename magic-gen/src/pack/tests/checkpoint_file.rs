@@ -115,7 +115,7 @@ fn a_damaged_checkpoint_file_says_what_is_wrong_and_where() {
     let state = "magic-gen-state 1\nvariant black\n";
     assert!(error(state).ends_with("this is a search state"));
     let e = PackCheckpoint::parse_file("p.pack", state.as_bytes()).unwrap_err();
-    assert_eq!(e.instead, Some(crate::set_file::HuntFile::SearchState));
+    assert_eq!(e.instead, Some(crate::io::HuntFile::SearchState));
     let e = PackCheckpoint::parse_file("p.pack", b"pack seed 1\n").unwrap_err();
     assert_eq!(e.instead, None);
     assert_eq!(through_text(&every[20]), every[20]);
