@@ -81,8 +81,9 @@ impl Slots {
     /// is. The slot that failed the last start is tried first at the next: the values that
     /// clash stay under it for a stretch, so most starts fail at that one test, run in a
     /// tight loop over consecutive cells. A start that passes it meets the few slots that
-    /// failed most recently next, before all of them in order: most of a member's slots
-    /// fit almost anywhere, and a scan of all of them reads cells far apart.
+    /// failed most recently next, then all of them in the member's check order (its widest
+    /// attacks first): most of a member's slots fit almost anywhere, and a scan of all of
+    /// them reads cells far apart.
     pub(super) fn first_fit_below(&self, w: &Wants, lowest: usize, limit: usize) -> Option<usize> {
         let mut hot = 0;
         let mut recent = Recent::default();
@@ -105,7 +106,12 @@ impl Slots {
             let fails = |&s: &usize| !self.fits_at(w, start, w.slots[s]);
             let failed = match recent.slots().iter().find(|s| fails(s)) {
                 Some(&s) => Some(s),
-                None => (0..w.slots.len()).find(fails).inspect(|&s| recent.add(s)),
+                None => w
+                    .check
+                    .iter()
+                    .map(|&s| s as usize)
+                    .find(fails)
+                    .inspect(|&s| recent.add(s)),
             };
             match failed {
                 Some(s) => {

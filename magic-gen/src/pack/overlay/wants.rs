@@ -20,6 +20,9 @@ pub(crate) struct Wants {
     pub(super) extent: usize,
     /// The square's empty-board attacks.
     pub(super) rays: u64,
+    /// The order a fit test reads the slots in (places in `slots`): the attacks with the
+    /// most squares first, which have the most to agree on and clash most often.
+    pub(super) check: Vec<u32>,
 }
 
 impl Wants {
@@ -37,7 +40,10 @@ impl Wants {
         for slot in &mut slots {
             slot.0 -= first;
         }
+        let mut check: Vec<u32> = (0..slots.len() as u32).collect();
+        check.sort_by_key(|&s| core::cmp::Reverse(slots[s as usize].1.count_ones()));
         Some(Wants {
+            check,
             magic,
             bits,
             slots,
