@@ -1,8 +1,8 @@
 //! `pack --overlay` through the command line: a black set's magics laid out in an overlay
 //! table (variant `black-overlay`), written, verified by the overlay rule, emitted in the
 //! other format and rerun from its header to the same bytes; the exact packing's options
-//! and other variants refused before any work; a stopped overlay packing said to be cut
-//! short, with the command that finishes it.
+//! and other variants refused before any work; a stopped overlay packing's checkpoint
+//! resumed to the set of an uninterrupted one.
 
 mod common;
 
@@ -88,32 +88,34 @@ fn pack_overlay_refuses_the_exact_packings_options_and_other_variants() {
 
 #[cfg(unix)]
 #[test]
-fn a_stopped_overlay_packing_says_it_was_cut_short_and_that_a_rerun_finishes_it() {
-    // Held at the packing's start and stopped there: none of its moves made. An overlay
-    // packing keeps no checkpoint, so the command itself is what finishes the set.
+fn a_stopped_overlay_packing_saves_a_checkpoint_that_resumes_to_the_uninterrupted_set() {
+    // Held at the packing's start and stopped there: none of its moves made, and the
+    // checkpoint saved says so.
     let dir = with_own_black("overlay-stopped");
     let hold = [("MAGIC_GEN_HOLD_AT", "packing")];
-    let mut run = common::running::Running::magic_gen(&dir, &overlay_of_own("200"), &hold);
+    let saving = [&overlay_of_own("200")[..], &["--state", "ov.pack"]].concat();
+    let mut run = common::running::Running::magic_gen(&dir, &saving, &hold);
     run.wait_for(|line| line.contains("holding at packing until stopped"));
     let stderr = run.stop("INT").stderr;
     assert!(
-        stderr.contains(
-            "interrupted after 0 of 200 packing moves: the set above is the best layout \
-             met, verified; rerun the command to finish it"
-        ),
+        stderr.contains("interrupted after 0 of 200 packing moves: the set above is the best"),
         "{stderr}"
     );
-    assert!(!stderr.contains("complete"), "{stderr}");
     let note = verified_note(&dir, "ov.rs").unwrap_or_else(|| panic!("{stderr}"));
-    let rerun = note
-        .strip_prefix("the packing stopped after 0 of 200 moves; rerun `")
+    let resume = note
+        .strip_prefix("the packing stopped after 0 of 200 moves; finish with `")
         .and_then(|r| r.strip_suffix('`'))
         .unwrap_or_else(|| panic!("{note}"));
-    let rerun = Step::parse(rerun).unwrap();
-    assert!(rerun.has("--overlay"), "{rerun}");
-    // The rerun makes every move: its set says nothing was cut short.
-    magic_gen(&dir, rerun.args()).assert_success();
+    let resume = Step::parse(resume).unwrap();
+    assert!(
+        resume.has("--overlay") && resume.has("--resume"),
+        "{resume}"
+    );
+    magic_gen(&dir, resume.args()).assert_success();
     assert_eq!(verified_note(&dir, "ov.rs"), None);
+    let resumed = fs::read(dir.join("ov.rs")).unwrap();
+    magic_gen(&dir, &overlay_of_own("200")).assert_success();
+    assert!(resumed == fs::read(dir.join("ov.rs")).unwrap());
 }
 
 /// A small black hunt in two shards.

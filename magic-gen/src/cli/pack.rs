@@ -131,9 +131,6 @@ fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBu
     let exact = [
         (args.holes.is_some(), "--holes"),
         (args.rooks_first, "--rooks-first"),
-        (args.resume.is_some(), "--resume"),
-        (args.state.is_some(), "--state"),
-        (given(matches, "checkpoint"), "--checkpoint"),
     ];
     let exact = exact.into_iter().find(|(given, _)| *given);
     if let (true, Some((_, flag))) = (settings.overlay, exact) {

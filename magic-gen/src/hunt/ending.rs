@@ -17,7 +17,7 @@ pub enum GoesOn {
     /// (none was named, or a save failed).
     Unsaved(Keeps, Vec<Step>),
     /// By these commands again: the stage cut keeps no file (a stage that changes magics,
-    /// an overlay packing, a merge).
+    /// a merge).
     Rerun(Vec<Step>),
 }
 
@@ -34,7 +34,8 @@ pub enum GoesOn {
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/published-black-87988.txt");
 /// let set = magic_gen::read_set_file(std::path::Path::new(path))?.0;
 /// let report = magic_gen::verify(&set).unwrap().report;
-/// // An overlay packing stopped before its first move keeps no checkpoint: it is rerun.
+/// // A packing stopped before its first move, given no file to keep its checkpoint in:
+/// // the run is made again from nothing.
 /// let pack = PackSettings { iterations: 10, overlay: true, ..PackSettings::default() };
 /// let limits = Limits { pack, ..Limits::default() };
 /// let progress = Progress::default();
@@ -45,7 +46,8 @@ pub enum GoesOn {
 /// let ending = outcome.ending(true, None, rerun.clone());
 /// let cut = ending.cut.as_ref().map(|(cut, _)| (cut.stage, cut.made, cut.total));
 /// assert_eq!(cut, Some((Stage::Packing, 0, 10)));
-/// assert_eq!(format!("{:?}", ending.cut.as_ref().unwrap().1), format!("Rerun({rerun:?})"));
+/// let goes_on = format!("{:?}", ending.cut.as_ref().unwrap().1);
+/// assert_eq!(goes_on, format!("Unsaved(Checkpoint, {rerun:?})"));
 /// assert!(!ending.complete());
 /// assert_eq!(ending.exit_status(), 130); // Ending::STOPPED
 /// # Ok::<(), Box<dyn std::error::Error>>(())

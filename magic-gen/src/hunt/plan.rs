@@ -15,7 +15,9 @@ use super::holes::{into_holes, rooks_first};
 use super::hooks::{pack_hooks, Hooks, Saves};
 use super::pools::{pools_of_finds, pools_of_set, set_of_finds, verified, Pools};
 use crate::geometry::SetSquare;
-use crate::pack::{pack, pack_overlay, PackCheckpoint, PackInput, PackMoves, PackSettings};
+use crate::pack::{
+    pack, pack_overlay, PackCheckpoint, PackInput, PackMoves, PackSettings, Refused,
+};
 use crate::polish::polish_pools;
 use crate::search::Shard;
 use crate::search::{self, Error, Limits, PolishSettings, SearchState};
@@ -121,8 +123,7 @@ pub struct Outcome {
     /// shorter.
     pub kept_input: bool,
     /// The file this hunt keeps to go on from after a stop: a search's state, a set's
-    /// checkpoint of its exact packing; none for an overlay packing of a set, or the finish
-    /// of a state scanned elsewhere.
+    /// checkpoint of its packing; none for the finish of a state scanned elsewhere.
     pub keeps: Option<Keeps>,
     /// The scan's counted budget, spent and whole, where a search's scan has one.
     pub scan_budget: Option<(u64, u64)>,
@@ -278,8 +279,9 @@ impl<'a> Hunt<'a> {
     /// Returns this hunt packing its black magics into an overlay table (variant
     /// `black-overlay`, [`crate::Variant::is_overlay`]): squares share slots where their
     /// attacks agree on the squares both can attack. Its packing makes the limits' moves
-    /// of a local search on the greedy layout (seeded by the limits' seed), with no
-    /// checkpoint. The same as limits whose packing is an overlay
+    /// of a local search on the greedy layout (seeded by the limits' seed), saving and
+    /// resuming its checkpoint as an exact packing does. The same as limits whose packing
+    /// is an overlay
     /// ([`crate::pack::PackSettings::overlay`]).
     pub fn into_overlay(mut self) -> Self {
         self.limits.pack.overlay = true;
@@ -488,23 +490,6 @@ impl<'a> Hunt<'a> {
             pools: &pools.patterns,
             starts: &pools.starts,
         };
-        if self.limits.pack.overlay {
-            let overlay = self.limits.pack.check(variant).map_err(Error::Search)?;
-            progress.begin(Stage::Packing, 0);
-            let (set, moves) = pack_overlay(
-                overlay,
-                input.pools,
-                &self.limits.pack,
-                self.limits.threads,
-                progress,
-            )
-            .map_err(|at| Error::Search(format!("{at}: its magic does not verify")))?;
-            if let Some(cut) = Cut::short(Stage::Packing, moves.made, moves.asked) {
-                work.cut_at(cut);
-            }
-            (work.set, work.moves) = (Some(set), Some(moves));
-            return Ok(());
-        }
         let state = self.state(Stage::Packing).ok();
         // Its moves are counted in the progress's own counters.
         progress.begin(Stage::Packing, 0);
@@ -512,7 +497,20 @@ impl<'a> Hunt<'a> {
         let (set, end) = {
             let mut save_pack = |c: &[PackCheckpoint]| saves.now(state, c);
             let mut hooks = pack_hooks(Some(progress), every, &mut save_pack, self.limits.threads);
-            pack(input, &self.limits.pack, self.resume, &mut hooks).map_err(Error::checkpoint)?
+            let (settings, resume) = (&self.limits.pack, self.resume);
+            if settings.overlay {
+                let overlay = settings.check(variant).map_err(Error::Search)?;
+                pack_overlay(overlay, input.pools, settings, resume, &mut hooks).map_err(
+                    |refused| match refused {
+                        Refused::Member(at) => {
+                            Error::Search(format!("{at}: its magic does not verify"))
+                        }
+                        Refused::Checkpoint(mismatch) => Error::checkpoint(mismatch),
+                    },
+                )?
+            } else {
+                pack(input, settings, resume, &mut hooks).map_err(Error::checkpoint)?
+            }
         };
         work.moves = PackMoves::of(&end);
         if let Some(m) = work.moves {
@@ -544,7 +542,7 @@ impl<'a> Hunt<'a> {
         }
         let (keeps, scan_budget) = match &self.input {
             Input::Scanning(state) => (Some(Keeps::State), state.budget_used()),
-            Input::Set(..) if !self.limits.pack.overlay => (Some(Keeps::Checkpoint), None),
+            Input::Set(..) => (Some(Keeps::Checkpoint), None),
             _ => (None, None),
         };
         let packed_len = report.table_len;

@@ -44,8 +44,13 @@ impl Draws {
     /// A move draws three numbers (what kind of move, two places), one more for another
     /// pool member, and one more to accept a longer table: [`DRAWS_PER_MOVE`].
     pub(super) fn below(&mut self, k: usize) -> usize {
+        (self.next() % k as u64) as usize
+    }
+
+    /// Returns the next number of the stream.
+    pub(super) fn next(&mut self) -> u64 {
         self.drawn += 1;
-        (self.rng.next_u64() % k as u64) as usize
+        self.rng.next_u64()
     }
 }
 
@@ -196,6 +201,7 @@ impl<'a> Annealer<'a> {
                     member: self.layout.member[sq],
                     best_place: best_place[sq],
                     best_member: self.best_member[sq],
+                    starts: None,
                 })
                 .collect(),
         }
@@ -239,7 +245,7 @@ impl<'a> Annealer<'a> {
 }
 
 /// Returns the error of a damaged checkpoint at its line that starts with `line`.
-fn damaged(line: String, message: String) -> PackMismatch {
+pub(super) fn damaged(line: String, message: String) -> PackMismatch {
     PackMismatch {
         line,
         packing: 0,
@@ -249,7 +255,7 @@ fn damaged(line: String, message: String) -> PackMismatch {
 
 /// Refuses a checkpoint whose count of random draws no run of its moves makes: also what
 /// keeps a damaged count from drawing for hours.
-fn check_draws(checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
+pub(super) fn check_draws(checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
     let (fewest, most) = DRAWS_PER_MOVE;
     let moves = checkpoint.moves;
     let drawn = fewest.saturating_mul(moves)..=most.saturating_mul(moves);
@@ -287,18 +293,21 @@ fn check_lengths(
 
 /// The current and the best layout of a checkpoint, as its squares' places and members
 /// give them: the order of the squares and each square's member.
-struct SavedLayouts {
-    order: Vec<usize>,
-    member: Vec<usize>,
-    best_order: Vec<usize>,
-    best_member: Vec<usize>,
+pub(super) struct SavedLayouts {
+    pub(super) order: Vec<usize>,
+    pub(super) member: Vec<usize>,
+    pub(super) best_order: Vec<usize>,
+    pub(super) best_member: Vec<usize>,
 }
 
 impl SavedLayouts {
     /// Returns the layouts of `checkpoint`'s squares, refusing one that is not the next
     /// square with a pool in `pools`, a member past its pool, or a place taken twice or
     /// past the last.
-    fn of(pools: &[Vec<Pattern>], checkpoint: &PackCheckpoint) -> Result<Self, PackMismatch> {
+    pub(super) fn of(
+        pools: &[Vec<Pattern>],
+        checkpoint: &PackCheckpoint,
+    ) -> Result<Self, PackMismatch> {
         let n = checkpoint.squares.len();
         let (mut placed, mut best_placed) = (vec![false; n], vec![false; n]);
         let mut saved = SavedLayouts {

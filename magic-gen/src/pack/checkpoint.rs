@@ -22,6 +22,10 @@ pub(crate) struct PackSquare {
     pub best_place: usize,
     /// Its pool member in the best layout met.
     pub best_member: usize,
+    /// An overlay packing's: its start in the current layout and in the best one, which
+    /// its order does not give (a square keeps its place while those after it move). Its
+    /// best place repeats its place: the best layout is its starts.
+    pub starts: Option<(usize, usize)>,
 }
 
 /// The annealer between two moves: what a run resumed from it needs to make exactly the
@@ -201,6 +205,19 @@ pub(super) struct PackKey {
 }
 
 impl PackKey {
+    /// Returns the refusal of a checkpoint of `saved` packings where its settings ask for
+    /// another count: a damaged file, as the first section's settings hold the count.
+    pub(super) fn missing(&self, saved: usize) -> PackMismatch {
+        let count = self.settings.seeds.max(1);
+        PackMismatch {
+            line: "pack".into(),
+            packing: 0,
+            mismatch: Mismatch::Damaged(format!(
+                "{saved} packings saved where its 'pack' line says {count}"
+            )),
+        }
+    }
+
     /// Refuses a checkpoint of another packing, saying what differs.
     pub(super) fn check(&self, checkpoint: &PackCheckpoint) -> Result<(), PackMismatch> {
         let mismatch = if checkpoint.pools != self.pools || checkpoint.squares.len() != self.squares

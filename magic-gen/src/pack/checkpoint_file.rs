@@ -31,8 +31,12 @@ impl PackCheckpoint {
             self.moves, self.draws, self.temperature, self.cool, self.length, self.best_length
         ));
         for s in &self.squares {
+            let starts = match s.starts {
+                Some((start, best)) => format!(" start {start} best-start {best}"),
+                None => String::new(),
+            };
             out.push_str(&format!(
-                "pack-square {} place {} member {} best-place {} best-member {}\n",
+                "pack-square {} place {} member {} best-place {} best-member {}{starts}\n",
                 pool_name(s.square),
                 s.place,
                 s.member,
@@ -217,6 +221,13 @@ fn read_square_lines(lines: Lines, count: usize) -> Result<Vec<PackSquare>, Read
             member: f.number("member")? as usize,
             best_place: f.number("best-place")? as usize,
             best_member: f.number("best-member")? as usize,
+            starts: match f.optional("start") {
+                Some(_) => Some((
+                    f.number("start")? as usize,
+                    f.number("best-start")? as usize,
+                )),
+                None => None,
+            },
         });
     }
     Ok(squares)

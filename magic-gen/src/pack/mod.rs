@@ -47,7 +47,7 @@ pub use checkpoint::PackCheckpoint;
 pub(crate) use checkpoint::PackMismatch;
 pub(crate) use fit::Table;
 pub(crate) use moves::PackMoves;
-pub(crate) use overlay::pack_overlay;
+pub(crate) use overlay::{pack_overlay, Refused};
 pub(crate) use pattern::Pattern;
 pub(crate) use run::PackHooks;
 pub use settings::PackSettings;

@@ -148,6 +148,7 @@ pub struct PackSettings {
                layout (seeded --pack-seed): some hundred moves a second over one magic a \
                square, a few over a hunt's pools.",
         in_state: Written::UnlessDefault,
+        in_checkpoint: Some(("overlay", Written::UnlessDefault)),
         overlay: true,
         ..Spec::BASE
     },

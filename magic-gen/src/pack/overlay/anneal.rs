@@ -12,15 +12,13 @@
 //! were measured weaker: a square taken out mostly comes back where it was, and the rest
 //! land past the table's end (docs/results/hunts.md, "Overlay tables").
 
-use std::sync::atomic::Ordering;
-
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use crate::annealing::{cooling, metropolis};
-use crate::stages::Progress;
 
 use super::layout::{Choices, Layout};
+use super::wants::Wants;
+use crate::pack::anneal::{check_draws, damaged, Draws, SavedLayouts};
+use crate::pack::checkpoint::{pool_name, PackCheckpoint, PackKey, PackMismatch, PackSquare};
+use crate::pack::pattern::Pattern;
 
 /// Temperature of the search at its first move, in table slots.
 const HOT: f64 = 8.0;
@@ -38,66 +36,165 @@ fn cost(layout: &Layout) -> f64 {
 }
 
 /// Returns a uniform draw in [0, 1) from `rng`.
-fn unit(rng: &mut Xoshiro256PlusPlus) -> f64 {
-    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+fn unit(rng: &mut Draws) -> f64 {
+    (rng.next() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// Makes `moves` moves of the search on `layout`, whose squares came in `order` (seeded
-/// `seed`), or fewer if `progress`'s stop flag is set, counting them in `progress` with
-/// the best length met (added to and lowered: other seeds may count there too). Returns
-/// the shortest layout met (ties: the earliest) with its length, and the moves made; the
-/// result depends only on the layout, the order, the seed and the moves made.
-pub(super) fn anneal(
-    layout: &mut Layout,
-    order: &mut [usize],
-    seed: u64,
-    moves: u64,
-    progress: &Progress,
-) -> ((Choices, usize), u64) {
-    let mut best = (layout.choices.clone(), layout.len());
-    let n = order.len();
-    if n < 2 {
-        return (best, 0);
+/// The search between two moves: the layout and the order its squares came in, the random
+/// stream, the moves made of the run's, the temperature and the shortest layout met. A
+/// move depends on nothing else (its cost is the layout's), so a [`PackCheckpoint`] of
+/// these resumes to exactly the moves an uninterrupted run makes.
+#[derive(Clone)]
+pub(super) struct Annealing<'a> {
+    pub(super) layout: Layout<'a>,
+    order: Vec<usize>,
+    rng: Draws,
+    pub(super) made: u64,
+    pub(super) moves: u64,
+    temperature: f64,
+    cool: f64,
+    /// The shortest layout met (ties: the earliest) and its length.
+    pub(super) best: (Choices, usize),
+}
+
+impl<'a> Annealing<'a> {
+    /// Returns the search of `moves` moves seeded `seed` from `layout`, whose squares came
+    /// in `order`.
+    pub(super) fn new(layout: Layout<'a>, order: Vec<usize>, seed: u64, moves: u64) -> Self {
+        Annealing {
+            best: (layout.choices.clone(), layout.len()),
+            layout,
+            order,
+            rng: Draws::new(seed, 0),
+            made: 0,
+            moves,
+            temperature: HOT,
+            cool: cooling(HOT, COLD, moves),
+        }
     }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut temperature = HOT;
-    let cool = cooling(HOT, COLD, moves);
-    let mut now = cost(layout);
-    let mut before: Choices = Vec::with_capacity(n);
-    let mut made = 0;
-    while made < moves && !progress.stop.load(Ordering::Relaxed) {
-        let a = (rng.next_u64() % n as u64) as usize;
-        let b = (a + 1 + (rng.next_u64() % REACH) as usize).min(n - 1);
-        order.swap(a, b);
-        let tail = &order[a..];
-        before.clear();
-        before.extend(tail.iter().map(|&s| layout.choices[s]));
+
+    /// Returns true once every move is made (or there are no two squares to swap).
+    pub(super) fn finished(&self) -> bool {
+        self.made >= self.moves || self.order.len() < 2
+    }
+
+    /// Makes one move: swaps two squares a few places apart in the order, takes out every
+    /// square from the earlier place on and puts them back at their first fits in the new
+    /// order, then keeps the result or puts the squares back where they were.
+    pub(super) fn step(&mut self) {
+        let n = self.order.len();
+        let now = cost(&self.layout);
+        let a = (self.rng.next() % n as u64) as usize;
+        let b = (a + 1 + (self.rng.next() % REACH) as usize).min(n - 1);
+        self.order.swap(a, b);
+        let tail = &self.order[a..];
+        let before: Choices = tail.iter().map(|&s| self.layout.choices[s]).collect();
         for &s in tail {
-            layout.remove(s);
+            self.layout.remove(s);
         }
         for &s in tail {
-            layout.insert(s);
+            self.layout.insert(s);
         }
-        let next = cost(layout);
-        if metropolis(next - now, temperature, unit(&mut rng)) {
-            now = next;
-            let len = layout.len();
-            if len < best.1 {
-                best = (layout.choices.clone(), len);
-                progress.best_len.fetch_min(len, Ordering::Relaxed);
+        let next = cost(&self.layout);
+        if metropolis(next - now, self.temperature, unit(&mut self.rng)) {
+            let len = self.layout.len();
+            if len < self.best.1 {
+                self.best = (self.layout.choices.clone(), len);
             }
         } else {
             for &s in tail {
-                layout.remove(s);
+                self.layout.remove(s);
             }
             for (&s, &choice) in tail.iter().zip(&before) {
-                layout.put(s, choice);
+                self.layout.put(s, choice);
             }
-            order.swap(a, b);
+            self.order.swap(a, b);
         }
-        temperature *= cool;
-        made += 1;
-        progress.moves.fetch_add(1, Ordering::Relaxed);
+        self.temperature *= self.cool;
+        self.made += 1;
     }
-    (best, made)
+
+    /// Returns the checkpoint of the search as it stands, in the packing `key`.
+    pub(super) fn checkpoint(&self, key: &PackKey) -> PackCheckpoint {
+        let mut place = vec![0; self.order.len()];
+        for (at, &sq) in self.order.iter().enumerate() {
+            place[sq] = at;
+        }
+        let squares = (0..self.order.len()).map(|sq| {
+            let ((member, start), (best_member, best_start)) =
+                (self.layout.choices[sq], self.best.0[sq]);
+            PackSquare {
+                square: sq,
+                place: place[sq],
+                member,
+                best_place: place[sq],
+                best_member,
+                starts: Some((start, best_start)),
+            }
+        });
+        PackCheckpoint {
+            settings: key.settings,
+            pools: key.pools,
+            moves: self.made,
+            draws: self.rng.drawn,
+            temperature: self.temperature.to_bits(),
+            cool: self.cool.to_bits(),
+            length: self.layout.len(),
+            best_length: self.best.1,
+            squares: squares.collect(),
+        }
+    }
+
+    /// Returns the search `checkpoint` saved, over `wanted` (what the members of `pools`
+    /// want of the table) packed as `key` says. Refuses a checkpoint of another packing or
+    /// an exact one, one whose places are not each square's own, whose squares do not fit
+    /// where it says, or whose layouts do not give its lengths.
+    pub(super) fn resume(
+        (pools, wanted): (&[Vec<Pattern>], &'a [Vec<Wants>]),
+        key: &PackKey,
+        checkpoint: &PackCheckpoint,
+    ) -> Result<Self, PackMismatch> {
+        key.check(checkpoint)?;
+        check_draws(checkpoint)?;
+        let saved = SavedLayouts::of(pools, checkpoint)?;
+        let (mut layout, mut best) = (Layout::new(wanted), Layout::new(wanted));
+        for s in &checkpoint.squares {
+            let at = format!("pack-square {}", pool_name(s.square));
+            let Some((start, best_start)) = s.starts else {
+                return Err(damaged(
+                    at,
+                    "no start, where an overlay packing saves one".into(),
+                ));
+            };
+            for (l, member, start) in [
+                (&mut layout, saved.member[s.square], start),
+                (&mut best, saved.best_member[s.square], best_start),
+            ] {
+                if !l.fits(s.square, (member, start)) {
+                    let m = format!("member {member} does not fit at {start}");
+                    return Err(damaged(at, m));
+                }
+                l.put(s.square, (member, start));
+            }
+        }
+        for (what, saved, laid_out) in [
+            ("length", checkpoint.length, layout.len()),
+            ("best", checkpoint.best_length, best.len()),
+        ] {
+            if saved != laid_out {
+                let m = format!("{what} {saved}, where its layout packs {laid_out} entries");
+                return Err(damaged("pack-progress".into(), m));
+            }
+        }
+        Ok(Annealing {
+            best: (best.choices, checkpoint.best_length),
+            layout,
+            order: saved.order,
+            rng: Draws::new(key.settings.seed, checkpoint.draws),
+            made: checkpoint.moves,
+            moves: key.settings.iterations,
+            temperature: f64::from_bits(checkpoint.temperature),
+            cool: f64::from_bits(checkpoint.cool),
+        })
+    }
 }

@@ -90,6 +90,13 @@ impl<'a> Layout<'a> {
         );
     }
 
+    /// Returns true if `square` fits with `member` at `start`: every index at 0 or above
+    /// and every slot agreeing with its users.
+    pub(super) fn fits(&self, square: usize, (member, start): (usize, usize)) -> bool {
+        let w = &self.pools[square][member];
+        start >= w.first && self.slots.first_fit_below(w, start, start + 1) == Some(start)
+    }
+
     /// Takes `square` out of the table.
     pub(super) fn remove(&mut self, square: usize) {
         debug_assert!(self.placed[square]);

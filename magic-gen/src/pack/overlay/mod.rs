@@ -9,18 +9,20 @@
 //! member that ends lowest at its first fitting start; a local search on that layout
 //! follows (`anneal.rs`), taking squares out and putting them back without laying the
 //! rest out again. What it packs and how long are the exact packer's: pools of magics,
-//! and [`PackSettings`]' moves, seed and seeds.
+//! and [`PackSettings`]' moves, seed and seeds; so is its checkpoint, each square's
+//! start saved beside its place and member.
 //!
 //! Inside, each file using only those above it: `wants.rs` what a member wants of the
 //! table, `slots.rs` the table's slots with their users, `layout.rs` the squares' places
-//! over them, `anneal.rs` the search.
+//! over them, `anneal.rs` the search and its checkpoint, `runs.rs` the searches of a
+//! packing's seeds on threads, saving their checkpoints.
 
 mod anneal;
 mod layout;
+mod runs;
 mod slots;
 mod wants;
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::geometry::SetSquare;
@@ -28,15 +30,26 @@ use crate::index::Variant;
 use crate::occupancy::SquareData;
 use crate::set::{Entry, MagicSet};
 use crate::stages::Progress;
-use crate::threads::each_on_threads;
 
-use super::moves::{rate_over, PackMoves};
+use super::checkpoint::{pools_digest, PackCheckpoint, PackKey, PackMismatch};
+use super::moves::rate_over;
 use super::pattern::Pattern;
+use super::run::PackHooks;
 use super::settings::PackSettings;
 
-use anneal::anneal;
+use anneal::Annealing;
 use layout::{Choices, Layout};
+use runs::run_all;
 use wants::Wants;
+
+/// Why an overlay packing did not start.
+#[derive(Debug)]
+pub(crate) enum Refused {
+    /// A member of this square's pool does not verify for it.
+    Member(SetSquare),
+    /// The checkpoint given to resume belongs to another packing, or is damaged.
+    Checkpoint(PackMismatch),
+}
 
 /// Returns the squares widest first (their pools' shortest extent), ties by square.
 fn widest_first(pools: &[Vec<Wants>]) -> Vec<usize> {
@@ -77,82 +90,78 @@ fn set_of(variant: Variant, pools: &[Vec<Wants>], choices: &Choices) -> MagicSet
 /// per-square shift, or fancy ones) into one overlay table of `variant`: the
 /// widest-first greedy layout, then for each of `settings.seeds` seeds from
 /// `settings.seed` on, `settings.iterations` moves of the local search from it (or as many
-/// as fit in `settings.seconds`, measured on a trial: [`moves_in`]) on up to `threads`
-/// threads, counted in `progress`'s moves with the best length met. The shortest table
-/// met is kept (ties: the lower seed, then the earlier move). Returns the set and the
-/// moves asked and made, fewer than asked if `progress`'s stop flag was set; the set
-/// depends only on the pools, the settings and the moves made, never on the threads. A
-/// member that does not verify for its square is refused by that square.
+/// as fit in `settings.seconds`, measured on a trial: [`moves_in`]) on up to the hooks'
+/// threads, counted in their progress with the best length met, and their checkpoints
+/// saved at the hooks' intervals and at the end. Goes on from `resume` (a section per
+/// seed) unless it is empty. The shortest table met is kept (ties: the lower seed, then
+/// the earlier move). Returns the set and each seed's checkpoint after its last move,
+/// fewer moves than asked if the progress's stop flag was set; the set depends only on
+/// the pools, the settings and the moves made, never on the threads or the stops.
 pub(crate) fn pack_overlay(
     variant: Variant,
     pools: &[Vec<Pattern>],
     settings: &PackSettings,
-    threads: usize,
-    progress: &Progress,
-) -> Result<(MagicSet, PackMoves), SetSquare> {
+    resume: &[PackCheckpoint],
+    hooks: &mut PackHooks,
+) -> Result<(MagicSet, Vec<PackCheckpoint>), Refused> {
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
         let data = SquareData::new(square.piece, square.square, variant.indexed_as());
         let members = pool
             .iter()
             .map(|p| Wants::of(&data, square, p.magic, p.bits));
-        wanted.push(members.collect::<Option<_>>().ok_or(square)?);
+        let members = members.collect::<Option<_>>();
+        wanted.push(members.ok_or(Refused::Member(square))?);
     }
+    let fallback = Progress::default();
+    let progress = hooks.progress.unwrap_or(&fallback);
     let order = widest_first(&wanted);
     let start = greedy(&wanted, &order);
-    progress.best_len.store(start.len(), Ordering::Relaxed);
-    let seeds = settings.seeds.max(1);
-    let each = match settings.seconds > 0.0 {
-        true => moves_in(settings, (&start, &order), threads, progress),
-        false => settings.iterations,
+    progress
+        .best_len
+        .store(start.len(), std::sync::atomic::Ordering::Relaxed);
+    let threads = hooks.threads;
+    // A packing bounded by time resumes with the moves its first run fixed.
+    let each = match (settings.seconds > 0.0, resume.first()) {
+        (false, _) => settings.iterations,
+        (true, Some(saved)) => saved.settings.iterations,
+        (true, None) => moves_in(settings, (&start, &order), threads, progress),
     };
-    let runs = seeds_annealed(
-        settings.seed,
-        seeds,
-        each,
-        (&start, &order),
-        threads,
-        progress,
-    );
-    let made = runs.iter().map(|&(_, made)| made).sum();
-    let ((best, _), _) = runs
-        .into_iter()
-        .min_by_key(|((_, len), _)| *len)
+    let settings = settings.with_moves(each);
+    let key = PackKey {
+        settings,
+        pools: pools_digest(variant, pools),
+        squares: pools.len(),
+    };
+    let runs = (0..settings.seeds.max(1)).map(|i| {
+        let key = PackKey {
+            settings: settings.seeded(i),
+            ..key
+        };
+        let run = match resume.get(i as usize) {
+            Some(saved) => Annealing::resume((pools, &wanted), &key, saved),
+            None if resume.is_empty() => Ok(Annealing::new(
+                start.clone(),
+                order.clone(),
+                key.settings.seed,
+                each,
+            )),
+            None => Err(key.missing(resume.len())),
+        };
+        run.map(|run| (run, key)).map_err(Refused::Checkpoint)
+    });
+    let runs = runs.collect::<Result<Vec<_>, _>>()?;
+    if resume.len() > runs.len() {
+        return Err(Refused::Checkpoint(key.missing(resume.len())));
+    }
+    let (ended, checkpoints) = run_all(runs, threads, progress, &mut hooks.checkpoint);
+    // The shortest; `min_by_key` keeps the first of equals, the lowest seed.
+    let best = ended
+        .iter()
+        .map(|run| &run.best)
+        .min_by_key(|(_, len)| *len)
         .expect("at least one seed");
-    let moves = PackMoves {
-        each,
-        made,
-        asked: each * seeds,
-    };
-    Ok((set_of(variant, &wanted, &best), moves))
-}
-
-/// Returns, per seed from `seed` on (`seeds` of them, on up to `threads` threads), the
-/// shortest layout that `moves` moves of the local search from the greedy `start` meet,
-/// with its length, and the moves made: fewer once `progress`'s stop flag is set. Sets
-/// the progress's total of moves as they start, once a seed's copy of `start` is made (a
-/// trial times the moves from there: [`moves_in`]).
-fn seeds_annealed(
-    seed: u64,
-    seeds: u64,
-    moves: u64,
-    (start, order): (&Layout, &[usize]),
-    threads: usize,
-    progress: &Progress,
-) -> Vec<((Choices, usize), u64)> {
-    each_on_threads(seeds as usize, threads, |i| {
-        let (mut layout, mut order) = (start.clone(), order.to_vec());
-        progress
-            .moves_total
-            .store(moves.saturating_mul(seeds), Ordering::Relaxed);
-        anneal(
-            &mut layout,
-            &mut order,
-            seed.wrapping_add(i as u64),
-            moves,
-            progress,
-        )
-    })
+    Ok((set_of(variant, &wanted, &best.0), checkpoints))
 }
 
 /// Returns the moves each seed of `settings` makes in its `settings.seconds` on this
@@ -161,7 +170,7 @@ fn seeds_annealed(
 /// cold (its tail is drawn the same way), so one trial does.
 fn moves_in(
     settings: &PackSettings,
-    start: (&Layout, &[usize]),
+    (start, order): (&Layout, &[usize]),
     threads: usize,
     progress: &Progress,
 ) -> u64 {
@@ -170,7 +179,17 @@ fn moves_in(
     let trial_time = (settings.seconds / 20.0).min(5.0);
     let rate = rate_over(trial_time, Some(&progress.stop), |trial| {
         let moves = PackSettings::MAX_ITERATIONS;
-        seeds_annealed(settings.seed, seeds, moves, start, threads, trial);
+        let runs = (0..seeds).map(|i| {
+            let seed = settings.seed.wrapping_add(i);
+            let run = Annealing::new(start.clone(), order.to_vec(), seed, moves);
+            let key = PackKey {
+                settings: settings.seeded(i),
+                pools: 0,
+                squares: order.len(),
+            };
+            (run, key)
+        });
+        run_all(runs.collect(), threads, trial, &mut None);
     });
     let left = (settings.seconds - began.elapsed().as_secs_f64()).max(0.0);
     let each = rate * left / seeds as f64;

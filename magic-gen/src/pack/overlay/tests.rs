@@ -14,7 +14,10 @@ use crate::{read_set_file, verify, MagicSet};
 
 use super::layout::Layout;
 use super::wants::Wants;
-use super::{greedy, pack_overlay, widest_first, PackSettings};
+use super::{greedy, pack_overlay, widest_first, PackSettings, Refused};
+use crate::pack::checkpoint::{Mismatch, PackCheckpoint};
+use crate::pack::moves::PackMoves;
+use crate::pack::run::{PackHooks, SavePack};
 
 /// Returns the project's own black magics.
 fn own_black() -> MagicSet {
@@ -70,6 +73,33 @@ fn a_square_taken_out_leaves_its_slots_as_if_it_never_came() {
     assert!(cells(&full, len) == cells(&greedy(&pools, &order), len));
 }
 
+/// Returns the overlay packing of `set`'s black magics as `settings` say on `threads`,
+/// counted in `progress`, going on from `resume`, saving to `save`: the set, the moves and
+/// each seed's last checkpoint.
+fn overlay<'a>(
+    set: &MagicSet,
+    settings: &PackSettings,
+    (threads, progress): (usize, &'a Progress),
+    resume: &[PackCheckpoint],
+    save: Option<SavePack<'a>>,
+) -> Result<(MagicSet, PackMoves, Vec<PackCheckpoint>), Refused> {
+    let mut hooks = PackHooks {
+        progress: Some(progress),
+        checkpoint: save,
+        threads,
+    };
+    let packed = pack_overlay(
+        Variant::BlackOverlay,
+        &patterns(set),
+        settings,
+        resume,
+        &mut hooks,
+    );
+    let (set, checkpoints) = packed?;
+    let moves = PackMoves::of(&checkpoints).expect("a packing has a checkpoint");
+    Ok((set, moves, checkpoints))
+}
+
 /// Returns the set and moves of a packing of `set` with `moves` moves seeded `seed`.
 fn packed(set: &MagicSet, moves: u64, seed: u64, progress: &Progress) -> (MagicSet, u64) {
     let settings = PackSettings {
@@ -77,14 +107,7 @@ fn packed(set: &MagicSet, moves: u64, seed: u64, progress: &Progress) -> (MagicS
         seed,
         ..PackSettings::default()
     };
-    let (set, moves) = pack_overlay(
-        Variant::BlackOverlay,
-        &patterns(set),
-        &settings,
-        1,
-        progress,
-    )
-    .expect("the magics verify");
+    let (set, moves, _) = overlay(set, &settings, (1, progress), &[], None).expect("they verify");
     (set, moves.made)
 }
 
@@ -147,14 +170,8 @@ fn several_seeds_keep_the_shortest_whatever_the_threads() {
         ..PackSettings::default()
     };
     let run = |settings: &PackSettings, threads, progress: &Progress| {
-        pack_overlay(
-            Variant::BlackOverlay,
-            &patterns(&own),
-            settings,
-            threads,
-            progress,
-        )
-        .expect("the magics verify")
+        let (set, moves, _) = overlay(&own, settings, (threads, progress), &[], None).unwrap();
+        (set, moves)
     };
     let alone: Vec<MagicSet> = (5..8)
         .map(|seed| run(&settings(seed, 1), 1, &Progress::default()).0)
@@ -175,14 +192,8 @@ fn several_seeds_keep_the_shortest_whatever_the_threads() {
 fn a_packing_bounded_by_time_reports_the_moves_that_rerun_it() {
     let own = own_black();
     let run = |settings: &PackSettings, progress: &Progress| {
-        pack_overlay(
-            Variant::BlackOverlay,
-            &patterns(&own),
-            settings,
-            2,
-            progress,
-        )
-        .expect("the magics verify")
+        let (set, moves, _) = overlay(&own, settings, (2, progress), &[], None).unwrap();
+        (set, moves)
     };
     let timed = PackSettings {
         seconds: 0.5,
@@ -200,6 +211,84 @@ fn a_packing_bounded_by_time_reports_the_moves_that_rerun_it() {
         ..PackSettings::default()
     };
     assert!(run(&counted, &Progress::default()).0 == set);
+}
+
+#[test]
+fn a_packing_saved_midway_resumes_to_the_end_of_an_uninterrupted_one() {
+    let own = own_black();
+    let settings = PackSettings {
+        iterations: 24,
+        seeds: 2,
+        ..PackSettings::default()
+    };
+    let whole = overlay(&own, &settings, (2, &Progress::default()), &[], None).unwrap();
+    // Saved as often as it can be, on one thread, the checkpoint of a run with its first
+    // seed done and the second midway is kept as a file would keep it.
+    let mut midway: Option<String> = None;
+    let mut save = |c: &[PackCheckpoint]| {
+        if c[0].moves == 24 && (5..20).contains(&c[1].moves) {
+            midway.get_or_insert_with(|| PackCheckpoint::file_text(c));
+        }
+    };
+    let saving = (
+        std::time::Duration::ZERO,
+        &mut save as &mut dyn FnMut(&[PackCheckpoint]),
+    );
+    overlay(
+        &own,
+        &settings,
+        (1, &Progress::default()),
+        &[],
+        Some(saving),
+    )
+    .unwrap();
+    let text = midway.expect("a checkpoint midway");
+    let saved = PackCheckpoint::parse_file("o.pack", text.as_bytes()).unwrap();
+    assert!(saved[0].squares.iter().all(|s| s.starts.is_some()));
+    let progress = Progress::default();
+    let resumed = overlay(&own, &settings, (2, &progress), &saved, None).unwrap();
+    assert!(resumed.0 == whole.0);
+    assert_eq!(resumed.2, whole.2);
+    assert_eq!(progress.moves.load(Ordering::Relaxed), 48);
+}
+
+#[test]
+fn a_checkpoint_of_another_packing_or_damaged_is_refused() {
+    let own = own_black();
+    let settings = PackSettings {
+        iterations: 6,
+        overlay: true,
+        ..PackSettings::default()
+    };
+    let run = |settings: &PackSettings, resume: &[PackCheckpoint]| {
+        overlay(&own, settings, (1, &Progress::default()), resume, None)
+    };
+    let (_, _, saved) = run(&settings, &[]).unwrap();
+    let refused = |resume: &[PackCheckpoint]| match run(&settings, resume) {
+        Err(Refused::Checkpoint(m)) => m.to_string(),
+        Err(Refused::Member(at)) => panic!("{at}"),
+        Ok(_) => panic!("resumed from {:?}", &resume[0]),
+    };
+    let mut longer = saved.clone();
+    longer[0].settings.iterations = 7;
+    assert_eq!(
+        refused(&longer),
+        Mismatch::of("pack-iterations", false, 7, 6).to_string()
+    );
+    // An exact packing's checkpoint: the overlay setting differs.
+    let mut exact = saved.clone();
+    exact[0].settings.overlay = false;
+    assert!(refused(&exact).contains("overlay"), "{}", refused(&exact));
+    let mut no_starts = saved.clone();
+    no_starts[0].squares[3].starts = None;
+    assert!(refused(&no_starts).contains("no start"));
+    // Rook a1 moved onto rook b1's start clashes there, or leaves the lengths unexplained.
+    let mut moved = saved.clone();
+    moved[0].squares[0].starts = moved[0].squares[1].starts;
+    assert!(refused(&moved).contains("an edited or damaged checkpoint"));
+    let mut two = saved.clone();
+    two.push(saved[0].clone());
+    assert!(refused(&two).contains("2 packings saved"));
 }
 
 #[test]
