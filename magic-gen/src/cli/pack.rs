@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::hunt::args::{parse_seconds, threads_or_all, LONG_RUNS, PACKING};
 use crate::hunt::cut::Keeps;
 use crate::hunt::ending::GoesOn;
 use crate::hunt::refusal::Refusal;
@@ -14,11 +15,10 @@ use crate::io::{same_file, state_file, CreditedSet};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
 use crate::search::{Error, Limits};
 use crate::set_file::{Provenance, Step};
-use crate::settings;
+use crate::settings::{self, Given};
 use crate::MagicSet;
 use clap::{ArgMatches, Args};
 
-use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
