@@ -381,3 +381,122 @@ pub(crate) fn recorded<S: Settings>(settings: &S, base: &S) -> Vec<(&'static str
         })
         .collect()
 }
+
+/// What the command line says of a settings struct beside its declaration: its options'
+/// help heading, and the library's check of the settings a run of a variant is given.
+#[cfg(feature = "cli")]
+pub(crate) trait Heading {
+    /// The heading.
+    const HEADING: &'static str;
+
+    /// Refuses settings that would do nothing, or cannot be, in a run of `variant`.
+    fn check(&self, variant: crate::index::Variant) -> Result<(), String>;
+}
+
+/// The options of the settings `S` (how the pools are shaped, how a table is packed), made
+/// from their declaration, and those given: a run takes them in place of its own (a fresh
+/// search's defaults or preset, a resumed or merged state's). `REPACK`: `pack`'s options,
+/// which take the settings of packing a set again too.
+#[cfg(feature = "cli")]
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Given<S, const REPACK: bool = false> {
+    /// Each setting given, by its place in `S::ALL`, with its value as given (`1`: a switch).
+    values: Vec<(usize, String)>,
+    settings: core::marker::PhantomData<S>,
+}
+
+#[cfg(feature = "cli")]
+impl<S: Settings, const REPACK: bool> Given<S, REPACK> {
+    /// Returns the settings of `S` that are options of this command, with their places.
+    fn taken() -> impl Iterator<Item = (usize, &'static Setting<S>)> {
+        let all = S::ALL.iter().enumerate();
+        all.filter(|(_, s)| REPACK || s.spec.commands == Commands::All)
+    }
+
+    /// Returns `settings` with the options given in place of its own.
+    pub fn apply(&self, mut settings: S) -> S {
+        for (i, text) in &self.values {
+            S::ALL[*i]
+                .set(&mut settings, text)
+                .expect("an option's value is checked when parsed");
+        }
+        settings
+    }
+
+    /// Returns `settings` with the options given in place of its own, refused where they
+    /// would do nothing or cannot be in a run of `variant` ([`Heading::check`]).
+    pub fn checked(&self, settings: S, variant: crate::index::Variant) -> Result<S, String>
+    where
+        S: Heading,
+    {
+        let settings = self.apply(settings);
+        settings.check(variant)?;
+        Ok(settings)
+    }
+
+    /// Returns the first of these options given, as its flag, if any.
+    pub fn first_given(&self) -> Option<String> {
+        let first = self.values.first();
+        first.map(|(i, _)| format!("--{}", S::ALL[*i].spec.flag))
+    }
+}
+
+/// Returns the argument of setting `s`: a switch, or a value checked by the declaration.
+#[cfg(feature = "cli")]
+fn argument<S: Settings + Heading>(s: &'static Setting<S>, repack: bool) -> clap::Arg {
+    let spec = &s.spec;
+    let help = match repack && !spec.repack_help.is_empty() {
+        true => spec.repack_help,
+        false => spec.help,
+    };
+    let arg = clap::Arg::new(spec.flag)
+        .long(spec.flag)
+        .help(help.strip_suffix('.').unwrap_or(help))
+        .help_heading(S::HEADING)
+        .conflicts_with_all(spec.excludes);
+    match s.switch {
+        true => arg.action(clap::ArgAction::SetTrue),
+        false => arg
+            .value_name(spec.value_name)
+            .allow_negative_numbers(true)
+            .value_parser(move |text: &str| {
+                s.set(&mut S::default(), text).map(|()| text.to_string())
+            }),
+    }
+}
+
+#[cfg(feature = "cli")]
+impl<S: Settings + Heading, const REPACK: bool> clap::Args for Given<S, REPACK> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command.args(Self::taken().map(|(_, s)| argument(s, REPACK)))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+#[cfg(feature = "cli")]
+impl<S: Settings + Heading, const REPACK: bool> clap::FromArgMatches for Given<S, REPACK> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let values = Self::taken()
+            .filter_map(|(i, s)| {
+                let flag = s.spec.flag;
+                let value = match s.switch {
+                    true => matches.get_flag(flag).then(|| "1".to_string()),
+                    false => matches.get_one::<String>(flag).cloned(),
+                };
+                Some((i, value?))
+            })
+            .collect();
+        Ok(Given {
+            values,
+            settings: core::marker::PhantomData,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}

@@ -126,6 +126,7 @@ impl fmt::Display for Refusal {
                  or add --also FILE",
             ),
             Refusal::Exact(flag) => f.write_str(&PackSettings::not_overlay(flag)),
+            Refusal::Unfit(why) => f.write_str(why),
         }
     }
 }

@@ -5,16 +5,14 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::hunt::refusal::Refusal;
+use crate::hunt::args::{threads_or_all, Finishing, LONG_RUNS};
 use crate::hunt::{Hooks, Hunt, Stage};
 use crate::io::state_file;
-use crate::pack::PackSettings;
-use crate::search::{Error, Limits, PolishSettings, SearchState, Shard};
+use crate::search::{Error, SearchState, Shard};
 use clap::{ArgMatches, Args};
 
-use super::args::{threads_or_all, Given, LONG_RUNS};
 use super::closing;
-use super::failure::{BadArgument, Failure};
+use super::failure::Failure;
 use super::output::{claim_stdout_for, recorded_command, show, write_set};
 use super::progress::{ProgressArgs, Shown};
 use super::search::{read_state, save_state};
@@ -26,9 +24,7 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "STATE")]
     states: Vec<PathBuf>,
     #[command(flatten)]
-    polish: Given<PolishSettings>,
-    #[command(flatten)]
-    pack: Given<PackSettings>,
+    finish: Finishing,
     /// Merge even if some shards of the search are missing: the set and the merged state
     /// are then marked as a partial merge (their header and command line name the shards
     /// merged), and no committed set may be one.
@@ -47,30 +43,6 @@ pub struct MergeArgs {
     /// (`-`: standard output, the messages then going to standard error).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-/// Returns the limits of the merge of shards of a search like `first`: finished as the
-/// one run of the search would be, as its states record, unless given.
-fn limits(args: &MergeArgs, first: &SearchState) -> Result<Limits, BadArgument> {
-    let variant = first.scan.variant;
-    if let (false, Some(flag)) = (
-        variant.is_packed(),
-        args.polish.first_given().or(args.pack.first_given()),
-    ) {
-        let shards = true;
-        return Err(Refusal::NoOp {
-            flag,
-            variant,
-            shards,
-        }
-        .into());
-    }
-    Ok(Limits {
-        threads: threads_or_all(args.threads),
-        polish: args.polish.checked(first.polish, variant)?,
-        pack: args.pack.checked(first.pack, variant)?,
-        ..Limits::default()
-    })
 }
 
 /// Returns the merge of the shard `states` read from `args.states`, and the shards
@@ -128,7 +100,7 @@ pub fn run(args: &MergeArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> 
         })
         .collect::<Result<Vec<_>, _>>()?;
     let first = &states[0];
-    let limits = limits(args, first)?;
+    let limits = args.finish.merging(first, threads_or_all(args.threads))?;
     let (mut merged, missing) = merge_shards(args, &states)?;
     // Where the merged state is saved never changes the set.
     let command = MergeArgs::augment_args(clap::Command::new("merge"));

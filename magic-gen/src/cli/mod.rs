@@ -1,7 +1,8 @@
 //! The command-line tool: one file per command, each owning its arguments (`search.rs`,
-//! `merge.rs`, `pack.rs`, `verify.rs`, `stats.rs`, `emit.rs`), with the argument parsers (`args.rs`),
-//! output helpers (`output.rs`), the progress bar (`progress.rs`) and the end of a hunt
-//! worded (`closing.rs`).
+//! `merge.rs`, `pack.rs`, `verify.rs`, `stats.rs`, `emit.rs`; a search's options and their
+//! parsers are the library's, `crate::hunt::fresh` and `crate::hunt::args`), with output
+//! helpers (`output.rs`), the progress bar (`progress.rs`) and the end of a hunt worded
+//! (`closing.rs`).
 //!
 //! Every failure prints `error: ...` (with file and line where one applies) and exits
 //! non-zero: 2 for a bad argument, 1 for anything else (`failure.rs`); nothing here
@@ -29,7 +30,6 @@ macro_rules! tell {
     }};
 }
 
-mod args;
 mod closing;
 mod emit;
 mod failure;

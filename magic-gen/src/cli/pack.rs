@@ -1,24 +1,26 @@
 //! `magic-gen pack`: its arguments, and a verified black or white set packed again by this
 //! packer, its magics and bits unchanged (unless --holes chooses magics for the layout's
-//! holes first), with checkpoints to resume an interrupted run.
+//! holes first), with checkpoints to resume an interrupted run. The packing's options,
+//! refusals and stages are the library's (`crate::hunt::repack`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::hunt::args::{parse_seconds, threads_or_all, LONG_RUNS};
 use crate::hunt::cut::Keeps;
 use crate::hunt::ending::GoesOn;
 use crate::hunt::refusal::Refusal;
-use crate::hunt::{Hooks, Hunt, Outcome, Stage};
+use crate::hunt::repack::Repack;
+use crate::hunt::{Hooks, Outcome, Stage};
 use crate::io::{same_file, state_file, CreditedSet};
 use crate::pack::{Mismatch, PackCheckpoint, PackSettings};
-use crate::search::{Error, Limits};
+use crate::search::Error;
 use crate::set_file::{Provenance, Step};
 use crate::settings;
 use crate::MagicSet;
 use clap::{ArgMatches, Args};
 
-use super::args::{parse_seconds, threads_or_all, Given, LONG_RUNS, PACKING};
 use super::closing;
 use super::failure::{BadArgument, Failure};
 use super::output::{
@@ -32,33 +34,14 @@ use super::verify::read_and_verify;
 /// run ends with the set of an uninterrupted one, byte for byte.
 const UNRECORDED: [&str; 5] = ["resume", "state", "checkpoint", "threads", "progress_every"];
 
-/// Arguments of `pack`.
+/// Arguments of `pack`: the file, the repack asked for, and the files a run keeps.
 #[derive(Args, Debug, Clone)]
 pub struct PackCommandArgs {
     /// Set file (black or white): `.rs` (emitted) or interchange format; `-` reads
     /// standard input.
     file: PathBuf,
     #[command(flatten)]
-    pack: Given<PackSettings, true>,
-    /// Before packing, give each square, from the highest end down, the magic of the
-    /// first BLOCKS blocks of its candidate stream (seeded --pack-seed, 4,096 candidates a
-    /// block) that fits lowest in the slots the others take: magics chosen for the layout's
-    /// holes, which the packing then works with (with --from-input, from that layout). The
-    /// set's magics change; without the option they are kept.
-    #[arg(long, value_name = "BLOCKS", value_parser = parse_holes, help_heading = PACKING)]
-    holes: Option<u64>,
-    /// Put each square's magic from this set (verified, of the same variant) into its pool
-    /// beside the input's own: the packing chooses per square between the sets' magics.
-    /// Repeatable. The input's layout is the one --from-input starts from.
-    #[arg(long, value_name = "FILE", help_heading = PACKING)]
-    also: Vec<PathBuf>,
-    /// Before the holes (--holes), pack the rooks among themselves and lay the bishops
-    /// into their holes: the rook that ends the table moves down past the bishops in its
-    /// way, again and again, then each bishop, the largest first, takes its lowest fit,
-    /// with its own magic or one of --holes BLOCKS blocks. What one-square moves cannot
-    /// do: a rook that ends the table and meets only bishops below it.
-    #[arg(long, help_heading = PACKING)]
-    rooks_first: bool,
+    repack: Repack,
     /// Go on with the packing saved in this checkpoint (by --state), which must be of the
     /// same set and packing options; keep
     /// saving to it unless --state names another file. The set comes out byte for byte as
@@ -85,20 +68,6 @@ pub struct PackCommandArgs {
     out: Option<PathBuf>,
 }
 
-/// Parses the blocks of --holes: 1 or more (0 would choose nothing; the option left out
-/// keeps the set's magics).
-fn parse_holes(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err(
-            "0 blocks choose no magic for the holes: give 1 or more, or leave \
-                       --holes out to keep the set's magics"
-                .into(),
-        ),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("'{s}' is not a count of blocks")),
-    }
-}
-
 /// Reads a pack checkpoint file, one checkpoint per packing; errors name the file and line.
 fn read_checkpoint(path: &Path) -> Result<Vec<PackCheckpoint>, String> {
     PackCheckpoint::read_file(path).map_err(|e| read_error_worded(&e))
@@ -122,20 +91,10 @@ fn cannot_resume(path: &Path, error: &Error, message: &str) -> String {
     }
 }
 
-/// Refuses options `pack` cannot use, and returns the file its checkpoint is saved to.
+/// Refuses options `pack` cannot use ([`Repack::refuse`]), and returns the file its
+/// checkpoint is saved to.
 fn checked(args: &PackCommandArgs, matches: &ArgMatches) -> Result<Option<PathBuf>, Failure> {
-    let settings = limits_of(args).pack;
-    if settings.short_spans && args.also.is_empty() {
-        return Err(Refusal::OneMagic.into());
-    }
-    let exact = [
-        (args.holes.is_some(), "--holes"),
-        (args.rooks_first, "--rooks-first"),
-    ];
-    let exact = exact.into_iter().find(|(given, _)| *given);
-    if let (true, Some((_, flag))) = (settings.overlay, exact) {
-        return Err(Refusal::Exact(flag).into());
-    }
+    args.repack.refuse()?;
     if given(matches, "checkpoint") && args.state.is_none() && args.resume.is_none() {
         return Err(Refusal::NoFile(Keeps::Checkpoint).into());
     }
@@ -240,43 +199,24 @@ fn worded(
             cannot_resume(path, &e, &each.join("; and "))
         }
         // The set at fault is the --also one, not the set packed.
-        (e @ Error::OtherVariant { also, .. }, _) => format!("{}: {e}", show(&args.also[also])),
+        (e @ Error::OtherVariant { also, .. }, _) => {
+            format!("{}: {e}", show(&args.repack.also[also]))
+        }
         (e, _) => format!("{}: {e}", show(&args.file)),
     }
 }
 
-/// Returns the packing a repack of `args` makes unless told otherwise
-/// ([`Hunt::repack_defaults`]).
-fn repack_defaults(args: &PackCommandArgs) -> PackSettings {
-    Hunt::repack_defaults(args.pack.apply(PackSettings::default()).overlay)
-}
-
-/// Returns the limits of the repack `args` ask for: its threads, and unless given a
-/// packing that can improve the set (PackSettings::REPACK_MOVES moves, recorded as if
-/// given).
-fn limits_of(args: &PackCommandArgs) -> Limits {
-    let settings = args.pack.apply(repack_defaults(args));
-    Limits {
-        threads: threads_or_all(args.threads),
-        pack: settings,
-        ..Limits::default()
-    }
-}
-
-/// `magic-gen pack FILE`: parse, run the repack's stages ([`Hunt::repack`]) with a progress
+/// `magic-gen pack FILE`: parse, run the repack's stages ([`Repack::hunt`]) with a progress
 /// display and checkpoints, then report and write the set.
 pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Failure> {
     claim_stdout_for(args.out.as_deref());
     let state_path = checked(args, matches)?;
     let (set, before, input) = read_and_verify(&args.file)?;
-    limits_of(args)
-        .pack
-        .check(set.variant)
-        .map_err(BadArgument)?;
-    let also = read_also(&args.also)?;
-    let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    let limits = limits_of(args);
+    let limits = args.repack.limits(threads_or_all(args.threads));
     let settings = limits.pack;
+    settings.check(set.variant).map_err(BadArgument)?;
+    let also = read_also(&args.repack.also)?;
+    let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     let shown = Shown::new();
     let mut save = |_: Option<&_>, c: &[PackCheckpoint]| match &state_path {
         Some(path) => save_failed_told(PackCheckpoint::save_file(path, c)),
@@ -290,21 +230,16 @@ pub fn run(args: &PackCommandArgs, matches: &ArgMatches) -> Result<ExitCode, Fai
     let from = resume.as_deref().unwrap_or(&[]);
     let repacked = shown
         .watch(None, args.progress.every(), || {
-            // The rooks-first pass draws from the blocks --holes gives, 0: own magics.
-            let holes = args.holes.unwrap_or(0);
-            let mut hunt = Hunt::repack(&set, &before.report, &limits);
-            if args.rooks_first {
-                hunt = hunt.with_rooks_first(holes)?;
-            }
-            let hunt = hunt.with_holes(holes)?.with_also(&also.0);
-            hunt.resuming(from).run(hooks)
+            let input = (&set, &before.report);
+            let hunt = args.repack.hunt(input, &limits, &also.0, from)?;
+            hunt.run(hooks)
         })
         .map_err(|e| worded(args, e, (from, &settings)))?;
     let resumed_at = resume.as_deref().map(|r| PackCheckpoint::moves_of(r).0);
     report(args, &repacked, before.report.table_len, resumed_at);
     let save_failed = repacked.save_failed.as_deref();
     let saved_to = state_path.as_deref().filter(|_| save_failed.is_none());
-    let step = recorded(matches, &settings, &repack_defaults(args));
+    let step = recorded(matches, &settings, &args.repack.defaults());
     // The input's header says how its magics were found; a published set's has no seed.
     let mut header = input.then(step.clone());
     header.seed = header.seed.or(Some(settings.seed));

@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::hunt::args::{parse_seconds, LONG_RUNS};
 use crate::hunt::snapshot::{Reader, Snapshot, Watched};
 use crate::hunt::{Progress, Stage};
 use crate::threads::while_watched;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::args::{parse_seconds, LONG_RUNS};
 use super::stop::stop_on_signal;
 
 /// How progress is reported: the option `search`, `merge` and `pack` share.

@@ -1,7 +1,8 @@
 //! `magic-gen search`: the seeded search run with a progress bar, Ctrl-C handling and
 //! checkpoints of its state, a summary, and the set written atomically, its header saying
-//! whether the run finished. The arguments, defaults and presets are in `search_args.rs`,
-//! the command it records in `search_record.rs`.
+//! whether the run finished. The arguments are in `search_args.rs` (the options, defaults
+//! and presets in the library's `crate::hunt::fresh`), the command it records in
+//! `search_record.rs`.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,13 +53,15 @@ fn initial_state(
     resumed: Option<Resumed>,
 ) -> Result<Start, Failure> {
     if let (Some(path), Some((mut state, saved_pack))) = (&args.resume, resumed) {
-        if let Some(n) = args.candidates {
+        if let Some(n) = args.asked.candidates {
             // The budget given is at fault, not the file: a bad argument.
             state.raise_budget(n).map_err(|e| {
                 BadArgument(format!("{}: cannot raise the budget: {e}", show(path)))
             })?;
         }
-        let limits = args.limits((state.polish, state.pack), state.scan.variant)?;
+        let limits = args
+            .asked
+            .limits((state.polish, state.pack), state.scan.variant)?;
         // Read now, not once the hunt has run: the state's command line goes on the header,
         // each step saving the state the next resumes, so that it reruns from nothing.
         let history = state
@@ -126,7 +129,7 @@ pub fn run(args: &SearchArgs, matches: &ArgMatches) -> Result<ExitCode, Failure>
         refuse_stdio_state("--resume", path)?;
     }
     let resumed = args.resume.as_deref().map(read_state).transpose()?;
-    let variant = args.asked().variant(resumed.as_ref().map(|(s, _)| s));
+    let variant = args.asked.variant(resumed.as_ref().map(|(s, _)| s));
     args.refuse_no_ops(variant, given(matches, "checkpoint"))?;
     let Start {
         mut state,

@@ -15,13 +15,11 @@ use super::output::{recorded_command, show};
 use super::search_args::SearchArgs;
 
 impl SearchArgs {
-    /// Returns the options of a fresh search ([`crate::hunt::fresh::Asked::options`]), on all cores unless
-    /// --threads says otherwise, with the command that reproduces it, recorded from
-    /// `matches`, this run's arguments as parsed.
+    /// Returns the options of a fresh search ([`crate::hunt::fresh::Asked::options`]), with
+    /// the command that reproduces it, recorded from `matches`, this run's arguments as
+    /// parsed.
     pub fn recorded_options(&self, matches: &ArgMatches) -> Result<Options, BadArgument> {
-        let mut options = self.asked().options()?;
-        let finish = (options.limits.polish, options.limits.pack);
-        options.limits = self.limits(finish, options.scan.variant)?;
+        let mut options = self.asked.options()?;
         options.command = recorded(matches, Some(&options)).to_string();
         Ok(options)
     }

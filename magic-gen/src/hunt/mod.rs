@@ -11,9 +11,12 @@
 //! holes (and the rooks first), `cut.rs`, `ending.rs`, `hooks.rs` and `files.rs` what a run
 //! reports and keeps (`ending.rs` also the unfinished note of a set's header),
 //! `summary.rs` what a run says of its set, `shards.rs` the header of a merge of shards, `snapshot.rs` what a watcher of a run shows at
-//! each moment, `presets.rs` the record hunts; for the command line, `fresh.rs` a fresh
-//! search as asked and `refusal.rs` the options a run refuses.
+//! each moment, `presets.rs` the record hunts; for the command line, `fresh.rs` a search
+//! as asked, `repack.rs` a repack as asked, `args.rs` the options' values and headings,
+//! and `refusal.rs` the options a run refuses.
 
+#[cfg(feature = "cli")]
+pub(crate) mod args;
 pub(crate) mod cut;
 pub(crate) mod ending;
 mod files;
@@ -26,6 +29,8 @@ pub(crate) mod pools;
 mod presets;
 #[cfg(feature = "cli")]
 pub(crate) mod refusal;
+#[cfg(feature = "cli")]
+pub(crate) mod repack;
 mod shards;
 #[cfg(feature = "cli")]
 pub(crate) mod snapshot;

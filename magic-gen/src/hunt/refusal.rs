@@ -34,4 +34,6 @@ pub(crate) enum Refusal {
     OneMagic,
     /// An option (its flag) of the exact packing given to an overlay packing.
     Exact(&'static str),
+    /// Finishing settings that cannot be in the run, as their own check says why.
+    Unfit(String),
 }
