@@ -31,7 +31,17 @@ impl Wants {
     /// two of its occupancies with different attacks share an index (a magic that does not
     /// verify).
     pub(crate) fn of(data: &SquareData, square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
-        let mut slots = used_slots(data, magic, bits);
+        Wants::of_slots(square, (magic, bits), used_slots(data, magic, bits))
+    }
+
+    /// Returns what the index of `magic` and `bits` wants of the table for `square`, from
+    /// its used `slots` (index, attacks) in index order; `None` if two attack sets share an
+    /// index.
+    pub(super) fn of_slots(
+        square: SetSquare,
+        (magic, bits): (u64, u8),
+        mut slots: Vec<(u32, u64)>,
+    ) -> Option<Wants> {
         if slots.windows(2).any(|w| w[0].0 == w[1].0) {
             return None;
         }
