@@ -226,7 +226,11 @@ fn hunted_sets_regenerate_identically_from_their_recorded_command() {
     let checked = regenerate(&scratch("regenerate-hunts"), Cost::Hunt);
     assert_checked(
         &checked,
-        &["magics/black.rs", "magics/records/own-black-overlay.rs"],
+        &[
+            "magics/black.rs",
+            "magics/records/own-black-overlay.rs",
+            "magics/records/own-black-per-square-overlay.rs",
+        ],
     );
 }
 

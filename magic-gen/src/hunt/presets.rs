@@ -29,15 +29,20 @@ pub enum Preset {
     /// polish and evolution, its pools laid out by the overlay rule, each square choosing
     /// among its pool's members (`magics/records/own-black-overlay.rs`).
     RecordOverlay,
+    /// The black overlay record of per-square shifts from this project's magics alone:
+    /// the per-square record's scan, polish and evolution, its pools (both shifts) laid
+    /// out by the overlay rule (`magics/records/own-black-per-square-overlay.rs`).
+    RecordPerSquareOverlay,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Record,
         Preset::RecordPerSquare,
         Preset::RecordWhite,
         Preset::RecordOverlay,
+        Preset::RecordPerSquareOverlay,
     ];
 
     /// Returns the name `--preset` takes.
@@ -47,6 +52,7 @@ impl Preset {
             Preset::RecordPerSquare => "record-per-square",
             Preset::RecordWhite => "record-white",
             Preset::RecordOverlay => "record-overlay",
+            Preset::RecordPerSquareOverlay => "record-per-square-overlay",
         }
     }
 
@@ -58,6 +64,7 @@ impl Preset {
             Preset::RecordPerSquare => "magics/records/own-black-per-square.rs",
             Preset::RecordWhite => "magics/records/own-white.rs",
             Preset::RecordOverlay => "magics/records/own-black-overlay.rs",
+            Preset::RecordPerSquareOverlay => "magics/records/own-black-per-square-overlay.rs",
         }
     }
 
@@ -71,7 +78,10 @@ impl Preset {
     pub fn options(self) -> Options {
         let variant = match self {
             Preset::RecordWhite => Variant::White,
-            Preset::Record | Preset::RecordPerSquare | Preset::RecordOverlay => Variant::Black,
+            Preset::Record
+            | Preset::RecordPerSquare
+            | Preset::RecordOverlay
+            | Preset::RecordPerSquareOverlay => Variant::Black,
         };
         let mut o = Options::for_variant(variant);
         o.scan.budget = Budget::Candidates(33_554_432);
@@ -105,7 +115,7 @@ impl Preset {
                 o.limits.pack.short_spans = true;
                 o.limits.pack.seed = 1;
             }
-            Preset::RecordOverlay => {
+            Preset::RecordOverlay | Preset::RecordPerSquareOverlay => {
                 o.limits.polish.evolve = 1_000_000;
                 // The overlay packer's moves each lay out part of the table again, each
                 // square trying every member of its pool: a few a second. Its seeds spread
@@ -113,6 +123,10 @@ impl Preset {
                 o.limits.pack.iterations = 3_000;
                 o.limits.pack.seeds = 2;
                 o.limits.pack.overlay = true;
+                if self == Preset::RecordPerSquareOverlay {
+                    o.bits_under = Some(0);
+                    o.also_fixed_shift = true;
+                }
             }
         }
         o
