@@ -75,14 +75,7 @@ fn annealers<'a>(
         // The first section's settings hold the seed count, so another count is refused
         // there as other settings; a count that disagrees with its own sections is damage.
         let Some(saved) = resume.get(i) else {
-            return Err(PackMismatch {
-                line: "pack".into(),
-                packing: 0,
-                mismatch: Mismatch::Damaged(format!(
-                    "{} packings saved where its 'pack' line says {count}",
-                    resume.len()
-                )),
-            });
+            return Err(key.missing(resume.len()));
         };
         out.push((Annealer::resume(pools, &key, saved).map_err(at)?, key));
     }
