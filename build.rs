@@ -141,7 +141,7 @@ fn record(backend: &BackendSpec, set: &MagicSet, piece: Piece, sq: u8) -> String
         Layout::BlackOverlay => format!(
             "OverlayMagic {{ not_mask: {not_mask:#018x}, magic: {magic:#018x}, rays: {:#018x}, \
              range: RangeStart(ATTACKS.0.as_ptr().wrapping_add({})) }}",
-            empty_board_attacks(piece, sq),
+            set.variant.reads_through(piece, sq),
             e.offset
         ),
         Layout::Pext => format!("PextSquare {{ mask: {mask:#018x}, range: {range} }}"),

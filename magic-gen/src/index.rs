@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::geometry::{relevant_bits, Piece};
+use crate::geometry::{empty_board_attacks, relevant_bits, Piece};
 
 /// How a square's occupancy becomes an index into the shared attack table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,19 +25,25 @@ pub enum Variant {
     /// Fancy's index, a shift per square, into an overlay table read as
     /// [`Variant::BlackOverlay`]'s is: `table[index] & rays`.
     FancyOverlay,
+    /// Black's index into an overlay table whose rooks read through their rays as
+    /// [`Variant::BlackOverlay`]'s do, and whose bishops read their slot as it is: a bishop
+    /// shares a slot only with users that want there what it wants, so its lookup needs no
+    /// rays ([`Variant::reads_through`]).
+    BlackRookOverlay,
     /// `pext(occ, mask) + offset`: the BMI2 perfect index; the magic is unused (0).
     Pext,
 }
 
 impl Variant {
     /// Every variant, in the order used for listings.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 8] = [
         Variant::Fancy,
         Variant::Plain,
         Variant::Black,
         Variant::White,
         Variant::BlackOverlay,
         Variant::FancyOverlay,
+        Variant::BlackRookOverlay,
         Variant::Pext,
     ];
 
@@ -50,6 +56,7 @@ impl Variant {
             Variant::White => "white",
             Variant::BlackOverlay => "black-overlay",
             Variant::FancyOverlay => "fancy-overlay",
+            Variant::BlackRookOverlay => "black-rook-overlay",
             Variant::Pext => "pext",
         }
     }
@@ -66,7 +73,7 @@ impl Variant {
     pub const fn is_packed(self) -> bool {
         matches!(
             self,
-            Variant::Black | Variant::White | Variant::BlackOverlay
+            Variant::Black | Variant::White | Variant::BlackOverlay | Variant::BlackRookOverlay
         )
     }
 
@@ -75,7 +82,22 @@ impl Variant {
     /// attacks, and a lookup masks it with the square's empty-board attacks. A set of such
     /// a variant verifies by that rule and is wrong when read without the mask.
     pub const fn is_overlay(self) -> bool {
-        matches!(self, Variant::BlackOverlay | Variant::FancyOverlay)
+        matches!(
+            self,
+            Variant::BlackOverlay | Variant::FancyOverlay | Variant::BlackRookOverlay
+        )
+    }
+
+    /// Returns the squares a lookup of `piece` on `sq` reads its entry through, the rule
+    /// of an overlay table ([`Variant::is_overlay`]): the square's attacks on an empty board,
+    /// or every square where its lookup reads the slot as it is (a bishop of
+    /// [`Variant::BlackRookOverlay`], and every square of an exact table).
+    pub fn reads_through(self, piece: Piece, sq: u8) -> u64 {
+        match (self, piece) {
+            (Variant::BlackOverlay | Variant::FancyOverlay, _)
+            | (Variant::BlackRookOverlay, Piece::Rook) => empty_board_attacks(piece, sq),
+            _ => u64::MAX,
+        }
     }
 
     /// Returns the variant whose index an overlay variant reads through the rays (black or
@@ -83,7 +105,7 @@ impl Variant {
     /// checked as.
     pub const fn indexed_as(self) -> Variant {
         match self {
-            Variant::BlackOverlay => Variant::Black,
+            Variant::BlackOverlay | Variant::BlackRookOverlay => Variant::Black,
             Variant::FancyOverlay => Variant::Fancy,
             v => v,
         }
@@ -103,7 +125,11 @@ impl Variant {
     pub const fn has_fixed_shift(self) -> bool {
         matches!(
             self,
-            Variant::Plain | Variant::Black | Variant::White | Variant::BlackOverlay
+            Variant::Plain
+                | Variant::Black
+                | Variant::White
+                | Variant::BlackOverlay
+                | Variant::BlackRookOverlay
         )
     }
 
@@ -119,7 +145,10 @@ impl Variant {
 
     /// Returns true where the per-square magic multiplies `occ | !mask` rather than `occ & mask`.
     pub const fn is_black(self) -> bool {
-        matches!(self, Variant::Black | Variant::BlackOverlay)
+        matches!(
+            self,
+            Variant::Black | Variant::BlackOverlay | Variant::BlackRookOverlay
+        )
     }
 
     /// Returns the mask a record of this variant stores for the `relevant` mask: black

@@ -134,7 +134,9 @@ pub(crate) fn check_entry(
         }
         // Packed sets may shift per square (the densest published black set uses the
         // mask popcount), never by more index bits than the fixed shift.
-        Variant::Black | Variant::White | Variant::BlackOverlay if bits == 0 || bits > fixed => {
+        Variant::Black | Variant::White | Variant::BlackOverlay | Variant::BlackRookOverlay
+            if bits == 0 || bits > fixed =>
+        {
             return Err(EntryError::PackedBits {
                 variant,
                 piece,

@@ -8,9 +8,7 @@
 
 use core::fmt;
 
-use crate::geometry::{
-    empty_board_attacks, relevant_mask, slow_attacks, square_name, subsets, Piece, SetSquare,
-};
+use crate::geometry::{relevant_mask, slow_attacks, square_name, subsets, Piece, SetSquare};
 use crate::index::{table_index, Variant};
 use crate::set::{check_entry, EntryError, MagicSet};
 
@@ -352,7 +350,7 @@ impl Fill {
         failures: &mut Vec<Failure>,
     ) -> SquareUse {
         let mask = relevant_mask(piece, sq);
-        let rays = empty_board_attacks(piece, sq);
+        let rays = set.variant.reads_through(piece, sq);
         let me = SetSquare { piece, square: sq }.index() as u8;
         let mut reported = 0;
         let mut reach = SquareUse {

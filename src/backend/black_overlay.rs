@@ -1,11 +1,13 @@
 //! Black magics over an overlay table: black's index (`black_magic.rs`) into a table
-//! whose slots hold the OR of the attacks of every square that uses them, read through
-//! the square's attacks on an empty board. Two squares share a slot
-//! wherever they agree on the squares both can attack (bishops of opposite colours
-//! always do), which packs the committed magics about a quarter shorter than `black`.
+//! whose slots hold the OR of the attacks of every square that uses them. A rook reads
+//! its slot through its attacks on an empty board, and shares a slot wherever it agrees
+//! with the other users on the squares both can see; a bishop shares one only with users
+//! that want there what it wants, so it reads its slot as it is, with black's loads
+//! (variant `black-rook-overlay`). The committed magics pack about a quarter shorter than
+//! `black`.
 //!
-//! A queen masks its rook and bishop entries each before the OR: a rook slot may hold
-//! bits on the same square's diagonals, put there by the squares it shares with.
+//! A queen masks its rook entry before the OR: a rook slot may hold bits on the same
+//! square's diagonals, put there by the squares it shares with.
 
 use crate::backend::black_magic::{index, BISHOP_SHIFT, ROOK_SHIFT};
 use crate::backend::{Entries, Table};
@@ -20,7 +22,8 @@ pub(crate) struct OverlayMagic {
     pub not_mask: u64,
     /// The multiplier that hashes every key to a slot holding its attacks.
     pub magic: u64,
-    /// The square's attacks on an empty board: an entry is read through them.
+    /// What a rook's entry is read through: its attacks on an empty board (a bishop's
+    /// record holds every square, and its lookup reads no rays).
     pub rays: u64,
     /// The first slot of the square's range in the table.
     pub range: RangeStart,
@@ -39,7 +42,7 @@ unsafe impl Sync for RangeStart {}
 // ROOK, BISHOP: [OverlayMagic; 64]; ATTACKS: the ORed attack sets (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/black_overlay.rs"));
 
-/// Returns the entry of `m`'s range that `occupied` hashes to, read through its rays.
+/// Returns the entry of `m`'s range that `occupied` hashes to, as the table holds it.
 #[inline(always)]
 const fn entry(m: &OverlayMagic, occupied: u64, shift: u32) -> u64 {
     let i = index(occupied, m.not_mask, m.magic, shift);
@@ -53,14 +56,15 @@ const fn entry(m: &OverlayMagic, occupied: u64, shift: u32) -> u64 {
     // was taken from the table's own address (`ATTACKS.0.as_ptr()`), so the read may reach
     // any of its slots. tests/backends.rs forms every key of every square with this
     // backend compiled (the debug check above), and Miri runs tests/unsafe_paths.rs.
-    unsafe { *m.range.0.add(i) & m.rays }
+    unsafe { *m.range.0.add(i) }
 }
 
 /// Returns the squares a rook on `sq` attacks given the `occupied` squares (any bits:
 /// those off the rook's lines are ignored). The first blocker on each ray is included.
 #[inline]
 pub const fn rook_attacks(sq: Square, occupied: u64) -> u64 {
-    entry(&ROOK[sq.index()], occupied, ROOK_SHIFT)
+    let m = &ROOK[sq.index()];
+    entry(m, occupied, ROOK_SHIFT) & m.rays
 }
 
 /// Returns the squares a bishop on `sq` attacks given the `occupied` squares.

@@ -13,7 +13,8 @@
 // `pext_compact` from magic-gen's PEXT layout, the others from the committed set
 // `magics/<name>.rs` or the user's, `none` no table); `reads` the variants of set its
 // lookup can index (an overlay lookup's mask changes nothing on a set whose slots each
-// hold one square's attacks, so it reads black sets too); `default for` the kinds of target whose crate-level default it is, one
+// hold one square's attacks, so it reads black sets too; its bishops read their slots as
+// they are, so it reads no set whose bishops share slots through their rays); `default for` the kinds of target whose crate-level default it is, one
 // backend per kind (`no_tables`: 16-bit; `bare_metal`: target_os "none"; `wasm`;
 // `fast_pext`: BMI2, PEXT not switched off, and a CPU that runs PEXT in hardware, as
 // build/cpu.rs judges it; `hosted`: the rest), chosen by the measurements in
@@ -26,7 +27,7 @@ backends! {
     black: "black", needs [tables], const fn: true,
         layout: black, reads ["black"], default for [hosted, wasm];
     black_overlay: "black_overlay", needs [tables], const fn: true,
-        layout: black_overlay, reads ["black-overlay", "black"], default for [];
+        layout: black_overlay, reads ["black-rook-overlay", "black"], default for [];
     pext: "pext", needs [tables, pext], const fn: false,
         layout: pext, reads [], default for [];
     pext_compact: "pext_compact", needs [tables, pext], const fn: false,

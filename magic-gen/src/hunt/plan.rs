@@ -498,9 +498,9 @@ impl<'a> Hunt<'a> {
             let mut save_pack = |c: &[PackCheckpoint]| saves.now(state, c);
             let mut hooks = pack_hooks(Some(progress), every, &mut save_pack, self.limits.threads);
             let (settings, resume) = (&self.limits.pack, self.resume);
+            let packed_as = settings.check(variant).map_err(Error::Search)?;
             if settings.overlay {
-                let overlay = settings.check(variant).map_err(Error::Search)?;
-                pack_overlay(overlay, input.pools, settings, resume, &mut hooks).map_err(
+                pack_overlay(packed_as, input.pools, settings, resume, &mut hooks).map_err(
                     |refused| match refused {
                         Refused::Member(at) => {
                             Error::Search(format!("{at}: its magic does not verify"))

@@ -82,7 +82,8 @@ impl Outcome {
             false => format!("{made} moves"),
         };
         let packed = self.packed_len;
-        let kept = if packed > before {
+        // A packing into another variant (an overlay) never keeps the input.
+        let kept = if self.kept_input && packed > before {
             format!(
                 " (this packing's {moves} gave {packed}: the input's layout is kept; \
                  more moves, --pack-iterations, or more packings, --pack-seeds, may find a \

@@ -122,6 +122,11 @@ pub(super) fn emit_rust(set: &MagicSet, report: &Report, provenance: &Provenance
              an empty board), mask stored inverted (!relevant); slots hold the OR of their \
              users' attacks"
         }
+        Variant::BlackRookOverlay => {
+            "table[(((occ | mask) * magic) >> shift) + offset], & rays for a rook (its attacks \
+             on an empty board), mask stored inverted (!relevant); slots hold the OR of their \
+             users' attacks, a bishop's only where every user wants there what it wants"
+        }
         Variant::FancyOverlay => {
             "table[(((occ & mask) * magic) >> shift) + offset] & rays (the square's attacks on \
              an empty board); slots hold the OR of their users' attacks"

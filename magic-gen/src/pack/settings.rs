@@ -24,6 +24,7 @@ declare_settings! {
 ///     from_input: false,
 ///     seconds: 0.0,
 ///     overlay: false,
+///     exact_bishops: false,
 /// };
 /// assert!(PackSettings::valid_spread(white.spread));
 /// ```
@@ -152,6 +153,21 @@ pub struct PackSettings {
         overlay: true,
         ..Spec::BASE
     },
+    /// With an overlay of black magics (`--exact-bishops`, variant `black-rook-overlay`):
+    /// a bishop shares a slot only with users that want there what it wants, so its lookup
+    /// reads the slot as it is, without the rays ([`Variant::reads_through`]).
+    pub exact_bishops: bool = false => Spec {
+        flag: "exact-bishops",
+        help: "With --overlay of black magics: a bishop shares a slot only with users that \
+               want there what it wants, so its lookup reads the slot without the rays' AND \
+               (variant black-rook-overlay, which the black_overlay backend builds from): \
+               bishop and queen lookups as fast as black's or nearly, for a table a few \
+               percent longer.",
+        in_state: Written::UnlessDefault,
+        in_checkpoint: Some(("exact-bishops", Written::UnlessDefault)),
+        overlay: true,
+        ..Spec::BASE
+    },
     /// Start from the layout of the set being packed again, not from the greedy pass, and
     /// anneal it cool so that its structure is kept (`magic-gen pack --from-input`): the
     /// squares in an order whose first fits give that layout where one does. Only a
@@ -217,13 +233,20 @@ impl PackSettings {
 }
 
 impl PackSettings {
-    /// Returns the variant an overlay packing of `variant`'s magics makes (black-overlay
-    /// or fancy-overlay), or refuses it: a variant whose index no overlay reads, or a
+    /// Returns the variant an overlay packing of `variant`'s magics makes (black-overlay,
+    /// black-rook-overlay with exact bishops, or fancy-overlay), or refuses it: a variant whose index no overlay reads, or a
     /// setting only the exact packing reads given a value other than its default, which
     /// would do nothing. Settings of an exact packing return `variant` as it is.
     pub fn check(&self, variant: Variant) -> Result<Variant, String> {
         if !self.overlay {
-            return Ok(variant);
+            return match self.exact_bishops {
+                true => Err(
+                    "--exact-bishops lays out an overlay table's bishops: give it \
+                             with --overlay"
+                        .into(),
+                ),
+                false => Ok(variant),
+            };
         }
         let Some(overlay) = variant.overlaid() else {
             return Err(format!(
@@ -232,9 +255,16 @@ impl PackSettings {
             ));
         };
         let exact = Self::ALL.iter().filter(|s| !s.spec.overlay);
-        match exact.into_iter().find(|s| !s.is_default(self)) {
-            Some(s) => Err(Self::not_overlay(&format!("--{}", s.spec.flag))),
-            None => Ok(overlay),
+        if let Some(s) = exact.into_iter().find(|s| !s.is_default(self)) {
+            return Err(Self::not_overlay(&format!("--{}", s.spec.flag)));
+        }
+        match (overlay, self.exact_bishops) {
+            (Variant::BlackOverlay, true) => Ok(Variant::BlackRookOverlay),
+            (_, true) => Err(format!(
+                "--exact-bishops lays out black magics; a {variant} set's overlay reads every \
+                 square through its rays"
+            )),
+            (overlay, false) => Ok(overlay),
         }
     }
 

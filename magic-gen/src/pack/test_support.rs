@@ -72,6 +72,7 @@ pub(crate) fn packing(iterations: u64, negative_offsets: bool) -> PackSettings {
         from_input: false,
         seconds: 0.0,
         overlay: false,
+        exact_bishops: false,
     }
 }
 

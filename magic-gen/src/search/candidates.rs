@@ -202,7 +202,7 @@ impl Family {
     /// Returns the family `variant` draws from.
     fn of(variant: Variant) -> Family {
         match variant {
-            Variant::Black | Variant::BlackOverlay => Family::Black,
+            Variant::Black | Variant::BlackOverlay | Variant::BlackRookOverlay => Family::Black,
             Variant::White => Family::White,
             _ => Family::Sparse,
         }

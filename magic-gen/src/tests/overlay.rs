@@ -27,13 +27,14 @@ fn overlaid(set: &MagicSet, moves: u64) -> MagicSet {
 }
 
 /// Returns the occupancies (piece, square, occupancy, index) whose table entry, read
-/// through the square's rays if `masked`, is not the square's attacks.
+/// through what the set's rule reads it through if `masked` (else as it is), is not the
+/// square's attacks.
 fn misreads(set: &MagicSet, v: &Verified, masked: bool) -> usize {
     let mut wrong = 0;
     for piece in Piece::ALL {
         for sq in 0..64u8 {
             let rays = match masked {
-                true => empty_board_attacks(piece, sq),
+                true => set.variant.reads_through(piece, sq),
                 false => u64::MAX,
             };
             for occ in subsets(relevant_mask(piece, sq)) {
@@ -75,6 +76,33 @@ fn own_black_magics_overlay_into_a_shorter_table_that_needs_its_mask() {
         ..set.clone()
     };
     assert!(verify(&exact_rule).is_err());
+}
+
+/// A rook overlay's bishops read their slots as they are: the committed `black_overlay`
+/// table reads right by its rule on every occupancy (rooks through their rays, bishops
+/// without), wrong with no mask at all; the overlay record's bishops, which share slots
+/// through their rays, collide when read as a rook overlay's.
+#[test]
+fn a_rook_overlays_bishops_read_their_slots_without_rays() {
+    let set = committed("magics/black_overlay.rs");
+    assert_eq!(set.variant, Variant::BlackRookOverlay);
+    let v = verify(&set).expect("verifies by its rule");
+    assert_eq!(misreads(&set, &v, true), 0);
+    assert!(misreads(&set, &v, false) > 0);
+    for sq in 0..64u8 {
+        assert_eq!(set.variant.reads_through(Piece::Bishop, sq), u64::MAX);
+        let rays = empty_board_attacks(Piece::Rook, sq);
+        assert_eq!(set.variant.reads_through(Piece::Rook, sq), rays);
+    }
+    let shared = MagicSet {
+        variant: Variant::BlackRookOverlay,
+        ..committed("magics/records/own-black-overlay.rs")
+    };
+    let failures = verify(&shared).expect_err("bishops share slots through their rays");
+    assert!(
+        failures.iter().all(|f| format!("{f:?}").contains("Bishop")),
+        "{failures:?}"
+    );
 }
 
 /// Moves of the search after the greedy layout never lengthen the table, and the seed and

@@ -107,9 +107,10 @@ pub(crate) fn pack_overlay(
     let mut wanted: Vec<Vec<Wants>> = Vec::with_capacity(pools.len());
     for (square, pool) in SetSquare::all().zip(pools) {
         let data = SquareData::new(square.piece, square.square, variant.indexed_as());
+        let reads = (square, variant.reads_through(square.piece, square.square));
         let members = pool
             .iter()
-            .map(|p| Wants::of(&data, square, p.magic, p.bits));
+            .map(|p| Wants::of(&data, reads, p.magic, p.bits));
         let members = members.collect::<Option<_>>();
         wanted.push(members.ok_or(Refused::Member(square))?);
     }

@@ -16,7 +16,9 @@ pub(super) struct Cell {
 /// One user of a slot.
 #[derive(Clone, Copy, Debug)]
 struct User {
-    /// Its rays, which tell its square from every other.
+    /// Its square.
+    square: usize,
+    /// What its lookups read through.
     rays: u64,
     /// The attacks it wants here.
     attacks: u64,
@@ -137,6 +139,7 @@ impl Slots {
             c.value |= a;
             c.through |= w.rays;
             self.users[k].push(User {
+                square: w.square,
                 rays: w.rays,
                 attacks: a,
             });
@@ -149,7 +152,7 @@ impl Slots {
         for &(i, _) in &w.slots {
             let k = start + i as usize;
             let users = &mut self.users[k];
-            users.retain(|u| u.rays != w.rays);
+            users.retain(|u| u.square != w.square);
             self.cells[k] = users.iter().fold(Cell::default(), |c, u| Cell {
                 value: c.value | u.attacks,
                 through: c.through | u.rays,

@@ -36,7 +36,8 @@ fn wants(set: &MagicSet) -> Vec<Vec<Wants>> {
         .map(|s| {
             let e = set.entry(s.piece, s.square);
             let data = SquareData::new(s.piece, s.square, Variant::Black);
-            vec![Wants::of(&data, s, e.magic, e.bits).expect("a committed magic verifies")]
+            let reads = (s, Variant::BlackOverlay.reads_through(s.piece, s.square));
+            vec![Wants::of(&data, reads, e.magic, e.bits).expect("a committed magic verifies")]
         })
         .collect()
 }
@@ -334,7 +335,8 @@ fn greedy_len_of(index: impl Fn(SetSquare, u64, u64) -> u32) -> usize {
                 keys.map(|(&k, &a)| (index(s, data.mask, k), a)).collect();
             slots.sort_unstable();
             let bits = data.mask.count_ones() as u8;
-            vec![Wants::of_slots(s, (0, bits), slots).expect("a perfect index")]
+            let reads = (s, Variant::FancyOverlay.reads_through(s.piece, s.square));
+            vec![Wants::of_slots(reads, (0, bits), slots).expect("a perfect index")]
         })
         .collect();
     greedy(&pools, &widest_first(&pools)).len()

@@ -1,7 +1,7 @@
 //! What one pool member wants of an overlay table: the attacks at each used index, and
 //! the rays its lookups read through.
 
-use crate::geometry::{empty_board_attacks, SetSquare};
+use crate::geometry::SetSquare;
 use crate::occupancy::{used_slots, SquareData};
 
 /// One pool member as the overlay packer sees it: the attacks each of its used indices
@@ -18,8 +18,11 @@ pub(crate) struct Wants {
     pub(super) first: usize,
     /// One past the highest used index, relative to `first`.
     pub(super) extent: usize,
-    /// The square's empty-board attacks.
+    /// What the square's lookups read through ([`crate::Variant::reads_through`]).
     pub(super) rays: u64,
+    /// The square (its index in the pools), which tells a slot's users apart: two may read
+    /// through the same squares.
+    pub(super) square: usize,
     /// The order a fit test reads the slots in (places in `slots`): the attacks with the
     /// most squares first, which have the most to agree on and clash most often.
     pub(super) check: Vec<u32>,
@@ -27,18 +30,23 @@ pub(crate) struct Wants {
 
 impl Wants {
     /// Returns what `magic` with `bits` index bits wants of the table for `square`, whose
-    /// occupancies `data` holds keyed for the overlay's index (black or fancy); `None` if
-    /// two of its occupancies with different attacks share an index (a magic that does not
-    /// verify).
-    pub(crate) fn of(data: &SquareData, square: SetSquare, magic: u64, bits: u8) -> Option<Wants> {
-        Wants::of_slots(square, (magic, bits), used_slots(data, magic, bits))
+    /// occupancies `data` holds keyed for the overlay's index (black or fancy) and whose
+    /// lookups read through `rays`; `None` if two of its occupancies with different
+    /// attacks share an index (a magic that does not verify).
+    pub(crate) fn of(
+        data: &SquareData,
+        (square, rays): (SetSquare, u64),
+        magic: u64,
+        bits: u8,
+    ) -> Option<Wants> {
+        Wants::of_slots((square, rays), (magic, bits), used_slots(data, magic, bits))
     }
 
     /// Returns what the index of `magic` and `bits` wants of the table for `square`, from
     /// its used `slots` (index, attacks) in index order; `None` if two attack sets share an
     /// index.
     pub(super) fn of_slots(
-        square: SetSquare,
+        (square, rays): (SetSquare, u64),
         (magic, bits): (u64, u8),
         mut slots: Vec<(u32, u64)>,
     ) -> Option<Wants> {
@@ -59,7 +67,8 @@ impl Wants {
             slots,
             first: first as usize,
             extent,
-            rays: empty_board_attacks(square.piece, square.square),
+            rays,
+            square: square.index(),
         })
     }
 }
