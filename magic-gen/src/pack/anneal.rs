@@ -226,7 +226,7 @@ impl<'a> Annealer<'a> {
             saved.best_member.clone(),
             negative_offsets,
         );
-        check_lengths(checkpoint, &layout, &best)?;
+        check_lengths(checkpoint, (layout.len(), best.len()))?;
         Ok(Annealer {
             energy: Annealer::energy(&layout, key.settings.spread),
             spread: key.settings.spread,
@@ -271,15 +271,15 @@ pub(super) fn check_draws(checkpoint: &PackCheckpoint) -> Result<(), PackMismatc
     ))
 }
 
-/// Refuses a checkpoint whose lengths are not those its current and best layouts pack.
-fn check_lengths(
+/// Refuses a checkpoint whose lengths are not `(current, best)`, those its current and
+/// best layouts pack (either packer's).
+pub(super) fn check_lengths(
     checkpoint: &PackCheckpoint,
-    layout: &Layout,
-    best: &Layout,
+    (current, best): (usize, usize),
 ) -> Result<(), PackMismatch> {
     for (what, saved, laid_out) in [
-        ("length", checkpoint.length, layout.len()),
-        ("best", checkpoint.best_length, best.len()),
+        ("length", checkpoint.length, current),
+        ("best", checkpoint.best_length, best),
     ] {
         if saved != laid_out {
             return Err(damaged(

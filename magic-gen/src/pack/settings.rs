@@ -234,9 +234,10 @@ impl PackSettings {
 
 impl PackSettings {
     /// Returns the variant an overlay packing of `variant`'s magics makes (black-overlay,
-    /// black-rook-overlay with exact bishops, or fancy-overlay), or refuses it: a variant whose index no overlay reads, or a
-    /// setting only the exact packing reads given a value other than its default, which
-    /// would do nothing. Settings of an exact packing return `variant` as it is.
+    /// black-rook-overlay with exact bishops, or fancy-overlay), or refuses it: a variant
+    /// whose index no overlay reads, or a setting only the exact packing reads given a
+    /// value other than its default, which would do nothing. Settings of an exact packing
+    /// return `variant` as it is, unless they ask for exact bishops.
     pub fn check(&self, variant: Variant) -> Result<Variant, String> {
         if !self.overlay {
             return match self.exact_bishops {

@@ -16,7 +16,7 @@ use crate::annealing::{cooling, metropolis};
 
 use super::layout::{Choices, Layout};
 use super::wants::Wants;
-use crate::pack::anneal::{check_draws, damaged, Draws, SavedLayouts};
+use crate::pack::anneal::{check_draws, check_lengths, damaged, Draws, SavedLayouts};
 use crate::pack::checkpoint::{pool_name, PackCheckpoint, PackKey, PackMismatch, PackSquare};
 use crate::pack::pattern::Pattern;
 
@@ -177,15 +177,7 @@ impl<'a> Annealing<'a> {
                 l.put(s.square, (member, start));
             }
         }
-        for (what, saved, laid_out) in [
-            ("length", checkpoint.length, layout.len()),
-            ("best", checkpoint.best_length, best.len()),
-        ] {
-            if saved != laid_out {
-                let m = format!("{what} {saved}, where its layout packs {laid_out} entries");
-                return Err(damaged("pack-progress".into(), m));
-            }
-        }
+        check_lengths(checkpoint, (layout.len(), best.len()))?;
         Ok(Annealing {
             best: (best.choices, checkpoint.best_length),
             layout,

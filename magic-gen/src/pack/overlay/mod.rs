@@ -122,39 +122,25 @@ pub(crate) fn pack_overlay(
         .best_len
         .store(start.len(), std::sync::atomic::Ordering::Relaxed);
     let threads = hooks.threads;
+    let asked = PackKey {
+        settings: *settings,
+        pools: pools_digest(variant, pools),
+        squares: pools.len(),
+    };
     // A packing bounded by time resumes with the moves its first run fixed.
     let each = match (settings.seconds > 0.0, resume.first()) {
         (false, _) => settings.iterations,
         (true, Some(saved)) => saved.settings.iterations,
-        (true, None) => moves_in(settings, (&start, &order), threads, progress),
+        (true, None) => moves_in(&asked, (&start, &order), threads, progress),
     };
-    let settings = settings.with_moves(each);
     let key = PackKey {
-        settings,
-        pools: pools_digest(variant, pools),
-        squares: pools.len(),
+        settings: settings.with_moves(each),
+        ..asked
     };
-    let runs = (0..settings.seeds.max(1)).map(|i| {
-        let key = PackKey {
-            settings: settings.seeded(i),
-            ..key
-        };
-        let run = match resume.get(i as usize) {
-            Some(saved) => Annealing::resume((pools, &wanted), &key, saved),
-            None if resume.is_empty() => Ok(Annealing::new(
-                start.clone(),
-                order.clone(),
-                key.settings.seed,
-                each,
-            )),
-            None => Err(key.missing(resume.len())),
-        };
-        run.map(|run| (run, key)).map_err(Refused::Checkpoint)
-    });
-    let runs = runs.collect::<Result<Vec<_>, _>>()?;
-    if resume.len() > runs.len() {
-        return Err(Refused::Checkpoint(key.missing(resume.len())));
-    }
+    let runs = match resume.is_empty() {
+        true => fresh((&start, &order), &key, each),
+        false => resumed((pools, &wanted), &key, resume).map_err(Refused::Checkpoint)?,
+    };
     let (ended, checkpoints) = run_all(runs, threads, progress, &mut hooks.checkpoint);
     // The shortest; `min_by_key` keeps the first of equals, the lowest seed.
     let best = ended
@@ -165,32 +151,66 @@ pub(crate) fn pack_overlay(
     Ok((set_of(variant, &wanted, &best.0), checkpoints))
 }
 
-/// Returns the moves each seed of `settings` makes in its `settings.seconds` on this
+/// Returns the keys of the packings `key` asks for, one per seed.
+fn seeded(key: &PackKey) -> impl Iterator<Item = PackKey> + '_ {
+    (0..key.settings.seeds.max(1)).map(|i| PackKey {
+        settings: key.settings.seeded(i),
+        ..*key
+    })
+}
+
+/// Returns the searches of `moves` moves of the packings `key` asks for, each from the
+/// greedy `start` whose squares came in `order`, with the key of each.
+fn fresh<'a>(
+    (start, order): (&Layout<'a>, &[usize]),
+    key: &PackKey,
+    moves: u64,
+) -> Vec<(Annealing<'a>, PackKey)> {
+    let each = |key: PackKey| {
+        let run = Annealing::new(start.clone(), order.to_vec(), key.settings.seed, moves);
+        (run, key)
+    };
+    seeded(key).map(each).collect()
+}
+
+/// Returns the searches of the packings `key` asks for as `resume` saved them (a section
+/// per packing), over `wanted` (what the members of `pools` want of the table), with the
+/// key of each; refuses a checkpoint of another packing, or with another count of sections.
+fn resumed<'a>(
+    (pools, wanted): (&[Vec<Pattern>], &'a [Vec<Wants>]),
+    key: &PackKey,
+    resume: &[PackCheckpoint],
+) -> Result<Vec<(Annealing<'a>, PackKey)>, PackMismatch> {
+    let mut runs = Vec::with_capacity(resume.len());
+    // Each section's settings are checked before the count: the first holds the count of
+    // packings, so a run of another count is told that setting.
+    for (i, key) in seeded(key).enumerate() {
+        let saved = resume.get(i).ok_or_else(|| key.missing(resume.len()))?;
+        runs.push((Annealing::resume((pools, wanted), &key, saved)?, key));
+    }
+    if resume.len() > runs.len() {
+        return Err(key.missing(resume.len()));
+    }
+    Ok(runs)
+}
+
+/// Returns the moves each seed of `key`'s settings makes in its `seconds` on this
 /// machine: the rate of a trial of every seed from `start` for a twentieth of the time (at
 /// most 5 s) gives the moves of the time left. An overlay move costs about the same hot or
 /// cold (its tail is drawn the same way), so one trial does.
 fn moves_in(
-    settings: &PackSettings,
+    key: &PackKey,
     (start, order): (&Layout, &[usize]),
     threads: usize,
     progress: &Progress,
 ) -> u64 {
+    let settings = &key.settings;
     let began = Instant::now();
     let seeds = settings.seeds.max(1);
     let trial_time = (settings.seconds / 20.0).min(5.0);
     let rate = rate_over(trial_time, Some(&progress.stop), |trial| {
-        let moves = PackSettings::MAX_ITERATIONS;
-        let runs = (0..seeds).map(|i| {
-            let seed = settings.seed.wrapping_add(i);
-            let run = Annealing::new(start.clone(), order.to_vec(), seed, moves);
-            let key = PackKey {
-                settings: settings.seeded(i),
-                pools: 0,
-                squares: order.len(),
-            };
-            (run, key)
-        });
-        run_all(runs.collect(), threads, trial, &mut None);
+        let runs = fresh((start, order), key, PackSettings::MAX_ITERATIONS);
+        run_all(runs, threads, trial, &mut None);
     });
     let left = (settings.seconds - began.elapsed().as_secs_f64()).max(0.0);
     let each = rate * left / seeds as f64;
